@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian packages ksynth builds and tests with. Idempotent; used by .ci/run
+# and by the README. Needs root (or sudo) and Debian's package mirror.
+set -euo pipefail
+pkgs=(
+  build-essential cmake ninja-build ccache pkg-config python3
+  clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
+  libz3-dev z3 cvc5
+  libcurl4-openssl-dev nlohmann-json3-dev doctest-dev
+)
+missing=()
+for p in "${pkgs[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all packages present"
+  exit 0
+fi
+SUDO=""
+[ "$(id -u)" -eq 0 ] || SUDO=sudo
+echo "install-deps: installing ${missing[*]}"
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"

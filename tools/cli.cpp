@@ -1,0 +1,529 @@
+// `ksynth` command line: option parsing, report rendering (clang-style text, JSON, SARIF)
+// and exit codes. All verification work is done by the libraries.
+#include "tools/cli.h"
+
+#include "verify/check/checker.h"
+#include "verify/frontend/frontend.h"
+#include "verify/ir/cexpr.h"
+#include "verify/smt/solver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <optional>
+#include <regex>
+#include <sstream>
+
+#ifndef KSYNTH_VERSION
+#define KSYNTH_VERSION "0.0.0"
+#endif
+
+namespace ksynth::cli {
+
+namespace {
+
+constexpr int kExitProven = 0, kExitRefuted = 1, kExitUnknown = 2, kExitUsage = 64, kExitMalformed = 65,
+              kExitInternal = 70;
+
+const char *kModel =
+    "threads interleave arbitrarily between barriers (no lock-step warps); a race is two accesses of "
+    "different threads to one address, at least one a write, not both atomic, with no barrier between them "
+    "(shared memory: same block; global memory: any two threads of the grid); problem sizes and unspecified "
+    "launch dimensions are symbolic; signed integer overflow, division by zero and out-of-range shifts are "
+    "errors; unsigned arithmetic wraps";
+
+struct VerifyArgs {
+  std::string file;
+  std::string kernel;
+  std::vector<std::string> block, grid; // textual dims
+  bool blockSet = false, gridSet = false;
+  frontend::Options fe;
+  std::set<std::string> checks = {"race", "barrier", "bounds", "overflow", "assert"};
+  std::vector<std::string> assumes;
+  bool json = false;
+  bool dumpKir = false;
+  std::string sarif;
+  std::string dumpSmt;
+  double timeoutS = 10;
+};
+
+int usage(const std::string &msg) {
+  std::cerr << "ksynth: error: " << msg << "\n"
+            << "usage: ksynth verify FILE.cu [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
+            << "                     [-D NAME=VALUE] [-I DIR] [--assume EXPR] [--checks LIST]\n"
+            << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--timeout S]\n"
+            << "run 'ksynth help' for more\n";
+  return kExitUsage;
+}
+
+void printHelp() {
+  std::cout << "ksynth " << KSYNTH_VERSION << " — formally verified GPU kernels\n\n"
+            << "ksynth verify FILE.cu [options]   prove race freedom, barrier uniformity, bounds, overflow\n"
+            << "  --kernel NAME        check only this __global__ kernel (default: all in the file)\n"
+            << "  --block X[,Y[,Z]]    block shape (also --blockDim=X or --blockDim=[X,Y]); omitted: symbolic\n"
+            << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
+            << "  -D NAME[=VALUE]      define a macro      -I DIR   add an include directory\n"
+            << "  --assume EXPR        precondition over scalar parameters and __len(p), e.g. 'n <= 4096'\n"
+            << "  --checks LIST        race,barrier,bounds,overflow,assert (default: all)\n"
+            << "  --json               one JSON object on stdout      --sarif FILE   SARIF 2.1.0 report\n"
+            << "  --dump-smt DIR       write every query as an SMT-LIB2 file\n"
+            << "  --dump-kir           print the kernel IR           --timeout S   per-query limit (10)\n\n"
+            << "A kernel's own '// ksynth:launch grid=(...) block=(...)' line is used when no flag overrides it.\n"
+            << "Exit: 0 proven, 1 refuted, 2 unknown, 64 usage, 65 malformed input, 70 internal error.\n"
+            << "Model: " << kModel << ".\n";
+}
+
+std::vector<std::string> splitDims(std::string s) {
+  if (!s.empty() && (s.front() == '[' || s.front() == '(')) {
+    s = s.substr(1);
+    if (!s.empty() && (s.back() == ']' || s.back() == ')'))
+      s.pop_back();
+  }
+  std::vector<std::string> out;
+  int depth = 0;
+  std::string cur;
+  for (char c : s) {
+    if (c == '(')
+      ++depth;
+    if (c == ')')
+      --depth;
+    if (c == ',' && depth == 0) {
+      out.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    cur += c;
+  }
+  out.push_back(cur);
+  for (std::string &x : out) {
+    size_t a = x.find_first_not_of(" \t"), b = x.find_last_not_of(" \t");
+    x = a == std::string::npos ? "" : x.substr(a, b - a + 1);
+  }
+  return out;
+}
+
+bool parseChecks(const std::string &s, std::set<std::string> &out, std::string &err) {
+  out.clear();
+  static const std::set<std::string> known = {"race", "barrier", "bounds", "overflow", "assert"};
+  for (const std::string &c : splitDims(s)) {
+    if (c == "all") {
+      out = known;
+      continue;
+    }
+    if (c == "coverage" || c == "equivalence") {
+      err = "check '" + c + "' needs --spec, which this version does not implement yet";
+      return false;
+    }
+    if (!known.count(c)) {
+      err = "unknown check '" + c + "' (known: race, barrier, bounds, overflow, assert)";
+      return false;
+    }
+    out.insert(c);
+  }
+  return !out.empty();
+}
+
+// `// ksynth:launch grid=(...) block=(...)`
+struct LaunchLine {
+  bool found = false;
+  std::vector<std::string> grid, block;
+  unsigned line = 0;
+};
+
+LaunchLine findLaunchLine(const std::string &file) {
+  LaunchLine ll;
+  std::ifstream in(file);
+  std::string line;
+  unsigned n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    size_t p = line.find("ksynth:launch");
+    if (p == std::string::npos || line.find("//") > p)
+      continue;
+    ll.found = true;
+    ll.line = n;
+    std::string rest = line.substr(p + 13);
+    auto grab = [&](const std::string &key) -> std::vector<std::string> {
+      size_t k = rest.find(key + "=");
+      if (k == std::string::npos)
+        return {};
+      size_t i = k + key.size() + 1;
+      std::string val;
+      if (i < rest.size() && rest[i] == '(') {
+        int depth = 0;
+        for (; i < rest.size(); ++i) {
+          val += rest[i];
+          if (rest[i] == '(')
+            ++depth;
+          if (rest[i] == ')' && --depth == 0)
+            break;
+        }
+      } else {
+        while (i < rest.size() && !isspace(static_cast<unsigned char>(rest[i])))
+          val += rest[i++];
+      }
+      return splitDims(val);
+    };
+    ll.grid = grab("grid");
+    ll.block = grab("block");
+    break;
+  }
+  return ll;
+}
+
+std::string locText(const std::string &file, ir::Loc l) {
+  if (!l.valid())
+    return file + ":";
+  return file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ":";
+}
+
+struct KernelRun {
+  check::KernelReport report;
+  std::vector<frontend::Diagnostic> notes;
+  double ms = 0;
+};
+
+nlohmann::json obligationJson(const check::Obligation &o) {
+  nlohmann::json j = {{"kind", o.kind},
+                      {"name", o.name},
+                      {"status", check::statusName(o.status)},
+                      {"time_ms", o.ms}};
+  if (!o.reason.empty())
+    j["reason"] = o.reason;
+  if (o.loc.valid())
+    j["line"] = o.loc.line, j["col"] = o.loc.col;
+  if (!o.notes.empty()) {
+    nlohmann::json notes = nlohmann::json::array();
+    for (const check::Note &n : o.notes)
+      notes.push_back(n.text);
+    j["notes"] = notes;
+  }
+  if (!o.witness.is_null())
+    j["witness"] = o.witness;
+  return j;
+}
+
+void writeSarif(const std::string &path, const std::string &file, const std::vector<KernelRun> &runs) {
+  nlohmann::json rules = nlohmann::json::array();
+  for (auto [id, text] : std::vector<std::pair<std::string, std::string>>{
+           {"race", "Data race"}, {"barrier", "Barrier divergence"}, {"bounds", "Out-of-bounds access"},
+           {"overflow", "Integer overflow or division by zero"}, {"assert", "Assertion failure"},
+           {"unsupported", "Construct not supported by the verifier"}})
+    rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});
+  nlohmann::json results = nlohmann::json::array();
+  auto location = [&](ir::Loc l) {
+    nlohmann::json phys = {{"artifactLocation", {{"uri", file}}}};
+    if (l.valid())
+      phys["region"] = {{"startLine", l.line}, {"startColumn", l.col}};
+    return nlohmann::json{{"physicalLocation", phys}};
+  };
+  for (const KernelRun &r : runs)
+    for (const check::Obligation &o : r.report.obligations) {
+      if (o.status == check::Status::Proven)
+        continue;
+      nlohmann::json res = {{"ruleId", o.kind == "assumptions" ? "unsupported" : o.kind},
+                            {"level", o.status == check::Status::Refuted ? "error" : "warning"},
+                            {"message", {{"text", (o.status == check::Status::Refuted ? "" : o.kind + " not proven: ") +
+                                                      o.reason + " (kernel " + r.report.name + ")"}}},
+                            {"locations", {location(o.loc)}}};
+      nlohmann::json related = nlohmann::json::array();
+      int id = 0;
+      for (const check::Note &n : o.notes) {
+        nlohmann::json rl = location(n.loc);
+        rl["id"] = id++;
+        rl["message"] = {{"text", n.text}};
+        related.push_back(rl);
+      }
+      if (!related.empty())
+        res["relatedLocations"] = related;
+      results.push_back(res);
+    }
+  nlohmann::json doc = {
+      {"$schema", "https://json.schemastore.org/sarif-2.1.0.json"},
+      {"version", "2.1.0"},
+      {"runs",
+       {{{"tool", {{"driver", {{"name", "ksynth"}, {"version", KSYNTH_VERSION}, {"rules", rules}}}}},
+         {"results", results}}}}};
+  std::ofstream(path) << doc.dump(2) << "\n";
+}
+
+int verifyMain(const std::vector<std::string> &args) {
+  VerifyArgs va;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&](const std::string &flag) -> std::optional<std::string> {
+      if (a == flag) {
+        if (i + 1 >= args.size())
+          return std::nullopt;
+        return args[++i];
+      }
+      if (a.rfind(flag + "=", 0) == 0)
+        return a.substr(flag.size() + 1);
+      return std::nullopt;
+    };
+    auto is = [&](const std::string &flag) { return a == flag || a.rfind(flag + "=", 0) == 0; };
+    if (is("--block") || is("--blockDim")) {
+      auto v = value(is("--block") ? "--block" : "--blockDim");
+      if (!v)
+        return usage(a + " needs a value");
+      va.block = splitDims(*v);
+      va.blockSet = true;
+    } else if (is("--grid") || is("--gridDim")) {
+      auto v = value(is("--grid") ? "--grid" : "--gridDim");
+      if (!v)
+        return usage(a + " needs a value");
+      va.grid = splitDims(*v);
+      va.gridSet = true;
+    } else if (a == "-D" || (a.rfind("-D", 0) == 0 && a.size() > 2)) {
+      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
+      if (d.empty())
+        return usage("-D needs NAME[=VALUE]");
+      va.fe.defines.push_back(d);
+    } else if (a == "-I" || (a.rfind("-I", 0) == 0 && a.size() > 2)) {
+      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
+      if (d.empty())
+        return usage("-I needs a directory");
+      va.fe.includeDirs.push_back(d);
+    } else if (is("--kernel")) {
+      auto v = value("--kernel");
+      if (!v)
+        return usage("--kernel needs a name");
+      va.kernel = *v;
+    } else if (is("--checks")) {
+      auto v = value("--checks");
+      std::string err;
+      if (!v || !parseChecks(*v, va.checks, err))
+        return usage(err.empty() ? "--checks needs a list" : err);
+    } else if (is("--assume")) {
+      auto v = value("--assume");
+      if (!v)
+        return usage("--assume needs an expression");
+      va.assumes.push_back(*v);
+    } else if (a == "--json") {
+      va.json = true;
+    } else if (a == "--dump-kir") {
+      va.dumpKir = true;
+    } else if (is("--sarif")) {
+      auto v = value("--sarif");
+      if (!v)
+        return usage("--sarif needs a file");
+      va.sarif = *v;
+    } else if (is("--dump-smt")) {
+      auto v = value("--dump-smt");
+      if (!v)
+        return usage("--dump-smt needs a directory");
+      va.dumpSmt = *v;
+    } else if (is("--timeout")) {
+      auto v = value("--timeout");
+      try {
+        va.timeoutS = v ? std::stod(*v) : -1;
+      } catch (...) {
+        va.timeoutS = -1;
+      }
+      if (va.timeoutS <= 0)
+        return usage("--timeout needs a positive number of seconds");
+    } else if (a == "--spec" || a.rfind("--spec=", 0) == 0) {
+      return usage("--spec (equivalence with a spec) is not implemented yet");
+    } else if (!a.empty() && a[0] == '-') {
+      return usage("unknown option '" + a + "'");
+    } else if (va.file.empty()) {
+      va.file = a;
+    } else {
+      return usage("more than one input file ('" + va.file + "', '" + a + "')");
+    }
+  }
+  if (va.file.empty())
+    return usage("no input file");
+  if (va.block.size() > 3 || va.grid.size() > 3)
+    return usage("--block/--grid take at most three dimensions");
+  {
+    std::ifstream probe(va.file);
+    if (!probe) {
+      std::cerr << "ksynth: error: cannot read '" << va.file << "'\n";
+      return kExitMalformed;
+    }
+  }
+
+  auto t0 = std::chrono::steady_clock::now();
+  frontend::ParseResult pr = frontend::parseFile(va.file, va.fe);
+  if (!pr.parsed) {
+    std::cerr << pr.clangOutput;
+    std::cerr << "ksynth: error: '" << va.file << "' does not parse\n";
+    if (va.json)
+      std::cout << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"verdict", "malformed"},
+                                  {"errors", pr.clangOutput}}
+                       .dump()
+                << "\n";
+    else
+      std::cout << "VERDICT: UNKNOWN\n";
+    return kExitMalformed;
+  }
+  std::vector<size_t> selected;
+  for (size_t i = 0; i < pr.kernels.size(); ++i)
+    if (va.kernel.empty() || pr.kernels[i].name == va.kernel)
+      selected.push_back(i);
+  if (selected.empty()) {
+    std::cerr << "ksynth: error: " << (va.kernel.empty() ? "no __global__ kernel with a body in '" + va.file + "'"
+                                                         : "no __global__ kernel named '" + va.kernel + "'")
+              << "\n";
+    return kExitMalformed;
+  }
+
+  LaunchLine ll = findLaunchLine(va.file);
+  std::vector<std::string> blockText = va.blockSet ? va.block : ll.block;
+  std::vector<std::string> gridText = va.gridSet ? va.grid : ll.grid;
+
+  std::vector<KernelRun> runs;
+  for (size_t idx : selected) {
+    const ir::Kernel &k = pr.kernels[idx];
+    if (va.dumpKir)
+      std::cerr << ir::print(k);
+    check::Options opts;
+    opts.checks = va.checks;
+    opts.timeoutMs = static_cast<unsigned>(va.timeoutS * 1000);
+    opts.dumpSmtDir = va.dumpSmt;
+    for (int d = 0; d < 3; ++d) {
+      for (auto [texts, dest, what] : {std::tuple{&blockText, &opts.block, "block"}, std::tuple{&gridText, &opts.grid, "grid"}}) {
+        if (static_cast<size_t>(d) < texts->size() && !(*texts)[d].empty()) {
+          std::string err;
+          ir::ExprPtr e = ir::parseCExpr(k, (*texts)[d], err);
+          if (!e) {
+            std::cerr << "ksynth: error: " << what << " dimension '" << (*texts)[d] << "': " << err << "\n";
+            return kExitUsage;
+          }
+          (*dest)[d] = e;
+        } else if (static_cast<size_t>(d) >= texts->size() && !texts->empty()) {
+          (*dest)[d] = ir::mkConstInt(1, ir::Type::i64()); // --block 256 means (256, 1, 1)
+        }
+      }
+    }
+    for (const std::string &a : va.assumes) {
+      std::string err;
+      ir::ExprPtr e = ir::parseCExpr(k, a, err);
+      if (!e) {
+        std::cerr << "ksynth: error: --assume '" << a << "': " << err << "\n";
+        return kExitUsage;
+      }
+      opts.assumes.push_back(e);
+    }
+    auto k0 = std::chrono::steady_clock::now();
+    KernelRun run;
+    run.report = check::verifyKernel(k, opts);
+    for (const std::string &a : va.assumes)
+      run.report.assumptions.push_back("--assume " + a);
+    run.notes = pr.notes[idx];
+    run.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k0).count();
+    runs.push_back(std::move(run));
+  }
+  double totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+
+  bool anyRefuted = false, anyUnknown = false;
+  for (const KernelRun &r : runs) {
+    anyRefuted |= r.report.verdict == check::Status::Refuted;
+    anyUnknown |= r.report.verdict == check::Status::Unknown;
+  }
+  const char *verdict = anyRefuted ? "refuted" : anyUnknown ? "unknown" : "proven";
+  int code = anyRefuted ? kExitRefuted : anyUnknown ? kExitUnknown : kExitProven;
+
+  if (!va.sarif.empty())
+    writeSarif(va.sarif, va.file, runs);
+
+  if (va.json) {
+    nlohmann::json kernels = nlohmann::json::array();
+    std::vector<std::string> assumptions;
+    for (const KernelRun &r : runs) {
+      nlohmann::json obl = nlohmann::json::array();
+      for (const check::Obligation &o : r.report.obligations)
+        obl.push_back(obligationJson(o));
+      nlohmann::json diags = nlohmann::json::array();
+      for (const frontend::Diagnostic &d : r.notes)
+        diags.push_back({{"severity", d.severity}, {"line", d.line}, {"col", d.col}, {"message", d.message}});
+      kernels.push_back({{"name", r.report.name},
+                         {"verdict", check::statusName(r.report.verdict)},
+                         {"launch", r.report.launch},
+                         {"obligations", obl},
+                         {"abstractions", r.report.abstractions},
+                         {"diagnostics", diags},
+                         {"assumptions", r.report.assumptions},
+                         {"time_ms", r.ms}});
+      for (const std::string &a : r.report.assumptions)
+        if (std::find(assumptions.begin(), assumptions.end(), a) == assumptions.end())
+          assumptions.push_back(a);
+    }
+    nlohmann::json out = {{"tool", "ksynth"},   {"version", KSYNTH_VERSION}, {"solver", smt::Solver::version()},
+                          {"file", va.file},    {"verdict", verdict},        {"checks", va.checks},
+                          {"kernels", kernels}, {"assumptions", assumptions}, {"model", kModel},
+                          {"time_ms", totalMs}};
+    std::cout << out.dump(2) << "\n";
+    return code;
+  }
+
+  for (const KernelRun &r : runs) {
+    for (const frontend::Diagnostic &d : r.notes)
+      std::cout << d.file << ":" << d.line << ":" << d.col << ": " << d.severity << ": " << d.message << "\n";
+    for (const check::Obligation &o : r.report.obligations) {
+      if (o.status == check::Status::Refuted) {
+        std::cout << locText(va.file, o.loc) << " error: " << o.reason << " [" << o.kind << "]\n";
+        for (const check::Note &n : o.notes)
+          std::cout << locText(va.file, n.loc) << " note: " << n.text << "\n";
+      } else if (o.status == check::Status::Unknown) {
+        std::cout << locText(va.file, o.loc) << " warning: " << o.name << " not proven: " << o.reason << " ["
+                  << o.kind << "]\n";
+      }
+    }
+    std::map<std::string, std::pair<int, int>> byKind; // proven, total
+    for (const check::Obligation &o : r.report.obligations) {
+      auto &p = byKind[o.kind];
+      p.second++;
+      if (o.status == check::Status::Proven)
+        p.first++;
+    }
+    std::cout << "kernel " << r.report.name << " [" << r.report.launch << "]: " << check::statusName(r.report.verdict);
+    std::string sep = " (";
+    for (auto &[kind, p] : byKind) {
+      std::cout << sep << kind << " " << p.first << "/" << p.second << " proven";
+      sep = ", ";
+    }
+    std::cout << (byKind.empty() ? "" : ")") << "\n";
+    for (const std::string &a : r.report.abstractions)
+      std::cout << "  abstraction: " << a << "\n";
+  }
+  std::string up = verdict;
+  for (char &c : up)
+    c = static_cast<char>(toupper(c));
+  std::cout << "VERDICT: " << up << "\n";
+  return code;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty())
+    return usage("no command (try 'ksynth verify FILE.cu' or 'ksynth help')");
+  const std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    printHelp();
+    return 0;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "ksynth " << KSYNTH_VERSION << " (" << smt::Solver::version() << ", clang 19)\n";
+    return 0;
+  }
+  if (cmd == "--print-prelude") {
+    std::cout << frontend::preludeText();
+    return 0;
+  }
+  if (cmd == "verify")
+    return verifyMain(rest);
+  if (cmd == "--spec" || cmd == "check-proof" || cmd == "run" || cmd == "bench")
+    return usage("'" + cmd + "' is not implemented yet in this version (only 'verify')");
+  return usage("unknown command '" + cmd + "'");
+}
+
+} // namespace ksynth::cli

@@ -1,0 +1,851 @@
+#include "verify/check/checker.h"
+
+#include "verify/check/symexec.h"
+#include "verify/interp/interp.h"
+#include "verify/smt/solver.h"
+
+#include <cassert>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <regex>
+#include <sstream>
+
+namespace ksynth::check {
+
+using smt::int128;
+using smt::Sort;
+using smt::Term;
+using smt::TermContext;
+
+const char *statusName(Status s) {
+  switch (s) {
+  case Status::Proven: return "proven";
+  case Status::Refuted: return "refuted";
+  case Status::Unknown: return "unknown";
+  }
+  return "?";
+}
+
+namespace {
+
+// A candidate violation inside a disjunctive query.
+struct Candidate {
+  Term cond;
+  std::function<bool(const smt::Assignment &, Obligation &, std::string &why)> confirm;
+};
+
+class Checker {
+public:
+  Checker(const ir::Kernel &k, const Options &o) : k_(k), opts_(o), solver_(tc_, o.timeoutMs) {}
+
+  KernelReport run() {
+    rep_.name = k_.name;
+    g_ = makeGlobals(tc_, k_, opts_.block, opts_.grid, rep_.assumptions);
+    t1_ = makeThread(tc_, g_, "t1");
+    t2_ = makeThread(tc_, g_, "t2");
+    m1_ = execute(tc_, k_, g_, t1_, "t1");
+    m2_ = execute(tc_, k_, g_, t2_, "t2");
+    rep_.abstractions = m1_.abstractions;
+    describeLaunch();
+
+    for (Term f : g_.facts)
+      solver_.addBackground(f);
+    for (const ThreadSyms *t : {&t1_, &t2_})
+      for (int d = 0; d < 3; ++d) {
+        solver_.addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->tid[d]), tc_.lt(t->tid[d], g_.blockDim[d])));
+        solver_.addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->bid[d]), tc_.lt(t->bid[d], g_.gridDim[d])));
+      }
+    for (const ThreadModel *m : {&m1_, &m2_}) {
+      for (Term a : m->assumptions)
+        solver_.addBackground(a);
+      for (Term f : m->facts)
+        solver_.addBackground(f);
+    }
+    for (const ir::ExprPtr &e : opts_.assumes)
+      solver_.addBackground(evalUniformBool(*e));
+    // Every range the simplifier relied on is asserted too (after all terms exist).
+    for (Term b : tc_.boundFacts())
+      solver_.addBackground(b);
+    for (const ir::StmtPtr &s : collectAssumeTexts())
+      rep_.assumptions.push_back("precondition " + s->text);
+
+    if (!m1_.unsupported.empty()) {
+      for (const std::string &kind : orderedChecks()) {
+        Obligation o;
+        o.kind = kind;
+        o.name = kind;
+        o.status = Status::Unknown;
+        const ir::Stmt *u = m1_.unsupported.front();
+        o.loc = u->loc;
+        o.reason = "kernel uses an unsupported construct (" + u->text + ")";
+        rep_.obligations.push_back(o);
+      }
+      return finish();
+    }
+
+    // Vacuity: the preconditions must admit at least one launch and thread pair.
+    smt::Result vac = solver_.check(tc_.tru());
+    if (vac.status != smt::Status::Sat) {
+      Obligation o;
+      o.kind = "assumptions";
+      o.name = "vacuity";
+      o.status = Status::Unknown;
+      o.reason = vac.status == smt::Status::Unsat
+                     ? "the preconditions and launch admit no execution: every obligation would hold vacuously"
+                     : "could not show the preconditions satisfiable: " + vac.reason;
+      o.ms = vac.ms;
+      rep_.obligations.push_back(o);
+      return finish();
+    }
+
+    for (const std::string &kind : orderedChecks()) {
+      if (kind == "race")
+        checkRaces();
+      else if (kind == "barrier")
+        checkBarriers();
+      else if (kind == "bounds")
+        checkBounds();
+      else if (kind == "overflow")
+        checkOverflow();
+      else if (kind == "assert")
+        checkAsserts();
+    }
+    return finish();
+  }
+
+private:
+  const ir::Kernel &k_;
+  Options opts_;
+  TermContext tc_;
+  smt::Solver solver_;
+  GlobalSyms g_;
+  ThreadSyms t1_, t2_;
+  ThreadModel m1_, m2_;
+  KernelReport rep_;
+
+  std::vector<std::string> orderedChecks() {
+    std::vector<std::string> out;
+    for (const char *c : {"race", "barrier", "bounds", "overflow", "assert"})
+      if (opts_.checks.count(c))
+        out.push_back(c);
+    return out;
+  }
+
+  std::vector<ir::StmtPtr> collectAssumeTexts() {
+    std::vector<ir::StmtPtr> out;
+    std::function<void(const ir::Block &)> go = [&](const ir::Block &b) {
+      for (const auto &s : b) {
+        if (s->kind == ir::StmtKind::Assume)
+          out.push_back(s);
+        for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+          go(*c);
+      }
+    };
+    go(k_.body);
+    return out;
+  }
+
+  Term evalUniformBool(const ir::Expr &e) {
+    // --assume expressions: comparisons over parameters and __len.
+    std::function<Term(const ir::Expr &)> ev = [&](const ir::Expr &x) -> Term {
+      switch (x.op) {
+      case ir::Op::Const: return x.type.isBool() ? tc_.boolConst(x.ival) : tc_.intConst(x.ival);
+      case ir::Op::VarRef: {
+        auto it = g_.params.find(x.id);
+        return it != g_.params.end() ? it->second : tc_.intConst(0);
+      }
+      case ir::Op::Len: return g_.lens.count(x.id) ? g_.lens.at(x.id) : tc_.intConst(0);
+      case ir::Op::Builtin:
+        return static_cast<ir::Builtin>(x.id) == ir::Builtin::BlockDim ? g_.blockDim[x.dim] : g_.gridDim[x.dim];
+      case ir::Op::Add: return tc_.add(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Sub: return tc_.sub(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Mul: return tc_.mul(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Div: return tc_.div(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Rem: return tc_.mod(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Eq: return tc_.eq(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Ne: return tc_.ne(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Lt: return tc_.lt(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Le: return tc_.le(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Gt: return tc_.gt(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Ge: return tc_.ge(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::LAnd: return tc_.mkAnd(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::LOr: return tc_.mkOr(ev(*x.args[0]), ev(*x.args[1]));
+      case ir::Op::Not: return tc_.mkNot(ev(*x.args[0]));
+      case ir::Op::Cast: return ev(*x.args[0]);
+      default: return tc_.intConst(0);
+      }
+    };
+    return ev(e);
+  }
+
+  void describeLaunch() {
+    std::ostringstream os;
+    auto dims = [&](const std::array<Term, 3> &d) {
+      std::string s = "(";
+      for (int i = 0; i < 3; ++i)
+        s += (i ? ", " : "") + smt::show(d[i]);
+      return s + ")";
+    };
+    os << "block=" << dims(g_.blockDim) << " grid=" << dims(g_.gridDim);
+    rep_.launch = os.str();
+  }
+
+  KernelReport finish() {
+    bool anyRefuted = false, anyUnknown = false;
+    for (const Obligation &o : rep_.obligations) {
+      anyRefuted |= o.status == Status::Refuted;
+      anyUnknown |= o.status == Status::Unknown;
+    }
+    rep_.verdict = anyRefuted ? Status::Refuted : anyUnknown ? Status::Unknown : Status::Proven;
+    if (opts_.checks.count("overflow") == 0)
+      rep_.assumptions.push_back("no signed integer overflow (overflow not checked)");
+    if (opts_.checks.count("barrier") == 0)
+      rep_.assumptions.push_back("barriers are uniform (barrier not checked)");
+    for (const std::string &a : rep_.abstractions)
+      (void)a;
+    return rep_;
+  }
+
+  // ---- concrete replay ------------------------------------------------------------------
+
+  interp::Env envFrom(const smt::Assignment &m) {
+    interp::Env env;
+    auto num = [&](Term t, int64_t dflt) -> int64_t {
+      auto v = smt::eval(t, m);
+      return v ? static_cast<int64_t>(v->num / v->den) : dflt;
+    };
+    for (int d = 0; d < 3; ++d) {
+      env.block[d] = num(g_.blockDim[d], 1);
+      env.grid[d] = num(g_.gridDim[d], 1);
+    }
+    for (auto &[id, t] : g_.params) {
+      interp::Value v;
+      auto x = smt::eval(t, m);
+      if (k_.vars[id].type.isFloat()) {
+        v.kind = interp::Value::Kind::Float;
+        v.f = x ? static_cast<double>(x->num) / static_cast<double>(x->den) : 0.0;
+      } else {
+        v.i = x ? x->num : 0;
+      }
+      env.params[id] = v;
+    }
+    for (auto &[id, t] : g_.lens)
+      if (mentionsLen(k_, id) || !opts_.assumes.empty())
+        env.lens[id] = num(t, 0);
+    for (const ThreadModel *tm : {&m1_, &m2_})
+      for (const LoadSym &l : tm->loads) {
+        auto f = smt::eval(l.flat, m);
+        auto v = smt::eval(l.sym, m);
+        if (!f || !v)
+          continue;
+        interp::Value val;
+        if (l.sym->sort == Sort::Real) {
+          val.kind = interp::Value::Kind::Float;
+          val.f = static_cast<double>(v->num) / static_cast<double>(v->den);
+        } else {
+          val.i = v->num;
+        }
+        env.memory.emplace(std::make_pair(l.array, static_cast<int64_t>(f->num)), val);
+      }
+    return env;
+  }
+
+  interp::ThreadId threadFrom(const ThreadSyms &t, const smt::Assignment &m) {
+    interp::ThreadId id;
+    for (int d = 0; d < 3; ++d) {
+      auto tv = smt::eval(t.tid[d], m);
+      auto bv = smt::eval(t.bid[d], m);
+      id.thread[d] = tv ? static_cast<int64_t>(tv->num) : 0;
+      id.block[d] = bv ? static_cast<int64_t>(bv->num) : 0;
+    }
+    return id;
+  }
+
+  static std::string threadText(const interp::ThreadId &id, const interp::Env &env) {
+    auto d3 = [](const interp::Dim3 &d, const interp::Dim3 &extent) {
+      if (extent.y == 1 && extent.z == 1)
+        return std::to_string(d.x);
+      return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+    };
+    return "thread " + d3(id.thread, env.block) + " of block " + d3(id.block, env.grid);
+  }
+
+  nlohmann::json witnessJson(const interp::Env &env, const std::vector<interp::ThreadId> &threads) {
+    nlohmann::json w;
+    w["blockDim"] = {env.block.x, env.block.y, env.block.z};
+    w["gridDim"] = {env.grid.x, env.grid.y, env.grid.z};
+    nlohmann::json params = nlohmann::json::object();
+    for (auto &[id, v] : env.params)
+      params[k_.vars[id].name] = v.kind == interp::Value::Kind::Float ? nlohmann::json(v.f)
+                                                                     : nlohmann::json(static_cast<int64_t>(v.i));
+    w["params"] = params;
+    nlohmann::json lens = nlohmann::json::object();
+    for (auto &[id, n] : env.lens)
+      lens[k_.arrays[id].name] = n;
+    if (!lens.empty())
+      w["lengths"] = lens;
+    nlohmann::json th = nlohmann::json::array();
+    for (const auto &t : threads)
+      th.push_back({{"block", {t.block.x, t.block.y, t.block.z}}, {"thread", {t.thread.x, t.thread.y, t.thread.z}}});
+    w["threads"] = th;
+    w["replayed"] = true;
+    return w;
+  }
+
+  std::string sizesText(const interp::Env &env) {
+    std::string s;
+    for (auto &[id, v] : env.params)
+      if (v.kind == interp::Value::Kind::Int)
+        s += (s.empty() ? "" : ", ") + k_.vars[id].name + "=" + smt::toString(v.i);
+    for (auto &[id, n] : env.lens)
+      s += (s.empty() ? "" : ", ") + std::string("__len(") + k_.arrays[id].name + ")=" + std::to_string(n);
+    std::string launch = "blockDim=(" + std::to_string(env.block.x) + "," + std::to_string(env.block.y) + "," +
+                         std::to_string(env.block.z) + ") gridDim=(" + std::to_string(env.grid.x) + "," +
+                         std::to_string(env.grid.y) + "," + std::to_string(env.grid.z) + ")";
+    return s.empty() ? launch : launch + ", " + s;
+  }
+
+  // Values of the named variables that occur in an access's text, e.g. "t=3, st=4".
+  std::string varsIn(const std::string &text, const interp::Event &ev) {
+    std::string out;
+    std::set<std::string> seen;
+    for (auto &[id, v] : ev.vars) {
+      const std::string &n = k_.vars[id].name;
+      if (n.find('.') != std::string::npos || seen.count(n) || v.kind != interp::Value::Kind::Int)
+        continue;
+      std::regex word("\\b" + n + "\\b");
+      if (std::regex_search(text, word)) {
+        seen.insert(n);
+        out += (out.empty() ? "" : ", ") + n + "=" + smt::toString(v.i);
+      }
+    }
+    return out;
+  }
+
+  std::string iterText(const interp::Event &ev, const std::string &text) {
+    std::string v = varsIn(text, ev);
+    std::string it;
+    for (auto &[label, n] : ev.iterations)
+      it += (it.empty() ? "" : ",") + std::to_string(n);
+    std::string s;
+    if (!it.empty())
+      s += " in loop iteration " + it;
+    if (!v.empty())
+      s += " (" + v + ")";
+    return s;
+  }
+
+  // ---- query driver -------------------------------------------------------------------
+
+  // Asks whether any candidate can happen; replays each model; excludes candidates whose
+  // witness does not replay and asks again (a bounded number of times).
+  void decide(Obligation &o, std::vector<Candidate> &cands) {
+    std::vector<bool> excluded(cands.size(), false);
+    std::string lastWhy;
+    for (int round = 0; round < 8; ++round) {
+      std::vector<Term> live;
+      for (size_t i = 0; i < cands.size(); ++i)
+        if (!excluded[i])
+          live.push_back(cands[i].cond);
+      Term goal = tc_.mkOr(live);
+      if (round == 0)
+        dumpQuery(o.name, goal, o);
+      smt::Result r = solver_.check(goal);
+      o.ms += r.ms;
+      if (r.status == smt::Status::Unsat) {
+        if (round == 0) {
+          o.status = Status::Proven;
+          return;
+        }
+        o.status = Status::Unknown;
+        o.reason = "candidate violations exist only under over-approximations and did not replay concretely (" +
+                   lastWhy + ")";
+        return;
+      }
+      if (r.status == smt::Status::Unknown) {
+        o.status = Status::Unknown;
+        o.reason = r.reason.empty() ? "solver returned unknown" : r.reason;
+        if (!lastWhy.empty())
+          o.reason += "; an earlier candidate did not replay (" + lastWhy + ")";
+        return;
+      }
+      smt::Assignment model = smallModel(goal, r.model);
+      bool progressed = false;
+      for (size_t i = 0; i < cands.size(); ++i) {
+        if (excluded[i])
+          continue;
+        auto holds = smt::eval(cands[i].cond, model);
+        if (!holds || !holds->num)
+          continue;
+        progressed = true;
+        std::string why;
+        if (cands[i].confirm(model, o, why)) {
+          o.status = Status::Refuted;
+          return;
+        }
+        lastWhy = why;
+        excluded[i] = true;
+        break;
+      }
+      if (!progressed) {
+        o.status = Status::Unknown;
+        o.reason = "could not evaluate the solver's model (internal: abstraction values missing)";
+        return;
+      }
+    }
+    o.status = Status::Unknown;
+    o.reason = "several candidate violations did not replay concretely (" + lastWhy + ")";
+  }
+
+  // Prefers small sizes so the witness is readable and cheap to replay.
+  smt::Assignment smallModel(Term goal, const smt::Assignment &model) {
+    std::vector<Term> sizes;
+    for (auto &[id, t] : g_.params)
+      if (t->sort == Sort::Int)
+        sizes.push_back(t);
+    for (auto &[id, t] : g_.lens)
+      sizes.push_back(t);
+    for (int d = 0; d < 3; ++d) {
+      sizes.push_back(g_.gridDim[d]);
+      sizes.push_back(g_.blockDim[d]);
+    }
+    for (int128 bound : {16, 256, 4096}) {
+      std::vector<Term> cs{goal};
+      for (Term s : sizes)
+        if (s->kind != smt::Kind::Const)
+          cs.push_back(tc_.le(s, tc_.intConst(bound)));
+      for (Term s : sizes)
+        if (s->kind != smt::Kind::Const && s->sort == Sort::Int)
+          cs.push_back(tc_.ge(s, tc_.intConst(-bound)));
+      smt::Result r = solver_.check(tc_.mkAnd(cs));
+      if (r.status == smt::Status::Sat)
+        return r.model;
+    }
+    return model;
+  }
+
+  void dumpQuery(const std::string &name, Term goal, const Obligation &o) {
+    if (opts_.dumpSmtDir.empty())
+      return;
+    std::filesystem::create_directories(opts_.dumpSmtDir);
+    std::vector<Term> all = solver_.background();
+    all.push_back(goal);
+    std::string header = "ksynth query " + k_.name + "." + name + " (" + o.kind +
+                         ")\nunsat means the obligation holds for every admitted size and thread pair";
+    std::ofstream(opts_.dumpSmtDir + "/" + k_.name + "." + name + ".smt2") << smt::toSmtLib2(all, header);
+  }
+
+  Term distinctThreads() {
+    std::vector<Term> ne;
+    for (int d = 0; d < 3; ++d) {
+      ne.push_back(tc_.ne(t1_.tid[d], t2_.tid[d]));
+      ne.push_back(tc_.ne(t1_.bid[d], t2_.bid[d]));
+    }
+    return tc_.mkOr(ne);
+  }
+
+  Term sameBlock() {
+    return tc_.mkAnd({tc_.eq(t1_.bid[0], t2_.bid[0]), tc_.eq(t1_.bid[1], t2_.bid[1]), tc_.eq(t1_.bid[2], t2_.bid[2])});
+  }
+
+  Term linearTid(const ThreadSyms &t) {
+    return tc_.add(t.tid[0], tc_.mul(g_.blockDim[0], tc_.add(t.tid[1], tc_.mul(g_.blockDim[1], t.tid[2]))));
+  }
+
+  Term sameWarp() {
+    return tc_.mkAnd(sameBlock(), tc_.eq(tc_.div(linearTid(t1_), tc_.intConst(32)),
+                                         tc_.div(linearTid(t2_), tc_.intConst(32))));
+  }
+
+  // ---- race -------------------------------------------------------------------------------
+
+  static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp) {
+    if (!sameBlk)
+      return true;
+    if (a.blockBarriers != b.blockBarriers)
+      return false;
+    return !sameWrp || a.warpBarriers == b.warpBarriers;
+  }
+
+  void checkRaces() {
+    std::map<int, std::vector<std::pair<size_t, size_t>>> pairs;
+    for (size_t a = 0; a < m1_.accesses.size(); ++a)
+      for (size_t b = 0; b < m2_.accesses.size(); ++b) {
+        const AccessSite &x = m1_.accesses[a], &y = m2_.accesses[b];
+        if (!x.write && !y.write)
+          continue;
+        if (x.atomic && y.atomic)
+          continue;
+        int arr = x.array >= 0 ? x.array : y.array;
+        if (x.array != y.array && x.array >= 0 && y.array >= 0)
+          continue;
+        pairs[arr].push_back({a, b});
+      }
+    for (size_t arrId = 0; arrId < k_.arrays.size(); ++arrId) {
+      const ir::Array &arr = k_.arrays[arrId];
+      if (arr.space == ir::Space::Local || arr.space == ir::Space::Constant)
+        continue;
+      Obligation o;
+      o.kind = "race";
+      o.name = "race." + arr.name;
+      o.loc = arr.loc;
+      auto it = pairs.find(static_cast<int>(arrId));
+      if (it == pairs.end()) {
+        o.status = Status::Proven;
+        rep_.obligations.push_back(o);
+        continue;
+      }
+      bool shared = arr.space == ir::Space::Shared;
+      std::vector<Candidate> cands;
+      for (auto [a, b] : it->second) {
+        const AccessSite &x = m1_.accesses[a], &y = m2_.accesses[b];
+        if (!x.pointerKnown || !y.pointerKnown) {
+          o.status = Status::Unknown;
+          o.reason = "pointer at " + std::to_string(x.stmt->loc.line) + ":" + std::to_string(x.stmt->loc.col) +
+                     " could not be resolved to one array";
+          break;
+        }
+        Term sync = tc_.mkAnd({sameBlock(), tc_.eq(x.bc, y.bc), tc_.implies(sameWarp(), tc_.eq(x.wc, y.wc))});
+        if (!shared)
+          sync = tc_.mkOr(tc_.mkNot(sameBlock()), sync);
+        Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), distinctThreads(), sync});
+        const ir::Stmt *sa = x.stmt, *sb = y.stmt;
+        bool wa = x.write, wb = y.write, aa = x.atomic, ab = y.atomic;
+        cands.push_back({c, [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                           interp::Env env = envFrom(m);
+                           interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                           interp::Trace tr1 = interp::runThread(k_, env, i1);
+                           interp::Trace tr2 = interp::runThread(k_, env, i2);
+                           bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y && i1.block.z == i2.block.z;
+                           auto lin = [&](const interp::ThreadId &t) {
+                             return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
+                           };
+                           bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
+                           if (!shared || true) {
+                             for (const interp::Event &e1 : tr1.events) {
+                               if (e1.kind != interp::EventKind::Access || e1.stmt != sa)
+                                 continue;
+                               for (const interp::Event &e2 : tr2.events) {
+                                 if (e2.kind != interp::EventKind::Access || e2.stmt != sb)
+                                   continue;
+                                 if (e1.array != e2.array || e1.flat != e2.flat)
+                                   continue;
+                                 if (shared && !sameBlk)
+                                   continue;
+                                 if (!sameInterval(e1, e2, sameBlk, sameWrp))
+                                   continue;
+                                 if (!e1.taint.empty() || !e2.taint.empty()) {
+                                   why = "depends on value loaded from " + (e1.taint.empty() ? e2.taint : e1.taint);
+                                   continue;
+                                 }
+                                 std::string arrName = k_.arrays[e1.array].name;
+                                 ob.reason = std::string("data race on ") + (shared ? "shared" : "global") + " array '" +
+                                             arrName + "'";
+                                 ob.loc = sa->loc;
+                                 auto acc = [&](const interp::Event &e, const interp::ThreadId &t, bool w, bool at,
+                                                const ir::Stmt *s) {
+                                   std::string verb = at ? "atomically updates" : w ? "writes" : "reads";
+                                   return threadText(t, env) + " " + verb + " " + arrName + "[" +
+                                          std::to_string(e.flat) + "] (as " + s->text + ")" + iterText(e, s->text);
+                                 };
+                                 ob.notes.push_back({sa->loc, acc(e1, i1, wa, aa, sa)});
+                                 ob.notes.push_back({sb->loc, acc(e2, i2, wb, ab, sb)});
+                                 ob.notes.push_back({{}, std::string(sameBlk ? "no barrier separates them"
+                                                                             : "the threads are in different blocks, which never synchronise") +
+                                                             "; " + sizesText(env)});
+                                 ob.witness = witnessJson(env, {i1, i2});
+                                 ob.witness["address"] = e1.flat;
+                                 ob.witness["accesses"] = {{{"line", sa->loc.line}, {"col", sa->loc.col}, {"write", wa}},
+                                                           {{"line", sb->loc.line}, {"col", sb->loc.col}, {"write", wb}}};
+                                 return true;
+                               }
+                             }
+                           }
+                           if (why.empty())
+                             why = "the threads did not reach conflicting accesses when run concretely" +
+                                   (tr1.stopReason.empty() ? std::string() : " (" + tr1.stopReason + ")");
+                           return false;
+                         }});
+      }
+      if (o.status == Status::Unknown && !o.reason.empty()) {
+        rep_.obligations.push_back(o);
+        continue;
+      }
+      decide(o, cands);
+      rep_.obligations.push_back(o);
+    }
+  }
+
+  // ---- barrier ------------------------------------------------------------------------------
+
+  void checkBarriers() {
+    Obligation o;
+    o.kind = "barrier";
+    o.name = "barrier";
+    o.loc = k_.loc;
+    std::vector<Candidate> cands;
+    for (size_t i = 0; i < m1_.controls.size() && i < m2_.controls.size(); ++i) {
+      const ControlSite &x = m1_.controls[i], &y = m2_.controls[i];
+      assert(x.site == y.site);
+      std::vector<Term> eqs{x.pc, y.pc, sameBlock(), distinctThreads(), tc_.ne(x.cond, y.cond)};
+      for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
+        eqs.push_back(tc_.eq(x.iters[j], y.iters[j]));
+      ir::Loc loc = x.loc;
+      cands.push_back({tc_.mkAnd(eqs), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                         interp::Env env = envFrom(m);
+                         interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                         interp::Trace tr1 = interp::runThread(k_, env, i1);
+                         interp::Trace tr2 = interp::runThread(k_, env, i2);
+                         auto seq = [](const interp::Trace &t, std::string &taint) {
+                           std::vector<const ir::Stmt *> s;
+                           for (const interp::Event &e : t.events)
+                             if (e.kind == interp::EventKind::Barrier && e.barrier == ir::BarrierKind::Block) {
+                               s.push_back(e.stmt);
+                               if (taint.empty())
+                                 taint = e.taint;
+                             }
+                           return s;
+                         };
+                         std::string taint;
+                         auto s1 = seq(tr1, taint), s2 = seq(tr2, taint);
+                         if (!tr1.completed || !tr2.completed) {
+                           why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+                           return false;
+                         }
+                         if (s1 == s2) {
+                           why = "both threads executed the same barriers when run concretely";
+                           return false;
+                         }
+                         if (!taint.empty()) {
+                           why = "depends on value loaded from " + taint;
+                           return false;
+                         }
+                         ob.reason = "barrier divergence: threads of one block reach different __syncthreads()";
+                         ob.loc = loc;
+                         ob.notes.push_back({loc, "this condition differs between " + threadText(i1, env) + " and " +
+                                                      threadText(i2, env)});
+                         ob.notes.push_back({{}, "they execute " + std::to_string(s1.size()) + " and " +
+                                                     std::to_string(s2.size()) + " barriers; " + sizesText(env)});
+                         ob.witness = witnessJson(env, {i1, i2});
+                         return true;
+                       }});
+    }
+    if (cands.empty()) {
+      o.status = Status::Proven;
+      rep_.obligations.push_back(o);
+      return;
+    }
+    decide(o, cands);
+    rep_.obligations.push_back(o);
+  }
+
+  // ---- bounds -------------------------------------------------------------------------------
+
+  void checkBounds() {
+    std::map<int, std::vector<size_t>> byArray;
+    std::vector<size_t> unresolved;
+    for (size_t a = 0; a < m1_.accesses.size(); ++a) {
+      if (m1_.accesses[a].array < 0)
+        unresolved.push_back(a);
+      else
+        byArray[m1_.accesses[a].array].push_back(a);
+    }
+    for (auto &[arrId, sites] : byArray) {
+      const ir::Array &arr = k_.arrays[arrId];
+      Obligation o;
+      o.kind = "bounds";
+      o.name = "bounds." + arr.name;
+      o.loc = arr.loc;
+      Term extent = nullptr;
+      if (arr.paramIndex >= 0) {
+        bool known = mentionsLen(k_, arrId);
+        for (const ir::ExprPtr &e : opts_.assumes) {
+          std::function<bool(const ir::Expr &)> has = [&](const ir::Expr &x) {
+            if (x.op == ir::Op::Len && x.id == arrId)
+              return true;
+            for (auto &c : x.args)
+              if (has(*c))
+                return true;
+            return false;
+          };
+          known |= has(*e);
+        }
+        if (!known) {
+          o.status = Status::Unknown;
+          o.reason = "no size is known for global array '" + arr.name + "': declare one with __requires(__len(" +
+                     arr.name + ") >= ...) or --assume, or exclude bounds with --checks";
+          rep_.obligations.push_back(o);
+          continue;
+        }
+        extent = g_.lens.at(arrId);
+      } else if (arr.dynamicShared) {
+        o.status = Status::Unknown;
+        o.reason = "extent of dynamic shared array '" + arr.name + "' is not known (no shared= launch size)";
+        rep_.obligations.push_back(o);
+        continue;
+      } else {
+        extent = tc_.intConst(arr.elementCount());
+      }
+      std::vector<Candidate> cands;
+      for (size_t a : sites) {
+        const AccessSite &x = m1_.accesses[a];
+        Term in = tc_.mkAnd(tc_.le(tc_.intConst(0), x.flat), tc_.lt(x.flat, extent));
+        if (!x.idx.empty()) {
+          std::vector<Term> per;
+          for (size_t d = 0; d < x.idx.size(); ++d)
+            per.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), x.idx[d]), tc_.lt(x.idx[d], tc_.intConst(arr.dims[d]))));
+          in = tc_.mkAnd(per);
+        }
+        const ir::Stmt *st = x.stmt;
+        cands.push_back({tc_.mkAnd(x.pc, tc_.mkNot(in)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                           interp::Env env = envFrom(m);
+                           interp::ThreadId i1 = threadFrom(t1_, m);
+                           interp::Trace tr = interp::runThread(k_, env, i1);
+                           for (const interp::Event &e : tr.events) {
+                             if (e.kind != interp::EventKind::OutOfBounds || e.stmt != st)
+                               continue;
+                             if (!e.taint.empty()) {
+                               why = "depends on value loaded from " + e.taint;
+                               continue;
+                             }
+                             std::string idx;
+                             for (int64_t v : e.indices)
+                               idx += "[" + std::to_string(v) + "]";
+                             ob.reason = "out-of-bounds access to " + std::string(ir::spaceName(k_.arrays[e.array].space)) +
+                                         " array '" + k_.arrays[e.array].name + "'";
+                             ob.loc = st->loc;
+                             std::string ext = k_.arrays[e.array].paramIndex >= 0
+                                                   ? std::to_string(env.lens.count(e.array) ? env.lens.at(e.array) : 0)
+                                                   : std::to_string(k_.arrays[e.array].elementCount());
+                             ob.notes.push_back({st->loc, threadText(i1, env) + (e.isWrite ? " writes " : " reads ") +
+                                                              k_.arrays[e.array].name + idx + " (as " + st->text +
+                                                              "), element " + std::to_string(e.flat) + " of " + ext +
+                                                              iterText(e, st->text)});
+                             ob.notes.push_back({{}, sizesText(env)});
+                             ob.witness = witnessJson(env, {i1});
+                             ob.witness["element"] = e.flat;
+                             return true;
+                           }
+                           if (why.empty())
+                             why = "the thread stayed in bounds when run concretely" +
+                                   (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                           return false;
+                         }});
+      }
+      decide(o, cands);
+      rep_.obligations.push_back(o);
+    }
+    if (!unresolved.empty()) {
+      Obligation o;
+      o.kind = "bounds";
+      o.name = "bounds.unresolved";
+      o.loc = m1_.accesses[unresolved[0]].stmt->loc;
+      o.status = Status::Unknown;
+      o.reason = "an access's pointer could not be resolved to one array";
+      rep_.obligations.push_back(o);
+    }
+  }
+
+  // ---- overflow -----------------------------------------------------------------------------
+
+  void checkOverflow() {
+    Obligation o;
+    o.kind = "overflow";
+    o.name = "overflow";
+    o.loc = k_.loc;
+    std::vector<Candidate> cands;
+    for (const ArithSite &s : m1_.arith) {
+      const ir::Expr *ex = s.expr;
+      ArithKind kind = s.kind;
+      cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.ok)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                         interp::Env env = envFrom(m);
+                         interp::ThreadId i1 = threadFrom(t1_, m);
+                         interp::Trace tr = interp::runThread(k_, env, i1);
+                         for (const interp::Event &e : tr.events) {
+                           bool match = e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
+                                        (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);
+                           if (!match)
+                             continue;
+                           if (!e.taint.empty()) {
+                             why = "depends on value loaded from " + e.taint;
+                             continue;
+                           }
+                           std::string what = kind == ArithKind::DivByZero ? "division by zero"
+                                              : kind == ArithKind::ShiftAmount ? "shift amount out of range"
+                                                                               : "signed integer overflow";
+                           ob.reason = what + (ex->text.empty() ? "" : " in '" + ex->text + "'");
+                           ob.loc = ex->loc;
+                           std::string exact = kind == ArithKind::DivByZero ? "" : " (exact value " + smt::toString(e.exact) + ", type " + ex->type.str() + ")";
+                           ob.notes.push_back({ex->loc, threadText(i1, env) + " computes it" + exact + iterText(e, ex->text)});
+                           ob.notes.push_back({{}, sizesText(env)});
+                           ob.witness = witnessJson(env, {i1});
+                           return true;
+                         }
+                         if (why.empty())
+                           why = "no overflow happened when the thread was run concretely" +
+                                 (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                         return false;
+                       }});
+    }
+    if (cands.empty()) {
+      o.status = Status::Proven;
+      rep_.obligations.push_back(o);
+      return;
+    }
+    decide(o, cands);
+    rep_.obligations.push_back(o);
+  }
+
+  // ---- assert -------------------------------------------------------------------------------
+
+  void checkAsserts() {
+    Obligation o;
+    o.kind = "assert";
+    o.name = "assert";
+    o.loc = k_.loc;
+    std::vector<Candidate> cands;
+    for (const AssertSite &s : m1_.asserts) {
+      const ir::Stmt *st = s.stmt;
+      cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.cond)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                         interp::Env env = envFrom(m);
+                         interp::ThreadId i1 = threadFrom(t1_, m);
+                         interp::Trace tr = interp::runThread(k_, env, i1);
+                         for (const interp::Event &e : tr.events) {
+                           if (e.kind != interp::EventKind::AssertFail || e.stmt != st)
+                             continue;
+                           if (!e.taint.empty()) {
+                             why = "depends on value loaded from " + e.taint;
+                             continue;
+                           }
+                           ob.reason = "assertion '" + st->text + "' can fail";
+                           ob.loc = st->loc;
+                           ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
+                           ob.notes.push_back({{}, sizesText(env)});
+                           ob.witness = witnessJson(env, {i1});
+                           return true;
+                         }
+                         if (why.empty())
+                           why = "the assertion held when the thread was run concretely" +
+                                 (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                         return false;
+                       }});
+    }
+    if (cands.empty()) {
+      o.status = Status::Proven;
+      rep_.obligations.push_back(o);
+      return;
+    }
+    decide(o, cands);
+    rep_.obligations.push_back(o);
+  }
+};
+
+} // namespace
+
+KernelReport verifyKernel(const ir::Kernel &k, const Options &opts) {
+  Checker c(k, opts);
+  return c.run();
+}
+
+} // namespace ksynth::check

@@ -1,0 +1,69 @@
+// The safety obligations of one kernel, decided over symbolic sizes. Two symbolic threads
+// T1, T2 (GPUVerify's two-thread reduction) are executed symbolically (symexec.h); with B the
+// launch limits, the assumptions and both threads' ranges, each obligation is one query that
+// must be unsat:
+//   race.A     B ∧ ∨_{a,b} pc1(a) ∧ pc2(b) ∧ addr1(a) = addr2(b) ∧ T1 ≠ T2 ∧ sync(a,b)
+//              over accesses a, b of array A, one a write, not both atomic;
+//              sync = same block ∧ bc1 = bc2 ∧ (same warp ⇒ wc1 = wc2), or (global
+//              memory only) different blocks
+//   barrier    B ∧ ∨_c pc1(c) ∧ pc2(c) ∧ iters1 = iters2 ∧ cond1 ≠ cond2, T1 and T2 in one
+//              block, over conditions c that decide whether a barrier is reached
+//   bounds.A   B ∧ ∨_a pc(a) ∧ ¬(0 ≤ index(a) < extent(A))
+//   overflow   B ∧ ∨_s pc(s) ∧ ¬ok(s) over signed arithmetic, divisions and shifts
+//   assert     B ∧ ∨_s pc(s) ∧ ¬cond(s)
+// A `sat` answer is a candidate only: the interpreter replays it (interp.h) and it is reported
+// as refuted only if the threads really do it without depending on values loaded from
+// memory; otherwise the candidate is excluded and the query asked again, and the obligation
+// ends unknown with the reason.
+#pragma once
+
+#include "verify/ir/kir.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace ksynth::check {
+
+struct Note {
+  ir::Loc loc;
+  std::string text;
+};
+
+enum class Status { Proven, Refuted, Unknown };
+const char *statusName(Status s);
+
+struct Obligation {
+  std::string kind; // race barrier bounds overflow assert
+  std::string name; // query name, e.g. race.s
+  Status status = Status::Unknown;
+  std::string reason;  // unknown: why; refuted: the headline
+  ir::Loc loc;         // where to point the diagnostic
+  std::vector<Note> notes;
+  double ms = 0;
+  nlohmann::json witness; // refuted: sizes, threads, accesses
+};
+
+struct Options {
+  std::set<std::string> checks = {"race", "barrier", "bounds", "overflow", "assert"};
+  std::array<ir::ExprPtr, 3> block{}, grid{}; // nullptr: symbolic
+  std::vector<ir::ExprPtr> assumes;           // extra preconditions (--assume)
+  unsigned timeoutMs = 10000;
+  std::string dumpSmtDir;
+};
+
+struct KernelReport {
+  std::string name;
+  Status verdict = Status::Unknown;
+  std::vector<Obligation> obligations;
+  std::vector<std::string> assumptions;
+  std::vector<std::string> abstractions;
+  std::string launch;
+};
+
+KernelReport verifyKernel(const ir::Kernel &k, const Options &opts);
+
+} // namespace ksynth::check

@@ -1,0 +1,968 @@
+#include "verify/check/symexec.h"
+
+#include <cassert>
+#include <cmath>
+#include <functional>
+#include <set>
+
+namespace ksynth::check {
+
+using ir::Op;
+using ir::StmtKind;
+using smt::int128;
+using smt::Sort;
+using smt::TermContext;
+
+static const int128 kMaxThreads = (static_cast<int128>(1) << 31) - 1;
+
+GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir::ExprPtr, 3> &block,
+                       const std::array<ir::ExprPtr, 3> &grid, std::vector<std::string> &text) {
+  GlobalSyms g;
+  for (const ir::Param &p : k.params) {
+    if (p.isArray) {
+      Term len = tc.var("len." + k.arrays[p.id].name, Sort::Int);
+      tc.setBounds(len, 0, (static_cast<int128>(1) << 62));
+      g.lens[p.id] = len;
+      g.facts.push_back(tc.inRange(len, 0, static_cast<int128>(1) << 62));
+    } else {
+      const ir::Var &v = k.vars[p.id];
+      Sort s = v.type.isFloat() ? Sort::Real : v.type.isBool() ? Sort::Bool : Sort::Int;
+      Term t = tc.var("param." + v.name, s);
+      if (s == Sort::Int) {
+        tc.setBounds(t, v.type.minValue(), v.type.maxValue());
+        g.facts.push_back(tc.inRange(t, v.type.minValue(), v.type.maxValue()));
+      }
+      g.params[p.id] = t;
+    }
+  }
+  static const int128 maxBlock[3] = {1024, 1024, 64};
+  static const int128 maxGrid[3] = {kMaxThreads, 65535, 65535};
+  const char *dn = "xyz";
+  for (int d = 0; d < 3; ++d) {
+    std::string nm = std::string(1, dn[d]);
+    if (block[d]) {
+      g.blockDim[d] = evalUniform(tc, k, g, *block[d]);
+    } else {
+      g.blockDim[d] = tc.var(std::string("blockDim.") + nm, Sort::Int);
+      tc.setBounds(g.blockDim[d], 1, maxBlock[d]);
+    }
+    g.facts.push_back(tc.inRange(g.blockDim[d], 1, maxBlock[d]));
+    if (grid[d]) {
+      g.gridDim[d] = evalUniform(tc, k, g, *grid[d]);
+    } else {
+      g.gridDim[d] = tc.var(std::string("gridDim.") + nm, Sort::Int);
+      tc.setBounds(g.gridDim[d], 1, maxGrid[d]);
+    }
+    g.facts.push_back(tc.inRange(g.gridDim[d], 1, maxGrid[d]));
+    // The grid's extent along each dimension fits in a signed 32-bit int.
+    g.facts.push_back(tc.le(tc.mul(g.gridDim[d], g.blockDim[d]), tc.intConst(kMaxThreads)));
+  }
+  g.facts.push_back(
+      tc.le(tc.mul(tc.mul(g.blockDim[0], g.blockDim[1]), g.blockDim[2]), tc.intConst(1024)));
+  text.push_back("blockDim.x*blockDim.y*blockDim.z <= 1024, blockDim.z <= 64, gridDim.y,z <= 65535");
+  text.push_back("gridDim.d * blockDim.d <= 2^31-1 in each dimension (every global thread index fits in int)");
+  text.push_back("distinct pointer parameters do not alias");
+  return g;
+}
+
+ThreadSyms makeThread(TermContext &tc, const GlobalSyms &g, const std::string &tag) {
+  ThreadSyms t;
+  const char *dn = "xyz";
+  for (int d = 0; d < 3; ++d) {
+    t.tid[d] = tc.var(tag + ".threadIdx." + dn[d], Sort::Int);
+    t.bid[d] = tc.var(tag + ".blockIdx." + dn[d], Sort::Int);
+    auto [blo, bhi] = tc.range(g.blockDim[d]);
+    auto [glo, ghi] = tc.range(g.gridDim[d]);
+    tc.setBounds(t.tid[d], 0, std::min<int128>(bhi, 1024) - 1);
+    int128 gmax = std::min<int128>(ghi, kMaxThreads);
+    if (blo == bhi && blo > 0)
+      gmax = std::min<int128>(gmax, kMaxThreads / blo);
+    tc.setBounds(t.bid[d], 0, gmax - 1);
+    (void)glo;
+  }
+  return t;
+}
+
+bool mentionsLen(const ir::Kernel &k, int array) {
+  std::function<bool(const ir::Expr &)> inExpr = [&](const ir::Expr &e) {
+    if (e.op == Op::Len && e.id == array)
+      return true;
+    for (const auto &a : e.args)
+      if (inExpr(*a))
+        return true;
+    return false;
+  };
+  std::function<bool(const ir::Block &)> inBlock = [&](const ir::Block &b) {
+    for (const auto &s : b) {
+      if (s->kind == StmtKind::Assume && inExpr(*s->cond))
+        return true;
+      for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+        if (inBlock(*c))
+          return true;
+    }
+    return false;
+  };
+  return inBlock(k.body);
+}
+
+namespace {
+
+struct SVal {
+  Term t = nullptr;  // Int/Real/Bool value
+  int array = -1;    // pointer: array id (-2: unknown)
+  Term off = nullptr; // pointer: element offset
+};
+
+struct State {
+  Term pc;
+  std::vector<SVal> vars;
+  Term bc, wc;
+};
+
+struct LoopCtx {
+  std::vector<Term> iters;
+};
+
+class Exec {
+public:
+  Exec(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
+       const std::string &tag, ThreadModel &out)
+      : tc_(tc), k_(k), g_(g), t_(t), tag_(tag), out_(out) {}
+
+  void run() {
+    State s;
+    s.pc = tc_.tru();
+    s.vars.resize(k_.vars.size());
+    for (size_t i = 0; i < k_.vars.size(); ++i)
+      s.vars[i] = initial(static_cast<int>(i));
+    s.bc = tc_.intConst(0);
+    s.wc = tc_.intConst(0);
+    kernelHasBarrier_ = ir::containsBarrier(k_.body);
+    block(k_.body, s, false);
+    out_.reachEnd = s.pc;
+  }
+
+private:
+  TermContext &tc_;
+  const ir::Kernel &k_;
+  const GlobalSyms &g_;
+  const ThreadSyms &t_;
+  std::string tag_;
+  ThreadModel &out_;
+  bool dry_ = false; // detection passes record nothing
+  bool kernelHasBarrier_ = false;
+  std::vector<Term> iters_;
+  std::map<int, std::vector<State>> pendingExits_;
+  std::set<std::string> abstractionSeen_;
+
+  void abstraction(const std::string &what) {
+    if (dry_)
+      return;
+    if (abstractionSeen_.insert(what).second)
+      out_.abstractions.push_back(what);
+  }
+
+  static Sort sortOf(ir::Type t) {
+    return t.isFloat() ? Sort::Real : t.isBool() ? Sort::Bool : Sort::Int;
+  }
+
+  SVal initial(int v) {
+    const ir::Var &var = k_.vars[v];
+    auto it = g_.params.find(v);
+    if (it != g_.params.end())
+      return {it->second};
+    if (var.type.isPtr())
+      return {nullptr, -2, tc_.intConst(0)};
+    switch (sortOf(var.type)) {
+    case Sort::Bool: return {tc_.fls()};
+    case Sort::Real: return {tc_.realConst(0)};
+    default: return {tc_.intConst(0)};
+    }
+  }
+
+  Term fresh(const std::string &what, Sort s) { return tc_.fresh(tag_ + "." + what, s); }
+
+  // ---- expressions ----------------------------------------------------------------------
+
+  void arithCheck(const ir::Expr &e, ArithKind kind, Term pc, Term ok) {
+    if (dry_ || ok == tc_.tru())
+      return;
+    out_.arith.push_back({&e, kind, pc, ok});
+  }
+
+  Term rangeOk(Term v, ir::Type t) {
+    if (!t.isInt() || !t.isSigned)
+      return tc_.tru();
+    return tc_.inRange(v, t.minValue(), t.maxValue());
+  }
+
+  // Unsigned results wrap modulo 2^bits (exactly); signed ones must not overflow (checked).
+  Term wrapUnsigned(Term r, ir::Type t) {
+    if (!t.isInt() || t.isSigned)
+      return r;
+    int128 m = static_cast<int128>(1) << t.bits;
+    auto [lo, hi] = tc_.range(r);
+    if (lo >= 0 && hi < m)
+      return r;
+    if (lo >= -m && hi < 2 * m)
+      return tc_.ite(tc_.lt(r, tc_.intConst(0)), tc_.add(r, tc_.intConst(m)),
+                     tc_.ite(tc_.ge(r, tc_.intConst(m)), tc_.sub(r, tc_.intConst(m)), r));
+    return tc_.mod(r, tc_.intConst(m));
+  }
+
+  Term convertInt(Term v, ir::Type to) {
+    if (to.isBool())
+      return tc_.ne(v, tc_.intConst(0));
+    int128 lo = to.minValue(), hi = to.maxValue();
+    auto [a, b] = tc_.range(v);
+    if (a >= lo && b <= hi)
+      return v;
+    int128 m = static_cast<int128>(1) << to.bits;
+    Term w = tc_.mod(v, tc_.intConst(m)); // in [0, 2^bits)
+    if (!to.isSigned)
+      return w;
+    return tc_.ite(tc_.gt(w, tc_.intConst(hi)), tc_.sub(w, tc_.intConst(m)), w);
+  }
+
+  Term pow2(Term e, int maxExp) {
+    int128 v;
+    if (tc_.isConst(e, &v))
+      return tc_.intConst(v >= 0 && v <= 120 ? (static_cast<int128>(1) << v) : 0);
+    Term r = tc_.intConst(0);
+    for (int i = maxExp; i >= 0; --i)
+      r = tc_.ite(tc_.eq(e, tc_.intConst(i)), tc_.intConst(static_cast<int128>(1) << i), r);
+    return r;
+  }
+
+  Term truncDiv(Term a, Term b) {
+    auto [alo, ahi] = tc_.range(a);
+    auto [blo, bhi] = tc_.range(b);
+    if (alo >= 0 && blo > 0)
+      return tc_.div(a, b);
+    Term zero = tc_.intConst(0);
+    Term q = tc_.div(a, b); // Euclidean
+    // Euclidean and truncating division differ only for a < 0 with a non-zero remainder.
+    Term r = tc_.mod(a, b);
+    Term adj = tc_.ite(tc_.gt(b, zero), tc_.add(q, tc_.intConst(1)), tc_.sub(q, tc_.intConst(1)));
+    return tc_.ite(tc_.mkAnd(tc_.lt(a, zero), tc_.ne(r, zero)), adj, q);
+  }
+
+  Term realConst(double v) {
+    if (v == 0)
+      return tc_.realConst(0);
+    int exp = 0;
+    double m = std::frexp(v, &exp); // v = m * 2^exp, 0.5 <= |m| < 1
+    auto mant = static_cast<int128>(std::ldexp(m, 53));
+    exp -= 53;
+    while (mant % 2 == 0 && exp < 0) {
+      mant /= 2;
+      ++exp;
+    }
+    if (exp >= 0 && exp < 60)
+      return tc_.realConst(mant * (static_cast<int128>(1) << exp));
+    if (exp < 0 && exp > -100)
+      return tc_.realConst(mant, static_cast<int128>(1) << -exp);
+    abstraction("floating-point constants of extreme magnitude as unknown reals");
+    return tc_.app("fconst." + std::to_string(v), Sort::Real, {});
+  }
+
+  SVal evalPtr(const ir::Expr &e, const State &s, Term pc) {
+    switch (e.op) {
+    case Op::ArrayRef: return {nullptr, e.id, tc_.intConst(0)};
+    case Op::VarRef: {
+      const SVal &v = s.vars[e.id];
+      if (v.array == -1)
+        return {nullptr, -2, tc_.intConst(0)};
+      return v;
+    }
+    case Op::PtrAdd: {
+      SVal p = evalPtr(*e.args[0], s, pc);
+      Term off = eval(*e.args[1], s, pc);
+      return {nullptr, p.array, p.off ? tc_.add(p.off, off) : off};
+    }
+    case Op::Select: {
+      Term c = eval(*e.args[0], s, pc);
+      SVal a = evalPtr(*e.args[1], s, tc_.mkAnd(pc, c));
+      SVal b = evalPtr(*e.args[2], s, tc_.mkAnd(pc, tc_.mkNot(c)));
+      if (a.array != b.array || a.array < 0)
+        return {nullptr, -2, tc_.intConst(0)};
+      return {nullptr, a.array, tc_.ite(c, a.off, b.off)};
+    }
+    default: return {nullptr, -2, tc_.intConst(0)};
+    }
+  }
+
+  Term eval(const ir::Expr &e, const State &s, Term pc) {
+    const ir::Type &ty = e.type;
+    switch (e.op) {
+    case Op::Const:
+      if (ty.isFloat())
+        return realConst(e.fval);
+      if (ty.isBool())
+        return tc_.boolConst(e.ival != 0);
+      return tc_.intConst(e.ival);
+    case Op::VarRef: {
+      const SVal &v = s.vars[e.id];
+      if (!v.t) // a pointer variable used as a value
+        return tc_.intConst(0);
+      return v.t;
+    }
+    case Op::Builtin: {
+      auto b = static_cast<ir::Builtin>(e.id);
+      switch (b) {
+      case ir::Builtin::ThreadIdx: return t_.tid[e.dim];
+      case ir::Builtin::BlockIdx: return t_.bid[e.dim];
+      case ir::Builtin::BlockDim: return g_.blockDim[e.dim];
+      case ir::Builtin::GridDim: return g_.gridDim[e.dim];
+      }
+      return tc_.intConst(0);
+    }
+    case Op::Len: {
+      auto it = g_.lens.find(e.id);
+      return it != g_.lens.end() ? it->second : tc_.intConst(0);
+    }
+    case Op::ArrayRef:
+    case Op::PtrAdd: return tc_.intConst(0);
+    default: break;
+    }
+    if (e.op == Op::LAnd || e.op == Op::LOr) {
+      Term a = eval(*e.args[0], s, pc);
+      Term b = eval(*e.args[1], s, tc_.mkAnd(pc, e.op == Op::LAnd ? a : tc_.mkNot(a)));
+      return e.op == Op::LAnd ? tc_.mkAnd(a, b) : tc_.mkOr(a, b);
+    }
+    if (e.op == Op::Select) {
+      if (ty.isPtr())
+        return tc_.intConst(0);
+      Term c = eval(*e.args[0], s, pc);
+      Term a = eval(*e.args[1], s, tc_.mkAnd(pc, c));
+      Term b = eval(*e.args[2], s, tc_.mkAnd(pc, tc_.mkNot(c)));
+      return tc_.ite(c, a, b);
+    }
+    if (e.op == Op::Call) {
+      std::vector<Term> args;
+      for (const auto &a : e.args)
+        args.push_back(eval(*a, s, pc));
+      return tc_.app("fn." + e.name, Sort::Real, args);
+    }
+    if (e.op == Op::Cast) {
+      Term v = eval(*e.args[0], s, pc);
+      ir::Type from = e.args[0]->type;
+      if (from.isPtr())
+        return tc_.intConst(0);
+      if (ty.isFloat())
+        return from.isBool() ? tc_.ite(v, tc_.realConst(1), tc_.realConst(0)) : tc_.toReal(v);
+      if (from.isFloat()) {
+        abstraction("float-to-integer conversions as uninterpreted functions");
+        Term r = tc_.app("fn.f2i." + ty.str(), Sort::Int, {v});
+        if (ty.isBool())
+          return tc_.ne(v, tc_.realConst(0));
+        if (!dry_)
+          out_.facts.push_back(tc_.inRange(r, ty.minValue(), ty.maxValue()));
+        tc_.setBounds(r, ty.minValue(), ty.maxValue());
+        return r;
+      }
+      if (from.isBool())
+        return ty.isBool() ? v : tc_.ite(v, tc_.intConst(1), tc_.intConst(0));
+      return convertInt(v, ty);
+    }
+    if (e.op == Op::Not)
+      return tc_.mkNot(eval(*e.args[0], s, pc));
+    if (e.op == Op::Neg) {
+      Term a = eval(*e.args[0], s, pc);
+      if (ty.isFloat())
+        return tc_.neg(a);
+      Term r = tc_.neg(a);
+      arithCheck(e, ArithKind::SignedOverflow, pc, rangeOk(r, ty));
+      return wrapUnsigned(r, ty);
+    }
+    if (e.op == Op::BitNot) {
+      Term a = eval(*e.args[0], s, pc);
+      if (ty.isSigned)
+        return tc_.sub(tc_.neg(a), tc_.intConst(1));
+      return tc_.sub(tc_.intConst(ty.maxValue()), a);
+    }
+    Term a = eval(*e.args[0], s, pc);
+    Term b = eval(*e.args[1], s, pc);
+    ir::Type at = e.args[0]->type;
+    bool real = at.isFloat();
+    switch (e.op) {
+    case Op::Eq: return tc_.eq(a, b);
+    case Op::Ne: return tc_.ne(a, b);
+    case Op::Lt: return tc_.lt(a, b);
+    case Op::Le: return tc_.le(a, b);
+    case Op::Gt: return tc_.gt(a, b);
+    case Op::Ge: return tc_.ge(a, b);
+    case Op::Min: return tc_.ite(tc_.le(a, b), a, b);
+    case Op::Max: return tc_.ite(tc_.ge(a, b), a, b);
+    default: break;
+    }
+    if (real) {
+      switch (e.op) {
+      case Op::Add: return tc_.add(a, b);
+      case Op::Sub: return tc_.sub(a, b);
+      case Op::Mul: return tc_.mul(a, b);
+      case Op::Div: return tc_.realDiv(a, b);
+      default:
+        abstraction(std::string("floating-point '") + ir::opName(e.op) + "' as an uninterpreted function");
+        return tc_.app(std::string("fn.f") + ir::opName(e.op), Sort::Real, {a, b});
+      }
+    }
+    switch (e.op) {
+    case Op::Add:
+    case Op::Sub:
+    case Op::Mul: {
+      Term r = e.op == Op::Add ? tc_.add(a, b) : e.op == Op::Sub ? tc_.sub(a, b) : tc_.mul(a, b);
+      arithCheck(e, ArithKind::SignedOverflow, pc, rangeOk(r, ty));
+      return wrapUnsigned(r, ty);
+    }
+    case Op::Div:
+    case Op::Rem: {
+      arithCheck(e, ArithKind::DivByZero, pc, tc_.ne(b, tc_.intConst(0)));
+      Term q = truncDiv(a, b);
+      if (e.op == Op::Div) {
+        arithCheck(e, ArithKind::SignedOverflow, pc, tc_.implies(tc_.ne(b, tc_.intConst(0)), rangeOk(q, ty)));
+        return wrapUnsigned(q, ty);
+      }
+      auto [alo, ahi] = tc_.range(a);
+      auto [blo, bhi] = tc_.range(b);
+      if (alo >= 0 && blo > 0)
+        return tc_.mod(a, b);
+      return tc_.sub(a, tc_.mul(b, q));
+    }
+    case Op::Shl:
+    case Op::Shr: {
+      arithCheck(e, ArithKind::ShiftAmount, pc, tc_.inRange(b, 0, ty.bits - 1));
+      Term p = pow2(b, ty.bits - 1);
+      if (e.op == Op::Shl) {
+        Term r = tc_.mul(a, p);
+        if (ty.isSigned)
+          arithCheck(e, ArithKind::SignedOverflow, pc, tc_.implies(tc_.inRange(b, 0, ty.bits - 1), rangeOk(r, ty)));
+        return wrapUnsigned(r, ty);
+      }
+      return tc_.div(a, p); // arithmetic shift = floor division
+    }
+    case Op::BitAnd: {
+      int128 m;
+      auto [alo, ahi] = tc_.range(a);
+      if (tc_.isConst(b, &m) && m >= 0 && ((m + 1) & m) == 0 && alo >= 0)
+        return tc_.mod(a, tc_.intConst(m + 1));
+      if (tc_.isConst(a, &m) && m >= 0 && ((m + 1) & m) == 0 && tc_.range(b).first >= 0)
+        return tc_.mod(b, tc_.intConst(m + 1));
+      [[fallthrough]];
+    }
+    case Op::BitOr:
+    case Op::BitXor: {
+      abstraction(std::string("bitwise '") + ir::opName(e.op) + "' as an uninterpreted function");
+      Term r = tc_.app(std::string("fn.bv") + ir::opName(e.op) + ty.str(), Sort::Int, {a, b});
+      if (!dry_)
+        out_.facts.push_back(tc_.inRange(r, ty.minValue(), ty.maxValue()));
+      tc_.setBounds(r, ty.minValue(), ty.maxValue());
+      return r;
+    }
+    default: break;
+    }
+    abstraction(std::string("operator '") + ir::opName(e.op) + "' as an uninterpreted function");
+    return tc_.app(std::string("fn.") + ir::opName(e.op), sortOf(ty), {a, b});
+  }
+
+  // ---- statements -------------------------------------------------------------------------
+
+  State merge(Term c, const State &a, const State &b) {
+    State r;
+    r.pc = tc_.mkOr(a.pc, b.pc);
+    r.vars.resize(a.vars.size());
+    for (size_t i = 0; i < a.vars.size(); ++i) {
+      const SVal &x = a.vars[i], &y = b.vars[i];
+      if (x.t && y.t) {
+        r.vars[i].t = tc_.ite(c, x.t, y.t);
+      } else if (x.array == y.array && x.off && y.off) {
+        r.vars[i] = {nullptr, x.array, tc_.ite(c, x.off, y.off)};
+      } else if (x.array == -2 && x.off == tc_.intConst(0) && !x.t) {
+        r.vars[i] = y; // unassigned on one side
+      } else if (y.array == -2 && y.off == tc_.intConst(0) && !y.t) {
+        r.vars[i] = x;
+      } else {
+        r.vars[i] = {nullptr, -2, tc_.intConst(0)};
+      }
+    }
+    r.bc = tc_.ite(c, a.bc, b.bc);
+    r.wc = tc_.ite(c, a.wc, b.wc);
+    return r;
+  }
+
+  void block(const ir::Block &b, State &s, bool barrierAfter) {
+    for (size_t i = 0; i < b.size(); ++i) {
+      bool after = barrierAfter;
+      for (size_t j = i + 1; j < b.size() && !after; ++j)
+        after = ir::containsBarrier({b[j]});
+      stmt(*b[i], s, after);
+    }
+  }
+
+  void access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded) {
+    AccessSite a;
+    a.stmt = &st;
+    a.write = write;
+    a.atomic = atomic;
+    a.pc = s.pc;
+    a.bc = s.bc;
+    a.wc = s.wc;
+    a.iters = iters_;
+    SVal p = evalPtr(*st.ptr, s, s.pc);
+    std::vector<Term> idx;
+    for (const auto &i : st.index)
+      idx.push_back(eval(*i, s, s.pc));
+    a.array = p.array;
+    if (p.array < 0) {
+      a.pointerKnown = false;
+      a.flat = tc_.intConst(0);
+    } else {
+      const ir::Array &arr = k_.arrays[p.array];
+      if (st.ptr->op == Op::ArrayRef && arr.dims.size() > 1 && idx.size() == arr.dims.size()) {
+        a.idx = idx;
+        Term flat = tc_.intConst(0);
+        for (size_t d = 0; d < idx.size(); ++d) {
+          int128 stride = 1;
+          for (size_t j = d + 1; j < arr.dims.size(); ++j)
+            stride *= arr.dims[j];
+          flat = tc_.add(flat, tc_.mul(tc_.intConst(stride), idx[d]));
+        }
+        a.flat = flat;
+      } else {
+        a.flat = tc_.add(p.off, idx.empty() ? tc_.intConst(0) : idx[0]);
+      }
+    }
+    if (loaded && *loaded && a.array >= 0 && !dry_)
+      out_.loads.push_back({*loaded, a.array, a.flat});
+    if (!dry_)
+      out_.accesses.push_back(std::move(a));
+  }
+
+  void assign(State &s, int var, const ir::Expr &value) {
+    if (k_.vars[var].type.isPtr()) {
+      SVal p = evalPtr(value, s, s.pc);
+      s.vars[var] = p;
+      return;
+    }
+    s.vars[var] = {eval(value, s, s.pc)};
+  }
+
+  void stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
+    if (s.pc == tc_.fls())
+      return;
+    switch (st.kind) {
+    case StmtKind::Assign: assign(s, st.var, *st.value); return;
+    case StmtKind::Load: {
+      const ir::Var &v = k_.vars[st.var];
+      Term sym = v.type.isPtr() ? nullptr : fresh("load." + v.name, sortOf(v.type));
+      access(st, s, false, false, &sym);
+      if (v.type.isPtr()) {
+        s.vars[st.var] = {nullptr, -2, tc_.intConst(0)};
+      } else {
+        if (v.type.isInt())
+          tc_.setBounds(sym, v.type.minValue(), v.type.maxValue());
+        if (!dry_ && v.type.isInt())
+          out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
+        s.vars[st.var] = {sym};
+      }
+      return;
+    }
+    case StmtKind::Store: {
+      (void)eval(*st.value, s, s.pc);
+      access(st, s, true, false, nullptr);
+      return;
+    }
+    case StmtKind::Atomic: {
+      (void)eval(*st.value, s, s.pc);
+      Term sym = nullptr;
+      if (st.var >= 0) {
+        const ir::Var &v = k_.vars[st.var];
+        sym = fresh("atomic." + v.name, sortOf(v.type));
+        if (v.type.isInt() && !dry_)
+          out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
+        s.vars[st.var] = {sym};
+      }
+      access(st, s, true, true, nullptr);
+      return;
+    }
+    case StmtKind::If: {
+      Term c = eval(*st.cond, s, s.pc);
+      bool relevant = ir::containsBarrier(st.body) || ir::containsBarrier(st.elseBody) ||
+                      (barrierAfter && (!ir::exitsLeaving(st.body).empty() ||
+                                        !ir::exitsLeaving(st.elseBody).empty()));
+      if (relevant && !dry_)
+        out_.controls.push_back({&st, st.loc, false, s.pc, c, iters_});
+      State t = s, e = s;
+      t.pc = tc_.mkAnd(s.pc, c);
+      e.pc = tc_.mkAnd(s.pc, tc_.mkNot(c));
+      block(st.body, t, barrierAfter);
+      block(st.elseBody, e, barrierAfter);
+      s = merge(c, t, e);
+      return;
+    }
+    case StmtKind::Block: {
+      pendingExits_.erase(st.label);
+      block(st.body, s, barrierAfter);
+      auto it = pendingExits_.find(st.label);
+      if (it != pendingExits_.end()) {
+        for (State &x : it->second)
+          s = merge(x.pc, x, s);
+        pendingExits_.erase(it);
+      }
+      return;
+    }
+    case StmtKind::Exit: {
+      pendingExits_[st.label].push_back(s);
+      s.pc = tc_.fls();
+      return;
+    }
+    case StmtKind::Loop: loop(st, s, barrierAfter); return;
+    case StmtKind::Barrier:
+      if (st.barrier == ir::BarrierKind::Block)
+        s.bc = tc_.add(s.bc, tc_.intConst(1));
+      s.wc = tc_.add(s.wc, tc_.intConst(1));
+      return;
+    case StmtKind::Assume:
+      if (!dry_)
+        out_.assumptions.push_back(tc_.implies(s.pc, eval(*st.cond, s, s.pc)));
+      return;
+    case StmtKind::Assert:
+      if (!dry_)
+        out_.asserts.push_back({&st, s.pc, eval(*st.cond, s, s.pc)});
+      return;
+    case StmtKind::Unsupported:
+      if (!dry_)
+        out_.unsupported.push_back(&st);
+      return;
+    }
+  }
+
+  static void assignedVars(const ir::Block &b, std::set<int> &out) {
+    for (const auto &s : b) {
+      if ((s->kind == StmtKind::Assign || s->kind == StmtKind::Load || s->kind == StmtKind::Atomic) &&
+          s->var >= 0)
+        out.insert(s->var);
+      for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+        assignedVars(*c, out);
+    }
+  }
+
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Havoc };
+  struct Summary {
+    Shape shape = Shape::Havoc;
+    Term step = nullptr; // Affine: per-iteration delta; Shift: k
+    int k = 0;
+  };
+
+  // One iteration: pre, test, body, step. Returns the state at the end of the iteration and
+  // the loop condition's value.
+  State iteration(const ir::Stmt &L, State s, Term &cond, bool barrierAfterBody, bool record,
+                  Term iterPcExtra) {
+    if (L.testFirst) {
+      s.pc = tc_.mkAnd(s.pc, iterPcExtra);
+      block(L.pre, s, true);
+      cond = eval(*L.cond, s, s.pc);
+      if (record && !dry_ && (ir::containsBarrier(L.body) || ir::containsBarrier(L.step) ||
+                              (barrierAfterBody && !ir::exitsLeaving(L.body).empty())))
+        out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+      s.pc = tc_.mkAnd(s.pc, cond);
+      block(L.body, s, barrierAfterBody);
+      block(L.step, s, barrierAfterBody);
+    } else {
+      s.pc = tc_.mkAnd(s.pc, iterPcExtra);
+      block(L.body, s, barrierAfterBody);
+      block(L.step, s, barrierAfterBody);
+      block(L.pre, s, true);
+      cond = eval(*L.cond, s, s.pc);
+      if (record && !dry_ && ir::containsBarrier(L.body))
+        out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+    }
+    return s;
+  }
+
+  Term valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort) {
+    switch (sm.shape) {
+    case Shape::Invariant: return v0;
+    case Shape::Affine: return tc_.add(v0, tc_.mul(i, sm.step));
+    case Shape::ShiftRight:
+    case Shape::ShiftLeft: {
+      int maxIter = 62 / sm.k;
+      // Past maxIter a right shift has reached its fixed point: 0, or -1 for negatives.
+      Term r = sm.shape == Shape::ShiftRight
+                   ? tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1))
+                   : fresh("loopvar." + name, sort);
+      for (int n = maxIter; n >= 0; --n) {
+        Term p = tc_.intConst(static_cast<int128>(1) << (n * sm.k));
+        Term vn = sm.shape == Shape::ShiftRight ? tc_.div(v0, p) : tc_.mul(v0, p);
+        r = tc_.ite(tc_.eq(i, tc_.intConst(n)), vn, r);
+      }
+      return r;
+    }
+    case Shape::Havoc: return fresh("loopvar." + name, sort);
+    }
+    return nullptr;
+  }
+
+  void loop(const ir::Stmt &L, State &s, bool barrierAfter) {
+    bool hasBarrier = ir::containsBarrier(L.body) || ir::containsBarrier(L.step);
+    bool barrierAfterBody = barrierAfter || hasBarrier;
+    std::set<int> modified;
+    for (const ir::Block *b : {&L.pre, &L.body, &L.step})
+      assignedVars(*b, modified);
+    std::vector<int> leaving;
+    {
+      ir::Block all = L.pre;
+      all.insert(all.end(), L.body.begin(), L.body.end());
+      all.insert(all.end(), L.step.begin(), L.step.end());
+      leaving = ir::exitsLeaving(all);
+    }
+    bool breaks = false;
+    std::vector<int> outer;
+    for (int l : leaving) {
+      if (l == L.label)
+        breaks = true;
+      else
+        outer.push_back(l);
+    }
+    bool irregular = breaks || !outer.empty();
+
+    // 1. Detection pass on symbolic entry values.
+    State entry = s;
+    std::map<int, Term> entrySym;
+    uint32_t watermark = tc_.fresh("watermark", Sort::Bool)->id;
+    for (int v : modified) {
+      if (k_.vars[v].type.isPtr())
+        continue;
+      Term e = fresh("entry." + k_.vars[v].name, sortOf(k_.vars[v].type));
+      if (k_.vars[v].type.isInt())
+        tc_.setBounds(e, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue());
+      entrySym[v] = e;
+      entry.vars[v] = {e};
+    }
+    Term bcEntry = fresh("entry.bc", Sort::Int), wcEntry = fresh("entry.wc", Sort::Int);
+    entry.bc = bcEntry;
+    entry.wc = wcEntry;
+    std::map<int, Summary> summary;
+    Summary bcSum, wcSum;
+    {
+      bool savedDry = dry_;
+      dry_ = true;
+      auto savedExits = pendingExits_;
+      Term cond;
+      State end = iteration(L, entry, cond, barrierAfterBody, false, tc_.tru());
+      pendingExits_ = savedExits;
+      dry_ = savedDry;
+      auto classify = [&](Term e, Term v) {
+        Summary sm;
+        if (v == e) {
+          sm.shape = Shape::Invariant;
+          return sm;
+        }
+        if (!v || e->sort != Sort::Int)
+          return sm;
+        auto variant = [&](Term t) {
+          std::vector<Term> syms;
+          tc_.collectSymbols(t, syms);
+          for (Term x : syms)
+            if (x->kind == smt::Kind::Var && x->id > watermark)
+              return true;
+          return false;
+        };
+        Term d = tc_.sub(v, e);
+        if (!variant(d)) {
+          sm.shape = Shape::Affine;
+          sm.step = d;
+          return sm;
+        }
+        // v = e div 2^k  or  v = e * 2^k
+        if (v->kind == smt::Kind::Div && v->kids[0] == e) {
+          int128 p;
+          if (tc_.isConst(v->kids[1], &p) && p > 1 && (p & (p - 1)) == 0) {
+            sm.shape = Shape::ShiftRight;
+            sm.k = 0;
+            while ((static_cast<int128>(1) << sm.k) < p)
+              ++sm.k;
+            return sm;
+          }
+        }
+        if (v->kind == smt::Kind::Mul && v->kids.size() == 2 && v->kids[1] == e) {
+          int128 p;
+          if (tc_.isConst(v->kids[0], &p) && p > 1 && (p & (p - 1)) == 0) {
+            sm.shape = Shape::ShiftLeft;
+            sm.k = 0;
+            while ((static_cast<int128>(1) << sm.k) < p)
+              ++sm.k;
+            return sm;
+          }
+        }
+        return sm;
+      };
+      for (auto &[v, e] : entrySym)
+        summary[v] = classify(e, end.vars[v].t);
+      bcSum = classify(bcEntry, end.bc);
+      wcSum = classify(wcEntry, end.wc);
+      if (irregular) {
+        // With break/return inside, per-iteration barrier counts are only affine if
+        // the barriers are unconditional; otherwise havoc.
+      }
+    }
+    for (int v : modified)
+      if (k_.vars[v].type.isPtr())
+        summary[v] = {}; // pointer variables changed in loops: unknown
+
+    auto stateAt = [&](Term i, const std::string &why) {
+      State r = s;
+      for (int v : modified) {
+        if (k_.vars[v].type.isPtr()) {
+          r.vars[v] = {nullptr, -2, tc_.intConst(0)};
+          continue;
+        }
+        const Summary &sm = summary[v];
+        if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
+          abstraction("loop-carried variable '" + k_.vars[v].name + "' summarised as unknown");
+        Term val = valueAt(sm, s.vars[v].t ? s.vars[v].t : tc_.intConst(0), i, k_.vars[v].name,
+                           sortOf(k_.vars[v].type));
+        if (sm.shape == Shape::Havoc && k_.vars[v].type.isInt() && !dry_)
+          out_.facts.push_back(tc_.inRange(val, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
+        r.vars[v] = {val};
+      }
+      r.bc = valueAt(bcSum, s.bc, i, "bc", Sort::Int);
+      r.wc = valueAt(wcSum, s.wc, i, "wc", Sort::Int);
+      if (bcSum.shape == Shape::Havoc && !dry_)
+        out_.facts.push_back(tc_.le(s.bc, r.bc));
+      (void)why;
+      return r;
+    };
+
+    // 2. The recorded pass at a symbolic iteration i.
+    Term i = fresh("iter", Sort::Int);
+    State atI = stateAt(i, "iteration");
+    atI.pc = tc_.mkAnd(s.pc, tc_.le(tc_.intConst(0), i));
+    Term still = irregular ? fresh("running", Sort::Bool) : tc_.tru();
+    Term extra = still;
+    if (L.testFirst) {
+      // Reaching iteration i > 0 needs the test before iteration i-1 to have held.
+      State prev = stateAt(tc_.sub(i, tc_.intConst(1)), "prev");
+      bool savedDry = dry_;
+      dry_ = true;
+      auto savedExits = pendingExits_;
+      block(L.pre, prev, true);
+      Term cp = eval(*L.cond, prev, prev.pc);
+      pendingExits_ = savedExits;
+      dry_ = savedDry;
+      extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), cp));
+    }
+    if (!L.testFirst) {
+      // A do-while body runs at iteration i if i == 0 or the test after iteration i-1 held;
+      // that test is evaluated on the state at i (after the previous step).
+      State probe = stateAt(i, "probe");
+      bool savedDry = dry_;
+      dry_ = true;
+      auto savedExits = pendingExits_;
+      block(L.pre, probe, true);
+      Term c = eval(*L.cond, probe, probe.pc);
+      pendingExits_ = savedExits;
+      dry_ = savedDry;
+      extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), c));
+    }
+    iters_.push_back(i);
+    auto savedExits = pendingExits_;
+    Term cond;
+    (void)iteration(L, atI, cond, barrierAfterBody, true, extra);
+    iters_.pop_back();
+    pendingExits_ = savedExits;
+
+    // 3. After the loop: n iterations were completed.
+    Term n = fresh("trips", Sort::Int);
+    State after = stateAt(n, "exit");
+    Term exitCond = tc_.le(tc_.intConst(0), n);
+    if (!irregular) {
+      State probe = after;
+      bool savedDry = dry_;
+      dry_ = true;
+      auto saved2 = pendingExits_;
+      block(L.pre, probe, true);
+      Term cn = eval(*L.cond, probe, probe.pc);
+      pendingExits_ = saved2;
+      dry_ = savedDry;
+      exitCond = tc_.mkAnd(exitCond, tc_.mkNot(cn));
+      if (!L.testFirst)
+        exitCond = tc_.mkAnd(exitCond, tc_.le(tc_.intConst(1), n));
+      // The test also held before the last iteration.
+      State prev = stateAt(tc_.sub(n, tc_.intConst(1)), "prev");
+      dry_ = true;
+      auto saved3 = pendingExits_;
+      block(L.pre, prev, true);
+      Term cp = eval(*L.cond, prev, prev.pc);
+      pendingExits_ = saved3;
+      dry_ = savedDry;
+      if (L.testFirst)
+        exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
+      // The state after the loop is the state at n after running `pre` once more.
+      after.pc = tc_.mkAnd(s.pc, exitCond);
+      block(L.pre, after, barrierAfter);
+      after.pc = tc_.mkAnd(s.pc, exitCond);
+    } else {
+      abstraction("loop with break/return: state after it summarised as unknown");
+      for (int v : modified)
+        if (!k_.vars[v].type.isPtr()) {
+          after.vars[v] = {fresh("afterloop." + k_.vars[v].name, sortOf(k_.vars[v].type))};
+          if (k_.vars[v].type.isInt() && !dry_)
+            out_.facts.push_back(tc_.inRange(after.vars[v].t, k_.vars[v].type.minValue(),
+                                             k_.vars[v].type.maxValue()));
+        }
+      after.bc = fresh("afterloop.bc", Sort::Int);
+      after.wc = fresh("afterloop.wc", Sort::Int);
+      if (!dry_) {
+        out_.facts.push_back(tc_.le(s.bc, after.bc));
+        out_.facts.push_back(tc_.le(s.wc, after.wc));
+      }
+      Term leftEarly = fresh("returned", Sort::Bool);
+      for (int l : outer) {
+        State ex = after;
+        ex.pc = tc_.mkAnd(s.pc, leftEarly);
+        pendingExits_[l].push_back(ex);
+      }
+      after.pc = outer.empty() ? s.pc : tc_.mkAnd(s.pc, tc_.mkNot(leftEarly));
+    }
+    s = after;
+  }
+};
+
+} // namespace
+
+Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e) {
+  ThreadModel scratch;
+  ThreadSyms none;
+  for (int d = 0; d < 3; ++d)
+    none.tid[d] = none.bid[d] = tc.intConst(0);
+  // Reuse the executor's expression semantics through a one-statement kernel run would be
+  // heavier than needed; launch expressions are plain integer arithmetic over parameters.
+  std::function<Term(const ir::Expr &)> ev = [&](const ir::Expr &x) -> Term {
+    switch (x.op) {
+    case Op::Const: return tc.intConst(x.ival);
+    case Op::VarRef: {
+      auto it = g.params.find(x.id);
+      return it != g.params.end() ? it->second : tc.intConst(0);
+    }
+    case Op::Add: return tc.add(ev(*x.args[0]), ev(*x.args[1]));
+    case Op::Sub: return tc.sub(ev(*x.args[0]), ev(*x.args[1]));
+    case Op::Mul: return tc.mul(ev(*x.args[0]), ev(*x.args[1]));
+    case Op::Div: return tc.div(ev(*x.args[0]), ev(*x.args[1]));
+    case Op::Rem: return tc.mod(ev(*x.args[0]), ev(*x.args[1]));
+    case Op::Cast: return ev(*x.args[0]);
+    default: return tc.intConst(0);
+    }
+  };
+  return ev(e);
+}
+
+ThreadModel execute(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
+                    const std::string &tag) {
+  ThreadModel m;
+  Exec ex(tc, k, g, t, tag, m);
+  ex.run();
+  return m;
+}
+
+} // namespace ksynth::check

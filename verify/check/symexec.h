@@ -1,0 +1,116 @@
+// Symbolic execution of one thread of a KIR kernel, by predication: both sides of every
+// branch are executed under their path conditions and merged with `ite`, so one pass yields
+// every memory access, barrier-controlling condition, arithmetic hazard and assertion of the
+// thread, each with the condition under which it happens.
+//
+// Loops are summarised, never unrolled: every loop instance gets a symbolic iteration number
+// i >= 0; each variable the loop modifies is, at iteration i,
+//   - v0 + i*d when one iteration adds a loop-invariant d (induction variables, barrier
+//     counters),
+//   - v0 div 2^(k i) / v0 * 2^(k i) for `v >>= k`, `v /= 2^k`, `v <<= k`, `v *= 2^k`,
+//   - otherwise a fresh unconstrained value (an over-approximation, recorded).
+// A site inside the loop is reached at iteration i under cond(i). Everything here
+// over-approximates the thread's behaviour, so `unsat` proves; `sat` is only a candidate that
+// the concrete interpreter must replay.
+//
+// Barrier intervals: bc counts the __syncthreads a thread has executed, wc additionally the
+// __syncwarps. Once barriers are shown uniform, two accesses of one block are in the same
+// barrier interval iff their bc are equal (and, for one warp, their wc).
+#pragma once
+
+#include "verify/ir/kir.h"
+#include "verify/smt/term.h"
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ksynth::check {
+
+using smt::Term;
+
+// Symbols shared by all threads: launch dimensions, scalar parameters, array lengths.
+struct GlobalSyms {
+  std::array<Term, 3> blockDim{}, gridDim{};
+  std::map<int, Term> params; // scalar param var id -> value
+  std::map<int, Term> lens;   // pointer param array id -> __len
+  std::vector<Term> facts;    // constraints on the above (launch limits, ...)
+};
+
+struct ThreadSyms {
+  std::array<Term, 3> tid{}, bid{};
+};
+
+struct AccessSite {
+  const ir::Stmt *stmt = nullptr;
+  int array = -1;
+  bool write = false, atomic = false;
+  bool pointerKnown = true; // false: the pointer could not be resolved to one array
+  Term pc = nullptr;
+  Term flat = nullptr;
+  std::vector<Term> idx; // per-dimension indices when the array is addressed by dimension
+  Term bc = nullptr, wc = nullptr;
+  std::vector<Term> iters;
+};
+
+enum class ArithKind { SignedOverflow, DivByZero, ShiftAmount };
+
+struct ArithSite {
+  const ir::Expr *expr = nullptr;
+  ArithKind kind = ArithKind::SignedOverflow;
+  Term pc = nullptr;
+  Term ok = nullptr; // what must hold
+};
+
+struct ControlSite {
+  const void *site = nullptr; // the If/Loop statement
+  ir::Loc loc;
+  bool warpOnly = false;      // controls only __syncwarp
+  Term pc = nullptr;
+  Term cond = nullptr;
+  std::vector<Term> iters;
+};
+
+struct AssertSite {
+  const ir::Stmt *stmt = nullptr;
+  Term pc = nullptr;
+  Term cond = nullptr;
+};
+
+struct LoadSym {
+  Term sym = nullptr;
+  int array = -1;
+  Term flat = nullptr;
+};
+
+struct ThreadModel {
+  std::vector<AccessSite> accesses;
+  std::vector<ArithSite> arith;
+  std::vector<ControlSite> controls;
+  std::vector<AssertSite> asserts;
+  std::vector<Term> assumptions; // pc => cond of every __assume/__requires
+  std::vector<Term> facts;       // true facts about abstractions (ranges of UF results, ...)
+  std::vector<LoadSym> loads;
+  std::vector<std::string> abstractions; // over-approximations used (for reports)
+  std::vector<const ir::Stmt *> unsupported;
+  Term reachEnd = nullptr;
+};
+
+// Builds the symbols for the launch; `block`/`grid` entries are nullptr when symbolic.
+GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
+                       const std::array<ir::ExprPtr, 3> &block,
+                       const std::array<ir::ExprPtr, 3> &grid, std::vector<std::string> &assumptionText);
+
+ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::string &tag);
+
+ThreadModel execute(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g,
+                    const ThreadSyms &t, const std::string &tag);
+
+// Evaluates a thread-independent expression (launch line) over the global symbols.
+Term evalUniform(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e);
+
+// Whether an expression or assumption mentions __len(array).
+bool mentionsLen(const ir::Kernel &k, int array);
+
+} // namespace ksynth::check

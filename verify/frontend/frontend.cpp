@@ -1,0 +1,1294 @@
+#include "verify/frontend/frontend.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/ASTUnit.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
+
+namespace ksynth::frontend {
+
+using namespace clang;
+using ir::ExprPtr;
+using ir::Loc;
+using ir::Op;
+using ir::StmtKind;
+using ir::Type;
+
+static const char *kPrelude =
+#include "prelude_data.inc"
+    ;
+
+const char *preludeText() { return kPrelude; }
+
+static const char *kPreludePath = "/ksynth-prelude/ksynth_cuda.h";
+
+namespace {
+
+// What a C++ declaration is bound to in KIR.
+struct Binding {
+  enum Kind { Var, Array } kind = Var;
+  int id = -1;
+};
+
+// A memory location being read or written: ptr[index...].
+struct Mem {
+  ExprPtr ptr;
+  std::vector<ExprPtr> index;
+  Type elem;
+  std::string text;
+};
+
+struct LValue {
+  bool isVar = false;
+  int var = -1;
+  Mem mem;
+  bool ok = true;
+};
+
+struct FnFrame {
+  const FunctionDecl *fd = nullptr;
+  int returnLabel = -1;
+  int returnVar = -1;
+  std::map<const ValueDecl *, Binding> bindings;
+};
+
+class Lowerer {
+public:
+  Lowerer(ASTContext &ctx, ir::Kernel &k, std::vector<Diagnostic> &notes,
+          std::map<const VarDecl *, int> &globals)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), notes_(notes), globalArrays_(globals) {}
+
+  void lowerKernel(const FunctionDecl *fd) {
+    k_.name = fd->getNameAsString();
+    k_.loc = loc(fd->getLocation());
+    FnFrame frame;
+    frame.fd = fd;
+    frame.returnLabel = 0;
+    frames_.push_back(std::move(frame));
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+      const ParmVarDecl *p = fd->getParamDecl(i);
+      QualType qt = p->getType();
+      std::string name = p->getNameAsString();
+      if (name.empty())
+        name = "arg" + std::to_string(i);
+      if (qt->isPointerType()) {
+        auto et = scalarType(qt->getPointeeType());
+        ir::Array a;
+        a.name = name;
+        a.space = ir::Space::Global;
+        a.elem = et.value_or(Type::i32());
+        a.paramIndex = static_cast<int>(i);
+        a.loc = loc(p->getLocation());
+        if (!et)
+          unsupported(p->getLocation(), "pointer parameter '" + name + "' to type '" +
+                                            qt->getPointeeType().getAsString() + "'");
+        int id = k_.addArray(a);
+        k_.params.push_back({true, id});
+        frames_.back().bindings[p] = {Binding::Array, id};
+      } else {
+        auto t = scalarType(qt);
+        ir::Var v;
+        v.name = name;
+        v.type = t.value_or(Type::i32());
+        v.paramIndex = static_cast<int>(i);
+        v.loc = loc(p->getLocation());
+        if (!t)
+          unsupported(p->getLocation(), "parameter '" + name + "' of type '" + qt.getAsString() + "'");
+        int id = k_.addVar(v);
+        k_.params.push_back({false, id});
+        frames_.back().bindings[p] = {Binding::Var, id};
+      }
+    }
+    auto top = std::make_shared<ir::Stmt>();
+    top->kind = StmtKind::Block;
+    top->label = 0;
+    top->loc = k_.loc;
+    cur_ = &top->body;
+    inKernelTop_ = true;
+    stmt(fd->getBody());
+    k_.body.push_back(top);
+  }
+
+private:
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  ir::Kernel &k_;
+  std::vector<Diagnostic> &notes_;
+  std::map<const VarDecl *, int> &globalArrays_;
+  std::vector<FnFrame> frames_;
+  std::vector<std::pair<int, int>> loops_; // (break label, continue label)
+  ir::Block *cur_ = nullptr;
+  bool inKernelTop_ = false;
+  int tmpCount_ = 0;
+
+  // ---- utilities ----------------------------------------------------------------------
+
+  Loc loc(SourceLocation l) {
+    if (l.isInvalid())
+      return {};
+    SourceLocation e = sm_.getExpansionLoc(l);
+    // Locations inside the prelude are reported at the nearest user location instead.
+    if (sm_.getFileID(e) != sm_.getMainFileID())
+      return {};
+    return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e)};
+  }
+
+  std::string text(SourceRange r) {
+    if (r.isInvalid())
+      return "";
+    CharSourceRange cr = CharSourceRange::getTokenRange(sm_.getExpansionRange(r).getAsRange());
+    return Lexer::getSourceText(cr, sm_, ctx_.getLangOpts()).str();
+  }
+
+  void note(SourceLocation l, const std::string &sev, const std::string &msg) {
+    Diagnostic d;
+    SourceLocation e = sm_.getExpansionLoc(l);
+    d.file = sm_.getFilename(e).str();
+    d.line = sm_.getExpansionLineNumber(e);
+    d.col = sm_.getExpansionColumnNumber(e);
+    d.severity = sev;
+    d.message = msg;
+    notes_.push_back(d);
+  }
+
+  void unsupported(SourceLocation l, const std::string &what) {
+    note(l, "error", "unsupported: " + what);
+    auto s = std::make_shared<ir::Stmt>();
+    s->kind = StmtKind::Unsupported;
+    s->loc = loc(l);
+    s->text = what;
+    if (cur_)
+      cur_->push_back(s);
+  }
+
+  ir::StmtPtr emit(StmtKind kind, SourceLocation l) {
+    auto s = std::make_shared<ir::Stmt>();
+    s->kind = kind;
+    s->loc = loc(l);
+    cur_->push_back(s);
+    return s;
+  }
+
+  std::optional<Type> scalarType(QualType qt) {
+    qt = qt.getCanonicalType().getUnqualifiedType();
+    if (qt->isPointerType())
+      return Type::pointer();
+    if (const auto *et = qt->getAs<EnumType>())
+      qt = et->getDecl()->getIntegerType();
+    if (qt->isBooleanType())
+      return Type::boolean();
+    if (qt->isIntegerType()) {
+      unsigned bits = static_cast<unsigned>(ctx_.getTypeSize(qt));
+      return Type::integer(bits, qt->isSignedIntegerType());
+    }
+    if (qt->isRealFloatingType()) {
+      unsigned bits = static_cast<unsigned>(ctx_.getTypeSize(qt));
+      Type t = Type::f32();
+      t.bits = static_cast<uint8_t>(bits);
+      return t;
+    }
+    return std::nullopt;
+  }
+
+  Type typeOr(QualType qt, SourceLocation l) {
+    auto t = scalarType(qt);
+    if (!t) {
+      unsupported(l, "values of type '" + qt.getAsString() + "'");
+      return Type::i32();
+    }
+    return *t;
+  }
+
+  int newTemp(Type t, const std::string &hint = "t") {
+    ir::Var v;
+    v.name = hint + "." + std::to_string(tmpCount_++);
+    v.type = t;
+    return k_.addVar(v);
+  }
+
+  std::optional<Binding> lookup(const ValueDecl *d) {
+    for (auto it = frames_.rbegin(); it != frames_.rend(); ++it) {
+      auto f = it->bindings.find(d);
+      if (f != it->bindings.end())
+        return f->second;
+      break; // only the innermost frame's locals are visible
+    }
+    if (const auto *vd = dyn_cast<VarDecl>(d)) {
+      auto g = globalArrays_.find(vd->getCanonicalDecl());
+      if (g != globalArrays_.end())
+        return Binding{Binding::Array, g->second};
+      if (vd->hasGlobalStorage())
+        return declareGlobal(vd);
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Binding> declareGlobal(const VarDecl *vd) {
+    ir::Array a;
+    a.name = vd->getNameAsString();
+    a.space = vd->hasAttr<CUDASharedAttr>()     ? ir::Space::Shared
+              : vd->hasAttr<CUDAConstantAttr>() ? ir::Space::Constant
+                                                : ir::Space::Global;
+    QualType qt = vd->getType();
+    while (const auto *at = ctx_.getAsConstantArrayType(qt)) {
+      a.dims.push_back(at->getSize().getSExtValue());
+      qt = at->getElementType();
+    }
+    if (isa<IncompleteArrayType>(qt.getTypePtr())) {
+      a.dynamicShared = true;
+      qt = llvm::cast<IncompleteArrayType>(qt.getTypePtr())->getElementType();
+    }
+    auto et = scalarType(qt);
+    if (!et) {
+      unsupported(vd->getLocation(), "variable '" + a.name + "' of type '" +
+                                         vd->getType().getAsString() + "'");
+      return std::nullopt;
+    }
+    if (a.dims.empty() && !a.dynamicShared)
+      a.dims.push_back(1);
+    a.elem = *et;
+    a.loc = loc(vd->getLocation());
+    int id = k_.addArray(a);
+    globalArrays_[vd->getCanonicalDecl()] = id;
+    if (vd->hasInit() && a.space != ir::Space::Shared)
+      note(vd->getLocation(), "warning",
+           "initial value of '" + a.name + "' is not modelled (treated as unknown)");
+    return Binding{Binding::Array, id};
+  }
+
+  // ---- expressions ----------------------------------------------------------------------
+
+  ExprPtr cast(ExprPtr e, Type to, Loc l = {}) {
+    if (e->type == to)
+      return e;
+    return ir::mkCast(to, std::move(e), l);
+  }
+
+  // Evaluates an integer constant expression (sizeof, enumerators, constexpr, literals).
+  std::optional<int64_t> constInt(const Expr *e) {
+    if (!e->getType()->isIntegralOrEnumerationType() || e->isValueDependent())
+      return std::nullopt;
+    Expr::EvalResult r;
+    if (e->HasSideEffects(ctx_) || !e->EvaluateAsInt(r, ctx_))
+      return std::nullopt;
+    return r.Val.getInt().getExtValue();
+  }
+
+  ExprPtr rvalue(const Expr *e) {
+    e = e->IgnoreParens();
+    SourceLocation sl = e->getExprLoc();
+    if (auto c = constInt(e)) {
+      if (!containsBuiltinOrCall(e))
+        return ir::mkConstInt(*c, typeOr(e->getType(), sl), loc(sl));
+    }
+    if (const auto *il = dyn_cast<IntegerLiteral>(e))
+      return ir::mkConstInt(static_cast<int64_t>(il->getValue().getZExtValue()),
+                            typeOr(e->getType(), sl), loc(sl));
+    if (const auto *fl = dyn_cast<FloatingLiteral>(e))
+      return ir::mkConstFloat(fl->getValueAsApproximateDouble(), typeOr(e->getType(), sl), loc(sl));
+    if (const auto *bl = dyn_cast<CXXBoolLiteralExpr>(e))
+      return ir::mkConstBool(bl->getValue());
+    if (const auto *ce = dyn_cast<CharacterLiteral>(e))
+      return ir::mkConstInt(ce->getValue(), typeOr(e->getType(), sl));
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(e))
+      return castExpr(ic, ic->getCastKind(), ic->getSubExpr());
+    if (const auto *ec = dyn_cast<ExplicitCastExpr>(e))
+      return castExpr(ec, ec->getCastKind(), ec->getSubExpr());
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      if (const auto *ecd = dyn_cast<EnumConstantDecl>(dr->getDecl()))
+        return ir::mkConstInt(ecd->getInitVal().getExtValue(), typeOr(e->getType(), sl));
+      auto b = lookup(dr->getDecl());
+      if (!b) {
+        unsupported(sl, "reference to '" + dr->getDecl()->getNameAsString() + "'");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (b->kind == Binding::Array)
+        return ir::mkArrayRef(b->id, loc(sl));
+      return ir::mkVar(b->id, k_.vars[b->id].type, loc(sl));
+    }
+    if (const auto *po = dyn_cast<PseudoObjectExpr>(e))
+      return builtinVar(po);
+    if (const auto *bo = dyn_cast<BinaryOperator>(e))
+      return binary(bo);
+    if (const auto *uo = dyn_cast<UnaryOperator>(e))
+      return unary(uo);
+    if (const auto *co = dyn_cast<ConditionalOperator>(e))
+      return conditional(co->getCond(), co->getTrueExpr(), co->getFalseExpr(), e);
+    if (const auto *call = dyn_cast<CallExpr>(e))
+      return callExpr(call);
+    if (isa<ArraySubscriptExpr>(e) || isa<MemberExpr>(e)) {
+      LValue lv = lvalue(e);
+      return readLValue(lv, e);
+    }
+    if (const auto *ew = dyn_cast<ExprWithCleanups>(e))
+      return rvalue(ew->getSubExpr());
+    if (const auto *mt = dyn_cast<MaterializeTemporaryExpr>(e))
+      return rvalue(mt->getSubExpr());
+    if (const auto *dae = dyn_cast<CXXDefaultArgExpr>(e))
+      return rvalue(dae->getExpr());
+    unsupported(sl, std::string("expression '") + e->getStmtClassName() + "' (" +
+                        text(e->getSourceRange()) + ")");
+    auto t = scalarType(e->getType());
+    return ir::mkConstInt(0, t.value_or(Type::i32()));
+  }
+
+  bool containsBuiltinOrCall(const Expr *e) {
+    // EvaluateAsInt folds through nothing thread-dependent, but be explicit.
+    return isa<CallExpr>(e->IgnoreParenImpCasts());
+  }
+
+  ExprPtr builtinVar(const PseudoObjectExpr *po) {
+    const auto *pr = dyn_cast<MSPropertyRefExpr>(po->getSyntacticForm());
+    if (pr) {
+      const Expr *base = pr->getBaseExpr()->IgnoreImplicit();
+      if (const auto *ov = dyn_cast<OpaqueValueExpr>(base))
+        base = ov->getSourceExpr()->IgnoreImplicit();
+      if (const auto *dr = dyn_cast<DeclRefExpr>(base)) {
+        std::string var = dr->getDecl()->getNameAsString();
+        std::string prop = pr->getPropertyDecl()->getNameAsString();
+        int dim = prop == "x" ? 0 : prop == "y" ? 1 : prop == "z" ? 2 : -1;
+        ir::Builtin b;
+        bool known = true;
+        if (var == "threadIdx")
+          b = ir::Builtin::ThreadIdx;
+        else if (var == "blockIdx")
+          b = ir::Builtin::BlockIdx;
+        else if (var == "blockDim")
+          b = ir::Builtin::BlockDim;
+        else if (var == "gridDim")
+          b = ir::Builtin::GridDim;
+        else
+          known = false;
+        if (known && dim >= 0)
+          return ir::mkBuiltin(b, dim);
+      }
+    }
+    unsupported(po->getExprLoc(), "builtin variable '" + text(po->getSourceRange()) + "'");
+    return ir::mkConstInt(0, Type::u32());
+  }
+
+  ExprPtr castExpr(const Expr *whole, CastKind ck, const Expr *sub) {
+    SourceLocation sl = whole->getExprLoc();
+    switch (ck) {
+    case CK_LValueToRValue: {
+      LValue lv = lvalue(sub);
+      return readLValue(lv, sub);
+    }
+    case CK_NoOp:
+    case CK_ToVoid:
+    case CK_FunctionToPointerDecay:
+      return rvalue(sub);
+    case CK_ArrayToPointerDecay: {
+      LValue lv = lvalue(sub);
+      if (!lv.ok || lv.isVar)
+        return ir::mkConstInt(0, Type::pointer());
+      // `a` or `s[i]` of a multi-dimensional array: pointer to the first element.
+      return memAddress(lv.mem, sub);
+    }
+    case CK_IntegralCast:
+    case CK_IntegralToBoolean:
+    case CK_IntegralToFloating:
+    case CK_FloatingToIntegral:
+    case CK_FloatingCast:
+    case CK_FloatingToBoolean:
+    case CK_BooleanToSignedIntegral: {
+      ExprPtr v = rvalue(sub);
+      Type to = typeOr(whole->getType(), sl);
+      if (to.isBool() && !v->type.isBool()) {
+        ExprPtr zero = v->type.isFloat() ? ir::mkConstFloat(0, v->type) : ir::mkConstInt(0, v->type);
+        return ir::mkBinary(Op::Ne, Type::boolean(), v, zero, loc(sl));
+      }
+      ExprPtr c = cast(v, to, loc(sl));
+      if (auto *m = const_cast<ir::Expr *>(c.get()); m != v.get())
+        m->text = text(whole->getSourceRange());
+      return c;
+    }
+    case CK_PointerToBoolean: {
+      ExprPtr v = rvalue(sub);
+      (void)v;
+      unsupported(sl, "pointer used as a boolean");
+      return ir::mkConstBool(true);
+    }
+    case CK_NullToPointer:
+    case CK_BitCast:
+    case CK_IntegralToPointer:
+    case CK_PointerToIntegral:
+    default:
+      unsupported(sl, std::string("cast '") + CastExpr::getCastKindName(ck) + "' (" +
+                          text(whole->getSourceRange()) + ")");
+      return ir::mkConstInt(0, scalarType(whole->getType()).value_or(Type::i32()));
+    }
+  }
+
+  // The address of a memory lvalue as a pointer expression.
+  ExprPtr memAddress(const Mem &m, const Expr *src) {
+    if (m.index.empty())
+      return m.ptr;
+    if (m.index.size() == 1 && m.ptr->op != Op::ArrayRef)
+      return ir::mkPtrAdd(m.ptr, m.index[0]);
+    // Flatten the given leading indices of a multi-dimensional array.
+    const ir::Array &a = k_.arrays[m.ptr->id];
+    ExprPtr off;
+    for (size_t i = 0; i < m.index.size(); ++i) {
+      int64_t stride = 1;
+      for (size_t j = i + 1; j < a.dims.size(); ++j)
+        stride *= a.dims[j];
+      ExprPtr idx = cast(m.index[i], Type::i64());
+      ExprPtr term = stride == 1 ? idx
+                                 : ir::mkBinary(Op::Mul, Type::i64(), idx,
+                                                ir::mkConstInt(stride, Type::i64()));
+      off = off ? ir::mkBinary(Op::Add, Type::i64(), off, term) : term;
+    }
+    return ir::mkPtrAdd(m.ptr, off);
+  }
+
+  ExprPtr readLValue(const LValue &lv, const Expr *src) {
+    if (!lv.ok)
+      return ir::mkConstInt(0, scalarType(src->getType()).value_or(Type::i32()));
+    if (lv.isVar)
+      return ir::mkVar(lv.var, k_.vars[lv.var].type, loc(src->getExprLoc()));
+    if (lv.mem.index.empty())
+      return lv.mem.ptr; // the value of a pointer parameter or an array name
+    int t = newTemp(lv.mem.elem, "ld");
+    auto s = emit(StmtKind::Load, src->getExprLoc());
+    s->var = t;
+    s->ptr = lv.mem.ptr;
+    s->index = lv.mem.index;
+    s->text = lv.mem.text;
+    return ir::mkVar(t, lv.mem.elem);
+  }
+
+  void writeLValue(const LValue &lv, ExprPtr v, SourceLocation sl) {
+    if (!lv.ok)
+      return;
+    if (lv.isVar) {
+      auto s = emit(StmtKind::Assign, sl);
+      s->var = lv.var;
+      s->value = cast(v, k_.vars[lv.var].type);
+      return;
+    }
+    if (lv.mem.index.empty()) {
+      unsupported(sl, "assignment to pointer parameter or array '" + lv.mem.text + "'");
+      return;
+    }
+    auto s = emit(StmtKind::Store, sl);
+    s->ptr = lv.mem.ptr;
+    s->index = lv.mem.index;
+    s->value = cast(v, lv.mem.elem);
+    s->text = lv.mem.text;
+  }
+
+  LValue lvalue(const Expr *e) {
+    e = e->IgnoreParens();
+    SourceLocation sl = e->getExprLoc();
+    LValue lv;
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      auto b = lookup(dr->getDecl());
+      if (!b) {
+        unsupported(sl, "reference to '" + dr->getDecl()->getNameAsString() + "'");
+        lv.ok = false;
+        return lv;
+      }
+      if (b->kind == Binding::Var) {
+        lv.isVar = true;
+        lv.var = b->id;
+        return lv;
+      }
+      const ir::Array &a = k_.arrays[b->id];
+      lv.mem.ptr = ir::mkArrayRef(b->id, loc(sl));
+      lv.mem.elem = a.elem;
+      lv.mem.text = a.name;
+      // A scalar global variable is the single element of its array.
+      if (a.paramIndex < 0 && a.dims.size() == 1 && a.dims[0] == 1 &&
+          !dr->getType()->isArrayType())
+        lv.mem.index.push_back(ir::mkConstInt(0, Type::i32()));
+      return lv;
+    }
+    if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+      // Collect a chain a[i][j]... down to a declared multi-dimensional array.
+      std::vector<const Expr *> idx;
+      const Expr *base = as;
+      while (const auto *s = dyn_cast<ArraySubscriptExpr>(base->IgnoreParens())) {
+        idx.push_back(s->getIdx());
+        const Expr *b = s->getBase()->IgnoreParens();
+        if (const auto *ic = dyn_cast<ImplicitCastExpr>(b);
+            ic && ic->getCastKind() == CK_ArrayToPointerDecay &&
+            isa<ArraySubscriptExpr>(ic->getSubExpr()->IgnoreParens())) {
+          base = ic->getSubExpr();
+          continue;
+        }
+        base = b;
+        break;
+      }
+      std::reverse(idx.begin(), idx.end());
+      // base is now the pointer-valued (or decayed array) expression.
+      const Expr *arr = base;
+      if (const auto *ic = dyn_cast<ImplicitCastExpr>(arr);
+          ic && ic->getCastKind() == CK_ArrayToPointerDecay)
+        arr = ic->getSubExpr()->IgnoreParens();
+      if (const auto *dr = dyn_cast<DeclRefExpr>(arr); dr && dr->getType()->isArrayType()) {
+        auto b = lookup(dr->getDecl());
+        if (b && b->kind == Binding::Array) {
+          const ir::Array &a = k_.arrays[b->id];
+          lv.mem.ptr = ir::mkArrayRef(b->id, loc(sl));
+          lv.mem.elem = a.elem;
+          for (const Expr *i : idx)
+            lv.mem.index.push_back(rvalue(i));
+          lv.mem.text = text(e->getSourceRange());
+          if (a.dims.size() > 1 && lv.mem.index.size() != a.dims.size()) {
+            // Partial subscript of a multi-dimensional array: a pointer to a row; the
+            // caller decays it. Keep it as is.
+          }
+          return lv;
+        }
+      }
+      // Pointer subscript: p[i] (p possibly itself computed).
+      ExprPtr p = rvalue(base);
+      if (idx.size() != 1) {
+        unsupported(sl, "multi-level pointer subscript '" + text(e->getSourceRange()) + "'");
+        lv.ok = false;
+        return lv;
+      }
+      lv.mem.ptr = p;
+      lv.mem.index.push_back(rvalue(idx[0]));
+      lv.mem.elem = typeOr(e->getType(), sl);
+      lv.mem.text = text(e->getSourceRange());
+      return lv;
+    }
+    if (const auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) {
+      lv.mem.ptr = rvalue(uo->getSubExpr());
+      lv.mem.index.push_back(ir::mkConstInt(0, Type::i32()));
+      lv.mem.elem = typeOr(e->getType(), sl);
+      lv.mem.text = text(e->getSourceRange());
+      return lv;
+    }
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(e); ic && ic->getCastKind() == CK_NoOp)
+      return lvalue(ic->getSubExpr());
+    if (const auto *po = dyn_cast<PseudoObjectExpr>(e)) {
+      (void)po;
+    }
+    unsupported(sl, std::string("lvalue '") + e->getStmtClassName() + "' (" +
+                        text(e->getSourceRange()) + ")");
+    lv.ok = false;
+    return lv;
+  }
+
+  static std::optional<Op> binOp(BinaryOperatorKind k) {
+    switch (k) {
+    case BO_Add: case BO_AddAssign: return Op::Add;
+    case BO_Sub: case BO_SubAssign: return Op::Sub;
+    case BO_Mul: case BO_MulAssign: return Op::Mul;
+    case BO_Div: case BO_DivAssign: return Op::Div;
+    case BO_Rem: case BO_RemAssign: return Op::Rem;
+    case BO_Shl: case BO_ShlAssign: return Op::Shl;
+    case BO_Shr: case BO_ShrAssign: return Op::Shr;
+    case BO_And: case BO_AndAssign: return Op::BitAnd;
+    case BO_Or: case BO_OrAssign: return Op::BitOr;
+    case BO_Xor: case BO_XorAssign: return Op::BitXor;
+    case BO_EQ: return Op::Eq;
+    case BO_NE: return Op::Ne;
+    case BO_LT: return Op::Lt;
+    case BO_LE: return Op::Le;
+    case BO_GT: return Op::Gt;
+    case BO_GE: return Op::Ge;
+    default: return std::nullopt;
+    }
+  }
+
+  ExprPtr arith(Op op, Type t, ExprPtr a, ExprPtr b, const Expr *src) {
+    if (a->type.isPtr() && (op == Op::Add || op == Op::Sub)) {
+      if (op == Op::Sub) {
+        if (b->type.isPtr()) {
+          unsupported(src->getExprLoc(), "pointer difference");
+          return ir::mkConstInt(0, Type::i64());
+        }
+        b = ir::mkUnary(Op::Neg, Type::i64(), cast(b, Type::i64()));
+      }
+      return ir::mkPtrAdd(a, b, loc(src->getExprLoc()));
+    }
+    if (b->type.isPtr() && op == Op::Add)
+      return ir::mkPtrAdd(b, a, loc(src->getExprLoc()));
+    if (a->type.isPtr() || b->type.isPtr()) {
+      unsupported(src->getExprLoc(), "pointer comparison or arithmetic '" + text(src->getSourceRange()) + "'");
+      return ir::mkConstInt(0, t);
+    }
+    auto e = std::const_pointer_cast<ir::Expr>(
+        ir::mkBinary(op, t, std::move(a), std::move(b), loc(src->getExprLoc())));
+    e->text = text(src->getSourceRange());
+    return e;
+  }
+
+  ExprPtr binary(const BinaryOperator *bo) {
+    SourceLocation sl = bo->getOperatorLoc();
+    BinaryOperatorKind k = bo->getOpcode();
+    if (k == BO_Comma) {
+      discard(bo->getLHS());
+      return rvalue(bo->getRHS());
+    }
+    if (k == BO_LAnd || k == BO_LOr)
+      return logical(bo);
+    if (k == BO_Assign) {
+      ExprPtr v = rvalue(bo->getRHS());
+      LValue lv = lvalue(bo->getLHS());
+      writeLValue(lv, v, sl);
+      return lv.isVar ? ir::mkVar(lv.var, k_.vars[lv.var].type) : v;
+    }
+    if (const auto *ca = dyn_cast<CompoundAssignOperator>(bo)) {
+      ExprPtr rhs = rvalue(bo->getRHS());
+      LValue lv = lvalue(bo->getLHS());
+      ExprPtr old = readLValue(lv, bo->getLHS());
+      Op op = *binOp(k);
+      ExprPtr res;
+      if (old->type.isPtr()) {
+        res = arith(op, Type::pointer(), old, rhs, bo);
+      } else {
+        Type ct = typeOr(ca->getComputationResultType(), sl);
+        Type lt = typeOr(ca->getComputationLHSType(), sl);
+        res = arith(op, ct, cast(old, lt), (op == Op::Shl || op == Op::Shr) ? rhs : cast(rhs, ct), bo);
+      }
+      writeLValue(lv, res, sl);
+      return lv.isVar ? ir::mkVar(lv.var, k_.vars[lv.var].type) : res;
+    }
+    auto op = binOp(k);
+    if (!op) {
+      unsupported(sl, std::string("operator '") + bo->getOpcodeStr().str() + "'");
+      return ir::mkConstInt(0, Type::i32());
+    }
+    ExprPtr a = rvalue(bo->getLHS());
+    ExprPtr b = rvalue(bo->getRHS());
+    return arith(*op, typeOr(bo->getType(), sl), a, b, bo);
+  }
+
+  // `a && b`, `a || b`: b is evaluated only when needed; if b reads memory or has effects,
+  // that is made explicit with an If.
+  ExprPtr logical(const BinaryOperator *bo) {
+    SourceLocation sl = bo->getOperatorLoc();
+    bool isAnd = bo->getOpcode() == BO_LAnd;
+    ExprPtr a = toBool(rvalue(bo->getLHS()));
+    ir::Block rhsBlock;
+    ir::Block *saved = cur_;
+    cur_ = &rhsBlock;
+    ExprPtr b = toBool(rvalue(bo->getRHS()));
+    cur_ = saved;
+    if (rhsBlock.empty())
+      return ir::mkBinary(isAnd ? Op::LAnd : Op::LOr, Type::boolean(), a, b, loc(sl));
+    int t = newTemp(Type::boolean(), "sc");
+    auto s0 = emit(StmtKind::Assign, sl);
+    s0->var = t;
+    s0->value = a;
+    auto s = emit(StmtKind::If, sl);
+    s->cond = isAnd ? a : ir::mkUnary(Op::Not, Type::boolean(), a);
+    s->body = std::move(rhsBlock);
+    auto as = std::make_shared<ir::Stmt>();
+    as->kind = StmtKind::Assign;
+    as->var = t;
+    as->value = b;
+    s->body.push_back(as);
+    return ir::mkVar(t, Type::boolean());
+  }
+
+  ExprPtr toBool(ExprPtr e) {
+    if (e->type.isBool())
+      return e;
+    ExprPtr zero = e->type.isFloat() ? ir::mkConstFloat(0, e->type) : ir::mkConstInt(0, e->type);
+    return ir::mkBinary(Op::Ne, Type::boolean(), e, zero);
+  }
+
+  ExprPtr conditional(const Expr *c, const Expr *t, const Expr *f, const Expr *whole) {
+    SourceLocation sl = whole->getExprLoc();
+    ExprPtr cv = toBool(rvalue(c));
+    ir::Block tb, fb;
+    ir::Block *saved = cur_;
+    cur_ = &tb;
+    ExprPtr tv = rvalue(t);
+    cur_ = &fb;
+    ExprPtr fv = rvalue(f);
+    cur_ = saved;
+    Type ty = whole->getType()->isPointerType() ? Type::pointer() : typeOr(whole->getType(), sl);
+    if (tb.empty() && fb.empty())
+      return ir::mkSelect(ty, cv, cast(tv, ty), cast(fv, ty), loc(sl));
+    int tmp = newTemp(ty, "sel");
+    auto s = emit(StmtKind::If, sl);
+    s->cond = cv;
+    s->body = std::move(tb);
+    s->elseBody = std::move(fb);
+    auto a1 = std::make_shared<ir::Stmt>();
+    a1->kind = StmtKind::Assign;
+    a1->var = tmp;
+    a1->value = cast(tv, ty);
+    s->body.push_back(a1);
+    auto a2 = std::make_shared<ir::Stmt>();
+    a2->kind = StmtKind::Assign;
+    a2->var = tmp;
+    a2->value = cast(fv, ty);
+    s->elseBody.push_back(a2);
+    return ir::mkVar(tmp, ty);
+  }
+
+  ExprPtr unary(const UnaryOperator *uo) {
+    SourceLocation sl = uo->getOperatorLoc();
+    switch (uo->getOpcode()) {
+    case UO_Plus: return rvalue(uo->getSubExpr());
+    case UO_Minus: {
+      auto e = std::const_pointer_cast<ir::Expr>(
+          ir::mkUnary(Op::Neg, typeOr(uo->getType(), sl), rvalue(uo->getSubExpr()), loc(sl)));
+      e->text = text(uo->getSourceRange());
+      return e;
+    }
+    case UO_LNot: return ir::mkUnary(Op::Not, Type::boolean(), toBool(rvalue(uo->getSubExpr())), loc(sl));
+    case UO_Not: return ir::mkUnary(Op::BitNot, typeOr(uo->getType(), sl), rvalue(uo->getSubExpr()), loc(sl));
+    case UO_PreInc:
+    case UO_PreDec:
+    case UO_PostInc:
+    case UO_PostDec: {
+      LValue lv = lvalue(uo->getSubExpr());
+      ExprPtr old = readLValue(lv, uo->getSubExpr());
+      bool inc = uo->isIncrementOp();
+      ExprPtr res;
+      if (old->type.isPtr()) {
+        res = ir::mkPtrAdd(old, ir::mkConstInt(inc ? 1 : -1, Type::i64()), loc(sl));
+      } else if (old->type.isBool()) {
+        unsupported(sl, "increment of a bool");
+        return old;
+      } else {
+        // Integer promotion: the arithmetic happens in at least int.
+        Type t = old->type;
+        Type at = (t.isInt() && t.bits < 32) ? Type::i32() : t;
+        ExprPtr one = at.isFloat() ? ir::mkConstFloat(1, at) : ir::mkConstInt(1, at);
+        auto e = std::const_pointer_cast<ir::Expr>(
+            ir::mkBinary(inc ? Op::Add : Op::Sub, at, cast(old, at), one, loc(sl)));
+        e->text = text(uo->getSourceRange());
+        res = cast(e, t);
+      }
+      // Keep the old value if the expression's value is used after the write.
+      ExprPtr oldKept = old;
+      if (uo->isPostfix() && lv.isVar) {
+        int t = newTemp(old->type, "old");
+        auto s = emit(StmtKind::Assign, sl);
+        s->var = t;
+        s->value = old;
+        oldKept = ir::mkVar(t, old->type);
+      }
+      writeLValue(lv, res, sl);
+      if (uo->isPostfix())
+        return oldKept;
+      return lv.isVar ? ir::mkVar(lv.var, k_.vars[lv.var].type) : res;
+    }
+    case UO_AddrOf: {
+      LValue lv = lvalue(uo->getSubExpr());
+      if (!lv.ok)
+        return ir::mkConstInt(0, Type::pointer());
+      if (lv.isVar) {
+        unsupported(sl, "address of a local variable '" + text(uo->getSourceRange()) + "'");
+        return ir::mkConstInt(0, Type::pointer());
+      }
+      return memAddress(lv.mem, uo);
+    }
+    case UO_Deref: {
+      LValue lv = lvalue(uo);
+      return readLValue(lv, uo);
+    }
+    default:
+      unsupported(sl, "unary operator '" + text(uo->getSourceRange()) + "'");
+      return ir::mkConstInt(0, Type::i32());
+    }
+  }
+
+  // ---- calls ------------------------------------------------------------------------------
+
+  ExprPtr callExpr(const CallExpr *call) {
+    SourceLocation sl = call->getExprLoc();
+    const FunctionDecl *fd = call->getDirectCallee();
+    if (!fd) {
+      unsupported(sl, "indirect call (function pointer) '" + text(call->getSourceRange()) + "'");
+      return ir::mkConstInt(0, scalarType(call->getType()).value_or(Type::i32()));
+    }
+    std::string name = fd->getNameAsString();
+    Type rt = call->getType()->isVoidType() ? Type{} : typeOr(call->getType(), sl);
+    auto arg = [&](unsigned i) { return rvalue(call->getArg(i)); };
+
+    bool fromPrelude = !sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()));
+    if (fromPrelude || !fd->hasBody()) {
+      if (name == "__syncthreads" || name == "__syncwarp") {
+        for (unsigned i = 0; i < call->getNumArgs(); ++i)
+          discard(call->getArg(i));
+        if (name == "__syncwarp" && call->getNumArgs() == 1 && !call->getArg(0)->isDefaultArgument()) {
+          auto m = constInt(call->getArg(0));
+          if (!m || (static_cast<uint64_t>(*m) & 0xffffffffu) != 0xffffffffu)
+            unsupported(sl, "__syncwarp with a partial mask");
+        }
+        auto s = emit(StmtKind::Barrier, sl);
+        s->barrier = name == "__syncthreads" ? ir::BarrierKind::Block : ir::BarrierKind::Warp;
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (name == "__threadfence" || name == "__threadfence_block")
+        return ir::mkConstInt(0, Type::i32()); // fences order, they do not synchronise
+      if (name.rfind("atomic", 0) == 0)
+        return atomic(call, name, rt);
+      if (name == "__requires" || name == "__assume" || name == "__assert") {
+        ExprPtr c = toBool(arg(0));
+        bool isAssert = name == "__assert" || (name == "__requires" && frames_.size() > 1);
+        auto s = emit(isAssert ? StmtKind::Assert : StmtKind::Assume, sl);
+        s->cond = c;
+        s->precondition = name == "__requires";
+        s->text = text(call->getSourceRange());
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (name == "__invariant" || name == "__global_invariant") {
+        note(sl, "note", "loop invariant '" + text(call->getSourceRange()) +
+                             "' ignored: ksynth summarises loops itself and does not rely on it");
+        return ir::mkConstBool(true);
+      }
+      if (name == "__ensures") {
+        note(sl, "warning", "postcondition '" + text(call->getSourceRange()) +
+                                "' not checked: the function is inlined and its body is verified instead");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (name == "__implies") {
+        ExprPtr a = toBool(arg(0)), b = toBool(arg(1));
+        return ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), a), b);
+      }
+      if (name == "__enabled")
+        return ir::mkConstBool(true); // inlined: the code runs exactly when it is enabled
+      if (name == "__len") {
+        const Expr *p = call->getArg(0)->IgnoreParenImpCasts();
+        if (const auto *dr = dyn_cast<DeclRefExpr>(p)) {
+          auto b = lookup(dr->getDecl());
+          if (b && b->kind == Binding::Array && k_.arrays[b->id].paramIndex >= 0)
+            return ir::mkLen(b->id);
+        }
+        unsupported(sl, "__len of something other than a pointer parameter");
+        return ir::mkConstInt(0, Type::u64());
+      }
+      if (name == "min" || name == "max" || name == "fminf" || name == "fmaxf" || name == "fmin" ||
+          name == "fmax") {
+        bool isMin = name.find("min") != std::string::npos;
+        return ir::mkBinary(isMin ? Op::Min : Op::Max, rt, cast(arg(0), rt), cast(arg(1), rt), loc(sl));
+      }
+      if (name == "abs" && rt.isInt()) {
+        ExprPtr a = arg(0);
+        auto neg = std::const_pointer_cast<ir::Expr>(ir::mkUnary(Op::Neg, rt, a, loc(sl)));
+        neg->text = text(call->getSourceRange());
+        return ir::mkSelect(rt, ir::mkBinary(Op::Lt, Type::boolean(), a, ir::mkConstInt(0, rt)), neg, a);
+      }
+      if (rt.isFloat() && fd->getNumParams() >= 1 && fd->getNumParams() <= 3) {
+        std::vector<ExprPtr> args;
+        for (unsigned i = 0; i < call->getNumArgs(); ++i)
+          args.push_back(cast(arg(i), rt));
+        return ir::mkCall(name, rt, std::move(args), loc(sl));
+      }
+      if (name.rfind("__", 0) == 0 && fromPrelude) {
+        unsupported(sl, "annotation or intrinsic '" + name + "' in this position");
+        return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+      }
+      unsupported(sl, "call to '" + name + "', which has no body");
+      return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+    }
+    return inlineCall(call, fd, rt);
+  }
+
+  ExprPtr atomic(const CallExpr *call, const std::string &name, Type rt) {
+    SourceLocation sl = call->getExprLoc();
+    static const std::map<std::string, ir::AtomicOp> ops = {
+        {"atomicAdd", ir::AtomicOp::Add}, {"atomicSub", ir::AtomicOp::Sub},
+        {"atomicMin", ir::AtomicOp::Min}, {"atomicMax", ir::AtomicOp::Max},
+        {"atomicExch", ir::AtomicOp::Exch}, {"atomicCAS", ir::AtomicOp::CAS},
+        {"atomicAnd", ir::AtomicOp::And}, {"atomicOr", ir::AtomicOp::Or},
+        {"atomicXor", ir::AtomicOp::Xor}, {"atomicInc", ir::AtomicOp::Inc},
+        {"atomicDec", ir::AtomicOp::Dec}};
+    auto it = ops.find(name);
+    if (it == ops.end() || call->getNumArgs() < 2) {
+      unsupported(sl, "atomic '" + name + "'");
+      return ir::mkConstInt(0, rt);
+    }
+    ExprPtr p = rvalue(call->getArg(0));
+    auto s = emit(StmtKind::Atomic, sl);
+    s->atomic = it->second;
+    s->ptr = p;
+    s->index.push_back(ir::mkConstInt(0, Type::i32()));
+    s->value = cast(rvalue(call->getArg(1)), rt);
+    if (it->second == ir::AtomicOp::CAS && call->getNumArgs() >= 3) {
+      s->value2 = s->value;
+      s->value = cast(rvalue(call->getArg(2)), rt);
+    }
+    s->text = text(call->getArg(0)->getSourceRange());
+    if (s->text.size() > 1 && s->text[0] == '&')
+      s->text = s->text.substr(1);
+    int t = newTemp(rt, "old");
+    s->var = t;
+    return ir::mkVar(t, rt);
+  }
+
+  ExprPtr inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt) {
+    SourceLocation sl = call->getExprLoc();
+    for (const FnFrame &f : frames_)
+      if (f.fd == fd->getCanonicalDecl() || f.fd == fd) {
+        unsupported(sl, "recursive call to '" + fd->getNameAsString() + "'");
+        return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+      }
+    if (frames_.size() > 32) {
+      unsupported(sl, "call nesting deeper than 32");
+      return ir::mkConstInt(0, Type::i32());
+    }
+    const FunctionDecl *def = fd;
+    fd->hasBody(def);
+    FnFrame frame;
+    frame.fd = def;
+    // Arguments are evaluated in the caller's frame.
+    std::vector<std::pair<const ParmVarDecl *, ExprPtr>> args;
+    for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i) {
+      const ParmVarDecl *p = def->getParamDecl(i);
+      if (p->getType()->isReferenceType()) {
+        unsupported(sl, "reference parameter '" + p->getNameAsString() + "' of '" +
+                            def->getNameAsString() + "'");
+        return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+      }
+      args.push_back({p, rvalue(call->getArg(i))});
+    }
+    for (auto &[p, v] : args) {
+      Type t = p->getType()->isPointerType() ? Type::pointer() : typeOr(p->getType(), sl);
+      ir::Var var;
+      var.name = def->getNameAsString() + "." + p->getNameAsString();
+      var.type = t;
+      int id = k_.addVar(var);
+      auto s = emit(StmtKind::Assign, sl);
+      s->var = id;
+      s->value = cast(v, t);
+      frame.bindings[p] = {Binding::Var, id};
+    }
+    if (rt.kind != ir::TypeKind::Void)
+      frame.returnVar = newTemp(rt, def->getNameAsString() + ".ret");
+    frame.returnLabel = k_.newLabel();
+    int retVar = frame.returnVar;
+    auto blk = emit(StmtKind::Block, sl);
+    blk->label = frame.returnLabel;
+    frames_.push_back(std::move(frame));
+    auto savedLoops = std::move(loops_);
+    loops_.clear();
+    ir::Block *saved = cur_;
+    bool savedTop = inKernelTop_;
+    inKernelTop_ = false;
+    cur_ = &blk->body;
+    stmt(def->getBody());
+    cur_ = saved;
+    inKernelTop_ = savedTop;
+    loops_ = std::move(savedLoops);
+    frames_.pop_back();
+    if (retVar >= 0)
+      return ir::mkVar(retVar, rt);
+    return ir::mkConstInt(0, Type::i32());
+  }
+
+  void discard(const Expr *e) {
+    if (!e)
+      return;
+    (void)rvalue(e);
+  }
+
+  // ---- statements -------------------------------------------------------------------------
+
+  void stmt(const Stmt *s) {
+    if (!s)
+      return;
+    SourceLocation sl = s->getBeginLoc();
+    if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
+      for (const Stmt *c : cs->body())
+        stmt(c);
+      return;
+    }
+    if (isa<NullStmt>(s))
+      return;
+    if (const auto *ds = dyn_cast<DeclStmt>(s)) {
+      for (const Decl *d : ds->decls())
+        decl(d);
+      return;
+    }
+    if (const auto *is = dyn_cast<IfStmt>(s)) {
+      if (is->getInit())
+        stmt(is->getInit());
+      if (is->getConditionVariableDeclStmt())
+        stmt(is->getConditionVariableDeclStmt());
+      ExprPtr c = toBool(rvalue(is->getCond()));
+      auto st = emit(StmtKind::If, sl);
+      st->cond = c;
+      ir::Block *saved = cur_;
+      cur_ = &st->body;
+      stmt(is->getThen());
+      cur_ = &st->elseBody;
+      stmt(is->getElse());
+      cur_ = saved;
+      return;
+    }
+    if (const auto *fs = dyn_cast<ForStmt>(s)) {
+      stmt(fs->getInit());
+      loop(sl, fs->getCond(), fs->getBody(), fs->getInc(), true, fs->getConditionVariableDeclStmt());
+      return;
+    }
+    if (const auto *ws = dyn_cast<WhileStmt>(s)) {
+      loop(sl, ws->getCond(), ws->getBody(), nullptr, true, ws->getConditionVariableDeclStmt());
+      return;
+    }
+    if (const auto *dos = dyn_cast<DoStmt>(s)) {
+      loop(sl, dos->getCond(), dos->getBody(), nullptr, false, nullptr);
+      return;
+    }
+    if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+      if (loops_.empty()) {
+        unsupported(sl, "break/continue outside a loop (switch is not supported)");
+        return;
+      }
+      auto e = emit(StmtKind::Exit, sl);
+      e->label = isa<BreakStmt>(s) ? loops_.back().first : loops_.back().second;
+      return;
+    }
+    if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
+      FnFrame &f = frames_.back();
+      if (rs->getRetValue()) {
+        ExprPtr v = rvalue(rs->getRetValue());
+        if (f.returnVar >= 0) {
+          auto a = emit(StmtKind::Assign, sl);
+          a->var = f.returnVar;
+          a->value = cast(v, k_.vars[f.returnVar].type);
+        }
+      }
+      auto e = emit(StmtKind::Exit, sl);
+      e->label = f.returnLabel;
+      return;
+    }
+    if (isa<GCCAsmStmt>(s) || isa<MSAsmStmt>(s)) {
+      unsupported(sl, "inline assembly");
+      return;
+    }
+    if (isa<SwitchStmt>(s)) {
+      unsupported(sl, "switch statement");
+      return;
+    }
+    if (isa<GotoStmt>(s) || isa<LabelStmt>(s) || isa<IndirectGotoStmt>(s)) {
+      unsupported(sl, "goto");
+      return;
+    }
+    if (const auto *as = dyn_cast<AttributedStmt>(s)) {
+      stmt(as->getSubStmt());
+      return;
+    }
+    if (const auto *e = dyn_cast<Expr>(s)) {
+      discard(e);
+      return;
+    }
+    unsupported(sl, std::string("statement '") + s->getStmtClassName() + "'");
+  }
+
+  void loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,
+            const DeclStmt *condVar) {
+    auto st = emit(StmtKind::Loop, sl);
+    st->label = k_.newLabel();
+    st->contLabel = k_.newLabel();
+    st->testFirst = testFirst;
+    ir::Block *saved = cur_;
+    cur_ = &st->pre;
+    if (condVar)
+      stmt(condVar);
+    st->cond = cond ? toBool(rvalue(cond)) : ir::mkConstBool(true);
+    loops_.push_back({st->label, st->contLabel});
+    auto bodyBlock = std::make_shared<ir::Stmt>();
+    bodyBlock->kind = StmtKind::Block;
+    bodyBlock->label = st->contLabel;
+    bodyBlock->loc = loc(sl);
+    st->body.push_back(bodyBlock);
+    cur_ = &bodyBlock->body;
+    stmt(body);
+    loops_.pop_back();
+    cur_ = &st->step;
+    if (inc)
+      discard(inc);
+    cur_ = saved;
+  }
+
+  void decl(const Decl *d) {
+    const auto *vd = dyn_cast<VarDecl>(d);
+    if (!vd) {
+      if (isa<TypedefNameDecl>(d) || isa<TagDecl>(d) || isa<StaticAssertDecl>(d))
+        return;
+      unsupported(d->getLocation(), "declaration");
+      return;
+    }
+    QualType qt = vd->getType();
+    if (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal() || vd->hasAttr<CUDAConstantAttr>()) {
+      auto b = declareGlobal(vd);
+      if (b)
+        frames_.back().bindings[vd] = *b;
+      return;
+    }
+    if (qt->isArrayType()) {
+      ir::Array a;
+      a.name = vd->getNameAsString();
+      a.space = ir::Space::Local;
+      QualType et = qt;
+      while (const auto *at = ctx_.getAsConstantArrayType(et)) {
+        a.dims.push_back(at->getSize().getSExtValue());
+        et = at->getElementType();
+      }
+      auto t = scalarType(et);
+      if (!t || a.dims.empty()) {
+        unsupported(vd->getLocation(), "local array '" + a.name + "' of type '" + qt.getAsString() + "'");
+        return;
+      }
+      a.elem = *t;
+      a.loc = loc(vd->getLocation());
+      int id = k_.addArray(a);
+      frames_.back().bindings[vd] = {Binding::Array, id};
+      if (const auto *il = dyn_cast_or_null<InitListExpr>(vd->getInit())) {
+        if (a.dims.size() != 1) {
+          unsupported(vd->getLocation(), "initialiser of a multi-dimensional local array");
+          return;
+        }
+        for (unsigned i = 0; i < il->getNumInits(); ++i) {
+          auto s = emit(StmtKind::Store, vd->getLocation());
+          s->ptr = ir::mkArrayRef(id);
+          s->index.push_back(ir::mkConstInt(i, Type::i32()));
+          s->value = cast(rvalue(il->getInit(i)), a.elem);
+          s->text = a.name + "[" + std::to_string(i) + "]";
+        }
+      } else if (vd->hasInit()) {
+        unsupported(vd->getLocation(), "initialiser of local array '" + a.name + "'");
+      }
+      return;
+    }
+    Type t = qt->isPointerType() ? Type::pointer() : typeOr(qt, vd->getLocation());
+    ir::Var v;
+    v.name = vd->getNameAsString();
+    v.type = t;
+    v.loc = loc(vd->getLocation());
+    int id = k_.addVar(v);
+    frames_.back().bindings[vd] = {Binding::Var, id};
+    if (const Expr *init = vd->getInit()) {
+      if (isa<InitListExpr>(init) || isa<CXXConstructExpr>(init)) {
+        unsupported(vd->getLocation(), "initialiser of '" + v.name + "'");
+        return;
+      }
+      ExprPtr val = rvalue(init);
+      auto s = emit(StmtKind::Assign, vd->getLocation());
+      s->var = id;
+      s->value = cast(val, t);
+    }
+  }
+};
+
+struct Collector {
+  std::vector<const FunctionDecl *> kernels;
+  void visit(const DeclContext *dc, SourceManager &sm) {
+    for (const Decl *d : dc->decls()) {
+      if (const auto *ns = dyn_cast<NamespaceDecl>(d)) {
+        visit(ns, sm);
+        continue;
+      }
+      if (const auto *ls = dyn_cast<LinkageSpecDecl>(d)) {
+        visit(ls, sm);
+        continue;
+      }
+      const auto *fd = dyn_cast<FunctionDecl>(d);
+      if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
+        if (ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
+          templates.push_back(ft);
+        continue;
+      }
+      if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody())
+        continue;
+      if (!sm.isInMainFile(sm.getExpansionLoc(fd->getLocation())))
+        continue;
+      kernels.push_back(fd);
+    }
+  }
+  std::vector<const FunctionTemplateDecl *> templates;
+};
+
+} // namespace
+
+ParseResult parseSource(const std::string &code, const std::string &fileName, const Options &opts) {
+  ParseResult res;
+  std::vector<std::string> args = {
+      "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
+      "--cuda-gpu-arch=sm_80", "-std=c++17", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
+      "-Wno-unknown-cuda-version", "-Wno-everything", "-ferror-limit=50",
+      "-I/ksynth-prelude", "-include", kPreludePath, "-D__KSYNTH__=1",
+      // GPUVerify kernels include these; the prelude stands in for them.
+  };
+  for (const std::string &d : opts.defines)
+    args.push_back("-D" + d);
+  for (const std::string &i : opts.includeDirs)
+    args.push_back("-I" + i);
+  tooling::FileContentMappings files = {
+      {kPreludePath, kPrelude},
+      {"/ksynth-prelude/cuda.h", "#pragma once\n"},
+      {"/ksynth-prelude/cuda_runtime.h", "#pragma once\n"},
+      {"/ksynth-prelude/cuda_runtime_api.h", "#pragma once\n"},
+      {"/ksynth-prelude/device_launch_parameters.h", "#pragma once\n"},
+      {"/ksynth-prelude/cuda_fp16.h", "#pragma once\n"},
+      {"/ksynth-prelude/cstdio", "#pragma once\n"},
+      {"/ksynth-prelude/stdio.h", "#pragma once\nextern \"C\" int printf(const char *, ...);\n"},
+      {"/ksynth-prelude/cstdlib", "#pragma once\n"},
+      {"/ksynth-prelude/stdlib.h", "#pragma once\n"},
+      {"/ksynth-prelude/math.h", "#pragma once\n"},
+      {"/ksynth-prelude/cmath", "#pragma once\n"},
+      {"/ksynth-prelude/assert.h", "#pragma once\n"},
+      {"/ksynth-prelude/stdint.h", "#pragma once\ntypedef int int32_t; typedef unsigned uint32_t; "
+                                   "typedef long long int64_t; typedef unsigned long long uint64_t;\n"},
+      {"/ksynth-prelude/cstdint", "#pragma once\n#include <stdint.h>\n"},
+  };
+  std::string diagText;
+  llvm::raw_string_ostream diagStream(diagText);
+  auto diagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
+  TextDiagnosticPrinter printer(diagStream, diagOpts.get());
+  std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
+      code, args, fileName, "ksynth", std::make_shared<PCHContainerOperations>(),
+      tooling::getClangStripDependencyFileAdjuster(), files, &printer);
+  diagStream.flush();
+  res.clangOutput = diagText;
+  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
+    res.parsed = false;
+    return res;
+  }
+  res.parsed = true;
+  ASTContext &ctx = ast->getASTContext();
+  Collector col;
+  col.visit(ctx.getTranslationUnitDecl(), ctx.getSourceManager());
+  for (const FunctionDecl *fd : col.kernels) {
+    ir::Kernel k;
+    k.file = fileName;
+    std::vector<Diagnostic> notes;
+    std::map<const VarDecl *, int> globals;
+    Lowerer lw(ctx, k, notes, globals);
+    lw.lowerKernel(fd);
+    res.kernels.push_back(std::move(k));
+    res.notes.push_back(std::move(notes));
+  }
+  return res;
+}
+
+ParseResult parseFile(const std::string &path, const Options &opts) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    ParseResult r;
+    r.clangOutput = "error: cannot read '" + path + "'\n";
+    return r;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return parseSource(ss.str(), path, opts);
+}
+
+} // namespace ksynth::frontend

@@ -1,0 +1,40 @@
+// The clang frontend: parses a CUDA file with clang 19 (device side only, ksynth's prelude
+// instead of the CUDA headers) and lowers every __global__ kernel to KIR, inlining device
+// functions. The only component that includes clang headers.
+#pragma once
+
+#include "verify/ir/kir.h"
+
+#include <string>
+#include <vector>
+
+namespace ksynth::frontend {
+
+struct Diagnostic {
+  std::string file;
+  unsigned line = 0, col = 0;
+  std::string severity; // "error", "warning", "note"
+  std::string message;
+};
+
+struct Options {
+  std::vector<std::string> defines;     // NAME or NAME=VALUE
+  std::vector<std::string> includeDirs;
+};
+
+struct ParseResult {
+  bool parsed = false;            // false: clang reported errors (in clangOutput)
+  std::string clangOutput;        // clang's own diagnostics, as clang prints them
+  std::vector<ir::Kernel> kernels;
+  // Per kernel (same order): constructs that could not be modelled, ignored annotations.
+  std::vector<std::vector<Diagnostic>> notes;
+};
+
+ParseResult parseFile(const std::string &path, const Options &opts);
+ParseResult parseSource(const std::string &code, const std::string &fileName,
+                        const Options &opts);
+
+// The embedded prelude text (for `ksynth --print-prelude` and tests).
+const char *preludeText();
+
+} // namespace ksynth::frontend

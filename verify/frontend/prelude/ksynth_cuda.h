@@ -1,0 +1,119 @@
+// ksynth's CUDA prelude: just enough of the CUDA device API for clang 19 to parse kernels
+// with -nocudainc (the system's CUDA 13 headers do not parse with clang 19). ksynth's
+// frontend gives these functions their meaning; nothing here has a body.
+#pragma once
+#define __host__ __attribute__((host))
+#define __device__ __attribute__((device))
+#define __global__ __attribute__((global))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __forceinline__ inline __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
+#include "__clang_cuda_builtin_vars.h"
+
+typedef __SIZE_TYPE__ size_t;
+#define KSYNTH_DEV extern "C++" __device__
+
+// Synchronisation.
+// __syncthreads and __threadfence* are clang builtins in CUDA mode.
+KSYNTH_DEV void __syncwarp(unsigned mask = 0xffffffffu);
+
+// Atomics (all overloads CUDA provides for these types).
+#define KSYNTH_ATOMIC(name)                                                                  \
+  KSYNTH_DEV int name(int *, int);                                                           \
+  KSYNTH_DEV unsigned name(unsigned *, unsigned);                                            \
+  KSYNTH_DEV unsigned long long name(unsigned long long *, unsigned long long);              \
+  KSYNTH_DEV float name(float *, float);                                                     \
+  KSYNTH_DEV double name(double *, double);
+KSYNTH_ATOMIC(atomicAdd)
+KSYNTH_ATOMIC(atomicSub)
+KSYNTH_ATOMIC(atomicExch)
+KSYNTH_ATOMIC(atomicMin)
+KSYNTH_ATOMIC(atomicMax)
+KSYNTH_ATOMIC(atomicAnd)
+KSYNTH_ATOMIC(atomicOr)
+KSYNTH_ATOMIC(atomicXor)
+#undef KSYNTH_ATOMIC
+KSYNTH_DEV unsigned atomicInc(unsigned *, unsigned);
+KSYNTH_DEV unsigned atomicDec(unsigned *, unsigned);
+KSYNTH_DEV int atomicCAS(int *, int, int);
+KSYNTH_DEV unsigned atomicCAS(unsigned *, unsigned, unsigned);
+KSYNTH_DEV unsigned long long atomicCAS(unsigned long long *, unsigned long long,
+                                        unsigned long long);
+
+// Integer helpers.
+KSYNTH_DEV int min(int, int);
+KSYNTH_DEV unsigned min(unsigned, unsigned);
+KSYNTH_DEV long long min(long long, long long);
+KSYNTH_DEV int max(int, int);
+KSYNTH_DEV unsigned max(unsigned, unsigned);
+KSYNTH_DEV long long max(long long, long long);
+KSYNTH_DEV int abs(int);
+KSYNTH_DEV int __mul24(int, int);
+KSYNTH_DEV unsigned __umul24(unsigned, unsigned);
+KSYNTH_DEV float min(float, float);
+KSYNTH_DEV float max(float, float);
+
+// Math (float and double spellings, fast-math intrinsics).
+#define KSYNTH_MATH1(n)                                                                      \
+  KSYNTH_DEV float n##f(float);                                                              \
+  KSYNTH_DEV double n(double);                                                               \
+  KSYNTH_DEV float __##n##f(float);
+#define KSYNTH_MATH2(n)                                                                      \
+  KSYNTH_DEV float n##f(float, float);                                                       \
+  KSYNTH_DEV double n(double, double);                                                       \
+  KSYNTH_DEV float __##n##f(float, float);
+KSYNTH_MATH1(exp) KSYNTH_MATH1(exp2) KSYNTH_MATH1(exp10) KSYNTH_MATH1(expm1)
+KSYNTH_MATH1(log) KSYNTH_MATH1(log2) KSYNTH_MATH1(log10) KSYNTH_MATH1(log1p)
+KSYNTH_MATH1(sqrt) KSYNTH_MATH1(rsqrt) KSYNTH_MATH1(cbrt)
+KSYNTH_MATH1(sin) KSYNTH_MATH1(cos) KSYNTH_MATH1(tan) KSYNTH_MATH1(tanh)
+KSYNTH_MATH1(sinh) KSYNTH_MATH1(cosh) KSYNTH_MATH1(asin) KSYNTH_MATH1(acos)
+KSYNTH_MATH1(atan) KSYNTH_MATH1(erf) KSYNTH_MATH1(erfc) KSYNTH_MATH1(fabs)
+KSYNTH_MATH1(floor) KSYNTH_MATH1(ceil) KSYNTH_MATH1(round) KSYNTH_MATH1(trunc)
+KSYNTH_MATH2(pow) KSYNTH_MATH2(fmin) KSYNTH_MATH2(fmax) KSYNTH_MATH2(fmod) KSYNTH_MATH2(atan2)
+KSYNTH_MATH2(fdivide)
+#undef KSYNTH_MATH1
+#undef KSYNTH_MATH2
+KSYNTH_DEV float fmaf(float, float, float);
+KSYNTH_DEV double fma(double, double, double);
+KSYNTH_DEV float __fmaf_rn(float, float, float);
+KSYNTH_DEV float __fdividef(float, float);
+
+// GPUVerify's annotation language (meaning given by ksynth's frontend).
+KSYNTH_DEV void __requires(bool);
+KSYNTH_DEV void __ensures(bool);
+KSYNTH_DEV void __assume(bool);
+KSYNTH_DEV void __assert(bool);
+KSYNTH_DEV bool __invariant(bool);
+KSYNTH_DEV bool __global_invariant(bool);
+KSYNTH_DEV void __axiom(bool);
+KSYNTH_DEV bool __implies(bool, bool);
+KSYNTH_DEV bool __enabled(void);
+KSYNTH_DEV bool __uniform_int(int);
+KSYNTH_DEV bool __uniform_bool(bool);
+KSYNTH_DEV bool __distinct_int(int);
+KSYNTH_DEV bool __all(bool);
+KSYNTH_DEV int __other_int(int);
+KSYNTH_DEV bool __other_bool(bool);
+KSYNTH_DEV int __mod_pow2(int, int);
+KSYNTH_DEV bool __write_implies(const volatile void *, bool);
+KSYNTH_DEV bool __read_implies(const volatile void *, bool);
+KSYNTH_DEV bool __write(const volatile void *);
+KSYNTH_DEV bool __read(const volatile void *);
+KSYNTH_DEV bool __no_read(const volatile void *);
+KSYNTH_DEV bool __no_write(const volatile void *);
+KSYNTH_DEV unsigned __write_offset_bytes(const volatile void *);
+KSYNTH_DEV unsigned __read_offset_bytes(const volatile void *);
+KSYNTH_DEV unsigned __ptr_offset_bytes(const volatile void *);
+KSYNTH_DEV void __requires_fresh_array(const volatile void *);
+KSYNTH_DEV int __return_val_int(void);
+KSYNTH_DEV bool __return_val_bool(void);
+KSYNTH_DEV void *__return_val_ptr(void);
+
+// ksynth's own: the number of elements accessible through a pointer parameter, for
+// declaring global array sizes: `__requires(__len(a) >= n)`.
+KSYNTH_DEV unsigned long long __len(const volatile void *);

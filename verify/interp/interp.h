@@ -1,0 +1,89 @@
+// Concrete interpreter of KIR: runs one thread of a kernel with concrete ids, launch,
+// parameters and initial memory, and records what it did (accesses, barriers, arithmetic
+// errors) as a trace. It replays counterexamples before they are shown: a witness is only
+// reported when the threads it names really do what it claims here.
+//
+// Memory model for replay: each thread runs alone against its own copy of memory. A cell the
+// thread has not written itself reads its initial value (from Env::memory, else 0) and the
+// value is *tainted* with its origin ("x[5]"); taint flows through arithmetic and through
+// control (everything executed under a tainted branch is tainted). An event whose address or
+// reachability is tainted depends on a value loaded from memory.
+#pragma once
+
+#include "verify/ir/kir.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ksynth::interp {
+
+struct Dim3 {
+  int64_t x = 1, y = 1, z = 1;
+  int64_t operator[](int i) const { return i == 0 ? x : i == 1 ? y : z; }
+  int64_t &operator[](int i) { return i == 0 ? x : i == 1 ? y : z; }
+};
+
+struct Value {
+  enum class Kind : uint8_t { Int, Float, Ptr } kind = Kind::Int;
+  __int128 i = 0;    // Int (also Bool: 0/1)
+  double f = 0;      // Float
+  int array = -1;    // Ptr: array id
+  int64_t offset = 0; // Ptr: element offset
+  std::string taint; // empty: not derived from memory; else the first origin, e.g. "x[5]"
+};
+
+struct Env {
+  Dim3 block, grid;
+  std::map<int, Value> params;                     // scalar parameter var id -> value
+  std::map<int, int64_t> lens;                     // pointer parameter array id -> __len
+  std::map<std::pair<int, int64_t>, Value> memory; // (array id, flat index) -> initial value
+  int64_t maxSteps = 5'000'000;                    // statements executed before giving up
+};
+
+enum class EventKind : uint8_t {
+  Access,      // a Load, Store or Atomic that happened (in bounds or not)
+  Barrier,     // __syncthreads or __syncwarp executed
+  Overflow,    // integer result outside its type, or a value-changing integer conversion
+  DivByZero,   // integer division or remainder by zero (thread stops)
+  OutOfBounds, // an access outside its array (also recorded as Access; not performed)
+  AssertFail,  // __assert(cond) with cond false
+};
+
+struct Event {
+  EventKind kind = EventKind::Access;
+  const ir::Stmt *stmt = nullptr; // the statement (Access, Barrier, OutOfBounds, Assert)
+  const ir::Expr *expr = nullptr; // the operation (Overflow, DivByZero)
+  int array = -1;
+  int64_t flat = 0;               // flat element index
+  std::vector<int64_t> indices;   // per-dimension index as written
+  bool isWrite = false, isAtomic = false;
+  ir::BarrierKind barrier = ir::BarrierKind::Block;
+  uint64_t blockBarriers = 0;     // __syncthreads executed before this event
+  uint64_t warpBarriers = 0;      // __syncwarp + __syncthreads executed before this event
+  std::vector<std::pair<int, int64_t>> iterations; // (loop label, iteration from 0), outermost first
+  std::map<int, Value> vars;      // scalar variables' values at this event (Access/Overflow)
+  __int128 exact = 0;             // Overflow: the mathematically exact result
+  std::string taint;              // non-empty: depends on a value loaded from memory
+};
+
+struct Trace {
+  std::vector<Event> events;
+  bool completed = false;   // ran to the end of the kernel
+  std::string stopReason;   // why not: "assumption violated", "step limit", "division by zero",
+                            // "unsupported: ...", ...
+};
+
+struct ThreadId {
+  Dim3 block, thread;
+};
+
+Trace runThread(const ir::Kernel &k, const Env &env, const ThreadId &tid);
+
+// Evaluates a side-effect-free expression (launch lines, assumptions) with the given
+// parameters; builtins other than blockDim/gridDim are 0. Returns false if it cannot.
+bool evalConstExpr(const ir::Kernel &k, const Env &env, const ir::Expr &e, Value &out);
+
+} // namespace ksynth::interp

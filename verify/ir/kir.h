@@ -1,0 +1,209 @@
+// KIR — ksynth's kernel IR: one CUDA kernel as seen by one thread, with device functions
+// inlined, expressions typed, memory accesses explicit and control flow structured.
+//
+// Canonical form (what the frontend guarantees and every consumer may rely on):
+//  - Expressions are side-effect free and never read memory. A memory read is a `Load`
+//    statement into a variable; `&&`, `||` and `?:` whose right side reads memory are
+//    lowered to `If`s so no access happens that the source would not make.
+//  - Every implicit C conversion is an explicit `Cast`; arithmetic is done in the
+//    expression's own type (usual arithmetic conversions already applied).
+//  - Control flow is `If`, `Loop` and labelled `Block`s; `break`, `continue`, `return`
+//    (from the kernel or an inlined function) are all `Exit label` to the end of an
+//    enclosing `Block`.
+//  - Pointers are (array, element offset); a pointer-typed expression is built from
+//    `ArrayRef`, `PtrAdd`, `Select` and pointer variables only.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ksynth::ir {
+
+struct Loc {
+  unsigned line = 0;
+  unsigned col = 0;
+  bool valid() const { return line != 0; }
+};
+
+enum class TypeKind : uint8_t { Void, Bool, Int, Float, Ptr };
+
+struct Type {
+  TypeKind kind = TypeKind::Void;
+  uint8_t bits = 0;
+  bool isSigned = false;
+
+  static Type boolean() { return {TypeKind::Bool, 1, false}; }
+  static Type integer(unsigned bits, bool isSigned) {
+    return {TypeKind::Int, static_cast<uint8_t>(bits), isSigned};
+  }
+  static Type i32() { return integer(32, true); }
+  static Type u32() { return integer(32, false); }
+  static Type i64() { return integer(64, true); }
+  static Type u64() { return integer(64, false); }
+  static Type f32() { return {TypeKind::Float, 32, true}; }
+  static Type f64() { return {TypeKind::Float, 64, true}; }
+  static Type pointer() { return {TypeKind::Ptr, 64, false}; }
+
+  bool isInt() const { return kind == TypeKind::Int; }
+  bool isFloat() const { return kind == TypeKind::Float; }
+  bool isBool() const { return kind == TypeKind::Bool; }
+  bool isPtr() const { return kind == TypeKind::Ptr; }
+  // Smallest and largest value of an integer type (as 128-bit to hold u64's range).
+  __int128 minValue() const;
+  __int128 maxValue() const;
+  bool operator==(const Type &o) const {
+    return kind == o.kind && bits == o.bits && isSigned == o.isSigned;
+  }
+  std::string str() const;
+};
+
+enum class Space : uint8_t { Global, Shared, Local, Constant };
+const char *spaceName(Space s);
+
+// A memory object: a pointer parameter (global memory of unknown extent), a __shared__
+// array, or a thread-local array.
+struct Array {
+  std::string name;
+  Space space = Space::Global;
+  Type elem;
+  std::vector<int64_t> dims; // static extents, outermost first; empty for pointer params
+  int paramIndex = -1;       // position in the kernel's parameter list, or -1
+  bool dynamicShared = false; // `extern __shared__ T s[];` (extent from the launch)
+  Loc loc;
+  int64_t elementCount() const;
+};
+
+// A scalar variable: a kernel parameter, a local, or a frontend temporary.
+struct Var {
+  std::string name;
+  Type type;
+  int paramIndex = -1;
+  Loc loc;
+};
+
+enum class Builtin : uint8_t { ThreadIdx, BlockIdx, BlockDim, GridDim };
+
+enum class Op : uint8_t {
+  Const,    // ival (Int/Bool) or fval (Float)
+  VarRef,   // id = variable
+  ArrayRef, // id = array; pointer to its first element
+  Builtin,  // id = Builtin, dim = 0..2
+  Len,      // id = array: elements accessible through a pointer parameter (`__len(p)`)
+  Neg, Not, BitNot,
+  Add, Sub, Mul, Div, Rem, Shl, Shr, BitAnd, BitOr, BitXor,
+  LAnd, LOr, Eq, Ne, Lt, Le, Gt, Ge,
+  Min, Max,
+  Select, // args: cond, then, else
+  Cast,   // args: operand; `type` is the target
+  Call,   // name = math function (exp, sqrt, ...), args; a pure function of its arguments
+  PtrAdd, // args: pointer, element offset
+};
+const char *opName(Op op);
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+struct Expr {
+  Op op = Op::Const;
+  Type type;
+  int64_t ival = 0;
+  double fval = 0;
+  int id = -1;
+  int dim = 0;
+  std::string name; // Call: function name
+  std::vector<ExprPtr> args;
+  Loc loc;
+  std::string text; // source text of the operation, for diagnostics (may be empty)
+};
+
+ExprPtr mkConstInt(int64_t v, Type t, Loc loc = {});
+ExprPtr mkConstBool(bool v);
+ExprPtr mkConstFloat(double v, Type t, Loc loc = {});
+ExprPtr mkVar(int id, Type t, Loc loc = {});
+ExprPtr mkArrayRef(int id, Loc loc = {});
+ExprPtr mkBuiltin(Builtin b, int dim);
+ExprPtr mkLen(int array);
+ExprPtr mkUnary(Op op, Type t, ExprPtr a, Loc loc = {});
+ExprPtr mkBinary(Op op, Type t, ExprPtr a, ExprPtr b, Loc loc = {});
+ExprPtr mkSelect(Type t, ExprPtr c, ExprPtr a, ExprPtr b, Loc loc = {});
+ExprPtr mkCast(Type t, ExprPtr a, Loc loc = {});
+ExprPtr mkCall(std::string name, Type t, std::vector<ExprPtr> args, Loc loc = {});
+ExprPtr mkPtrAdd(ExprPtr p, ExprPtr off, Loc loc = {});
+
+enum class StmtKind : uint8_t {
+  Assign,      // var = value
+  Load,        // var = ptr[index...]
+  Store,       // ptr[index...] = value
+  Atomic,      // [var =] atomicOp(&ptr[index...], value)
+  If,          // if (cond) body else elseBody
+  Loop,        // label: { while (true) { pre; if (!cond) break; body(label2); step } }
+  Block,       // label: body  (target of Exit)
+  Exit,        // jump to the end of Block `label`
+  Barrier,     // __syncthreads() / __syncwarp()
+  Assume,      // __requires / __assume: executions violating it are not considered
+  Assert,      // __assert: an obligation
+  Unsupported, // a construct ksynth cannot model; reaching it makes the verdict unknown
+};
+
+enum class BarrierKind : uint8_t { Block, Warp };
+enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc, Dec };
+const char *atomicOpName(AtomicOp op);
+
+struct Stmt;
+using StmtPtr = std::shared_ptr<Stmt>;
+using Block = std::vector<StmtPtr>;
+
+struct Stmt {
+  StmtKind kind = StmtKind::Assign;
+  Loc loc;
+  int var = -1;        // Assign/Load/Atomic destination (-1: none)
+  ExprPtr value;       // Assign/Store/Atomic operand; CAS: compare value in `value2`
+  ExprPtr value2;
+  ExprPtr ptr;         // Load/Store/Atomic base pointer
+  std::vector<ExprPtr> index; // per dimension when `ptr` is a multi-dimensional array
+  ExprPtr cond;        // If/Loop/Assume/Assert
+  AtomicOp atomic = AtomicOp::Add;
+  BarrierKind barrier = BarrierKind::Block;
+  int label = -1;      // Block/Loop: own label (Loop: break target); Exit: target
+  int contLabel = -1;  // Loop: label of the body block (continue target)
+  bool testFirst = true; // Loop: false for do-while
+  Block pre, body, elseBody, step;
+  std::string text;    // source text (accesses, asserts) or reason (Unsupported)
+  bool precondition = false; // Assume: from __requires (a precondition) rather than __assume
+};
+
+struct Param {
+  bool isArray = false;
+  int id = -1;
+};
+
+struct Kernel {
+  std::string name;
+  std::string file;
+  Loc loc;
+  std::vector<Var> vars;
+  std::vector<Array> arrays;
+  std::vector<Param> params;
+  Block body; // a Block statement with label 0 is the kernel's top; `return` exits it
+  int numLabels = 1;
+
+  int addVar(Var v);
+  int addArray(Array a);
+  int newLabel() { return numLabels++; }
+  // Variable or array parameter by name; -1 if none.
+  int findParamVar(const std::string &name) const;
+  int findParamArray(const std::string &name) const;
+};
+
+// Text form for tests and --dump-kir.
+std::string print(const Kernel &k);
+std::string print(const Kernel &k, const Expr &e);
+
+// Structural queries shared by the checker and the interpreter.
+bool containsBarrier(const Block &b);
+// Labels targeted by an Exit inside `b` that are not labels of Blocks/Loops inside `b`.
+std::vector<int> exitsLeaving(const Block &b);
+
+} // namespace ksynth::ir

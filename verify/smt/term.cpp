@@ -1,0 +1,879 @@
+#include "verify/smt/term.h"
+
+#include <algorithm>
+#include <cassert>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+namespace ksynth::smt {
+
+static const int128 kInf = static_cast<int128>(1) << 100;
+
+std::string toString(int128 v) {
+  if (v == 0)
+    return "0";
+  bool negative = v < 0;
+  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
+  std::string s;
+  while (u) {
+    s.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
+    u /= 10;
+  }
+  if (negative)
+    s.push_back('-');
+  std::reverse(s.begin(), s.end());
+  return s;
+}
+
+static int128 gcd(int128 a, int128 b) {
+  if (a < 0) a = -a;
+  if (b < 0) b = -b;
+  while (b) {
+    int128 t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+static bool fits(int128 v) { return v < kInf && v > -kInf; }
+
+TermContext::TermContext() = default;
+
+Term TermContext::intern(Node n) {
+  std::string key;
+  key.reserve(32 + n.kids.size() * 8);
+  key += std::to_string(static_cast<int>(n.kind));
+  key += ':';
+  key += std::to_string(static_cast<int>(n.sort));
+  key += ':';
+  key += toString(n.num);
+  key += '/';
+  key += toString(n.den);
+  key += ':';
+  key += n.name;
+  for (Term k : n.kids) {
+    key += ',';
+    key += std::to_string(k->id);
+  }
+  auto it = table_.find(key);
+  if (it != table_.end())
+    return it->second;
+  auto owned = std::make_unique<Node>(std::move(n));
+  owned->id = static_cast<uint32_t>(nodes_.size());
+  Term t = owned.get();
+  nodes_.push_back(std::move(owned));
+  table_.emplace(std::move(key), t);
+  return t;
+}
+
+Term TermContext::intConst(int128 v) {
+  Node n{Kind::Const, Sort::Int};
+  n.num = v;
+  return intern(std::move(n));
+}
+
+Term TermContext::realConst(int128 num, int128 den) {
+  assert(den != 0);
+  if (den < 0) {
+    num = -num;
+    den = -den;
+  }
+  int128 g = gcd(num, den);
+  if (g > 1) {
+    num /= g;
+    den /= g;
+  }
+  Node n{Kind::Const, Sort::Real};
+  n.num = num;
+  n.den = den;
+  return intern(std::move(n));
+}
+
+Term TermContext::boolConst(bool b) {
+  Node n{Kind::Const, Sort::Bool};
+  n.num = b ? 1 : 0;
+  return intern(std::move(n));
+}
+
+Term TermContext::var(const std::string &name, Sort s) {
+  Node n{Kind::Var, s};
+  n.name = name;
+  return intern(std::move(n));
+}
+
+Term TermContext::fresh(const std::string &prefix, Sort s) {
+  unsigned &c = freshCount_[prefix];
+  for (;;) {
+    std::string name = prefix + "!" + std::to_string(c++);
+    std::string probe = std::to_string(static_cast<int>(Kind::Var)) + ":" +
+                        std::to_string(static_cast<int>(s)) + ":0/1:" + name;
+    if (!table_.count(probe))
+      return var(name, s);
+  }
+}
+
+Term TermContext::app(const std::string &fn, Sort result, std::vector<Term> args) {
+  Node n{Kind::App, result};
+  n.name = fn;
+  n.kids = std::move(args);
+  return intern(std::move(n));
+}
+
+bool TermContext::isConst(Term t, int128 *v) const {
+  if (t->kind != Kind::Const || t->sort == Sort::Real)
+    return false;
+  if (v)
+    *v = t->num;
+  return true;
+}
+
+// ---- linear normal form ----------------------------------------------------------------
+
+void TermContext::linear(Term t, int128 scale, std::map<uint32_t, std::pair<Term, int128>> &lin,
+                         int128 &c) {
+  if (t->kind == Kind::Const) {
+    c += scale * t->num;
+    return;
+  }
+  if (t->kind == Kind::Add) {
+    for (Term k : t->kids)
+      linear(k, scale, lin, c);
+    return;
+  }
+  if (t->kind == Kind::Mul && t->kids.size() == 2 && t->kids[0]->kind == Kind::Const) {
+    linear(t->kids[1], scale * t->kids[0]->num, lin, c);
+    return;
+  }
+  auto &slot = lin[t->id];
+  slot.first = t;
+  slot.second += scale;
+}
+
+Term TermContext::mkAddFromLinear(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 c) {
+  std::vector<Term> kids;
+  for (auto &[id, tc] : lin) {
+    if (tc.second == 0)
+      continue;
+    if (tc.second == 1) {
+      kids.push_back(tc.first);
+    } else {
+      Node m{Kind::Mul, Sort::Int};
+      m.kids = {intConst(tc.second), tc.first};
+      kids.push_back(intern(std::move(m)));
+    }
+  }
+  if (c != 0 || kids.empty())
+    kids.push_back(intConst(c));
+  if (kids.size() == 1)
+    return kids[0];
+  Node n{Kind::Add, Sort::Int};
+  n.kids = std::move(kids);
+  return intern(std::move(n));
+}
+
+static bool linearSafe(Term t) {
+  // Coefficients stay far from the 128-bit limit for any index arithmetic; refuse to fold
+  // terms that carry huge constants so folding never wraps.
+  if (t->kind == Kind::Const)
+    return fits(t->num);
+  return true;
+}
+
+Term TermContext::add(Term a, Term b) {
+  assert(a->sort == b->sort);
+  if (a->sort == Sort::Real) {
+    if (a->kind == Kind::Const && b->kind == Kind::Const && fits(a->num) && fits(b->num) &&
+        a->den < (1 << 30) && b->den < (1 << 30))
+      return realConst(a->num * b->den + b->num * a->den, a->den * b->den);
+    if (a->kind == Kind::Const && a->num == 0)
+      return b;
+    if (b->kind == Kind::Const && b->num == 0)
+      return a;
+    Node n{Kind::Add, Sort::Real};
+    n.kids = {a, b};
+    return intern(std::move(n));
+  }
+  if (!linearSafe(a) || !linearSafe(b)) {
+    Node n{Kind::Add, Sort::Int};
+    n.kids = {a, b};
+    return intern(std::move(n));
+  }
+  std::map<uint32_t, std::pair<Term, int128>> lin;
+  int128 c = 0;
+  linear(a, 1, lin, c);
+  linear(b, 1, lin, c);
+  return mkAddFromLinear(lin, c);
+}
+
+Term TermContext::neg(Term a) {
+  if (a->sort == Sort::Real)
+    return mul(realConst(-1), a);
+  return mul(intConst(-1), a);
+}
+
+Term TermContext::sub(Term a, Term b) { return add(a, neg(b)); }
+
+Term TermContext::mul(Term a, Term b) {
+  assert(a->sort == b->sort);
+  if (b->kind == Kind::Const && a->kind != Kind::Const)
+    std::swap(a, b);
+  if (a->sort == Sort::Real) {
+    if (a->kind == Kind::Const) {
+      if (a->num == 0)
+        return a;
+      if (a->num == 1 && a->den == 1)
+        return b;
+      if (b->kind == Kind::Const && fits(a->num) && fits(b->num) && a->den < (1 << 30) &&
+          b->den < (1 << 30))
+        return realConst(a->num * b->num, a->den * b->den);
+    }
+    Node n{Kind::Mul, Sort::Real};
+    n.kids = {a, b};
+    return intern(std::move(n));
+  }
+  if (a->kind == Kind::Const) {
+    if (a->num == 0)
+      return a;
+    if (a->num == 1)
+      return b;
+    if (b->kind == Kind::Const && fits(a->num) && fits(b->num) &&
+        (a->num < ((int128)1 << 62) && a->num > -((int128)1 << 62)) &&
+        (b->num < ((int128)1 << 62) && b->num > -((int128)1 << 62)))
+      return intConst(a->num * b->num);
+    if (fits(a->num) && a->num < ((int128)1 << 64) && a->num > -((int128)1 << 64)) {
+      std::map<uint32_t, std::pair<Term, int128>> lin;
+      int128 c = 0;
+      linear(b, a->num, lin, c);
+      return mkAddFromLinear(lin, c);
+    }
+  }
+  if (a->id > b->id)
+    std::swap(a, b);
+  Node n{Kind::Mul, Sort::Int};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::div(Term a, Term b) {
+  int128 x, y;
+  if (isConst(b, &y)) {
+    if (y == 1)
+      return a;
+    if (isConst(a, &x) && y != 0) {
+      int128 q = x / y, r = x % y;
+      if (r < 0)
+        q += (y > 0 ? -1 : 1);
+      return intConst(q);
+    }
+  }
+  Node n{Kind::Div, Sort::Int};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::mod(Term a, Term b) {
+  int128 x, y;
+  if (isConst(b, &y)) {
+    if (y == 1 || y == -1)
+      return intConst(0);
+    if (isConst(a, &x) && y != 0) {
+      int128 r = x % y;
+      if (r < 0)
+        r += (y > 0 ? y : -y);
+      return intConst(r);
+    }
+  }
+  Node n{Kind::Mod, Sort::Int};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::realDiv(Term a, Term b) {
+  if (b->kind == Kind::Const && b->num != 0 && a->kind == Kind::Const && fits(a->num) &&
+      fits(b->num) && a->den < (1 << 30) && b->num < (1 << 30) && b->num > -(1 << 30))
+    return realConst(a->num * b->den, a->den * b->num);
+  Node n{Kind::RealDiv, Sort::Real};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::toReal(Term a) {
+  if (a->sort == Sort::Real)
+    return a;
+  if (a->kind == Kind::Const)
+    return realConst(a->num, 1);
+  Node n{Kind::ToReal, Sort::Real};
+  n.kids = {a};
+  return intern(std::move(n));
+}
+
+Term TermContext::ite(Term c, Term a, Term b) {
+  assert(c->sort == Sort::Bool && a->sort == b->sort);
+  if (c->kind == Kind::Const)
+    return c->num ? a : b;
+  if (a == b)
+    return a;
+  if (a->sort == Sort::Bool) {
+    if (a->kind == Kind::Const && b->kind == Kind::Const)
+      return a->num ? c : mkNot(c);
+    if (a->kind == Kind::Const)
+      return a->num ? mkOr(c, b) : mkAnd(mkNot(c), b);
+    if (b->kind == Kind::Const)
+      return b->num ? mkOr(mkNot(c), a) : mkAnd(c, a);
+  }
+  if (c->kind == Kind::Not)
+    return ite(c->kids[0], b, a);
+  Node n{Kind::Ite, a->sort};
+  n.kids = {c, a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::eq(Term a, Term b) {
+  assert(a->sort == b->sort);
+  if (a == b)
+    return tru();
+  if (a->kind == Kind::Const && b->kind == Kind::Const)
+    return boolConst(a->num == b->num && a->den == b->den);
+  if (a->sort == Sort::Bool) {
+    if (a->kind == Kind::Const)
+      return a->num ? b : mkNot(b);
+    if (b->kind == Kind::Const)
+      return b->num ? a : mkNot(a);
+  }
+  if (a->sort == Sort::Int) {
+    // Normalise to (a - b) = 0 style only when it exposes a constant difference.
+    Term d = sub(a, b);
+    int128 v;
+    if (isConst(d, &v))
+      return boolConst(v == 0);
+  }
+  if (a->id > b->id)
+    std::swap(a, b);
+  Node n{Kind::Eq, Sort::Bool};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::le(Term a, Term b) {
+  if (a->kind == Kind::Const && b->kind == Kind::Const)
+    return boolConst(a->num * b->den <= b->num * a->den);
+  if (a->sort == Sort::Int) {
+    Term d = sub(b, a);
+    int128 v;
+    if (isConst(d, &v))
+      return boolConst(v >= 0);
+    auto [lo, hi] = range(d);
+    if (lo >= 0)
+      return tru();
+    if (hi < 0)
+      return fls();
+  }
+  Node n{Kind::Le, Sort::Bool};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::lt(Term a, Term b) {
+  if (a->kind == Kind::Const && b->kind == Kind::Const)
+    return boolConst(a->num * b->den < b->num * a->den);
+  if (a->sort == Sort::Int)
+    return le(add(a, intConst(1)), b);
+  Node n{Kind::Lt, Sort::Bool};
+  n.kids = {a, b};
+  return intern(std::move(n));
+}
+
+Term TermContext::mkNot(Term a) {
+  if (a->kind == Kind::Const)
+    return boolConst(!a->num);
+  if (a->kind == Kind::Not)
+    return a->kids[0];
+  Node n{Kind::Not, Sort::Bool};
+  n.kids = {a};
+  return intern(std::move(n));
+}
+
+Term TermContext::mkAnd(const std::vector<Term> &ts) {
+  std::vector<Term> kids;
+  std::unordered_set<Term> seen;
+  std::function<void(Term)> addKid = [&](Term t) {
+    if (t->kind == Kind::And) {
+      for (Term k : t->kids)
+        addKid(k);
+      return;
+    }
+    if (seen.insert(t).second)
+      kids.push_back(t);
+  };
+  for (Term t : ts) {
+    if (t->kind == Kind::Const) {
+      if (!t->num)
+        return fls();
+      continue;
+    }
+    addKid(t);
+  }
+  for (Term k : kids)
+    if (k->kind == Kind::Not && seen.count(k->kids[0]))
+      return fls();
+  if (kids.empty())
+    return tru();
+  if (kids.size() == 1)
+    return kids[0];
+  Node n{Kind::And, Sort::Bool};
+  n.kids = std::move(kids);
+  return intern(std::move(n));
+}
+
+Term TermContext::mkOr(const std::vector<Term> &ts) {
+  std::vector<Term> kids;
+  std::unordered_set<Term> seen;
+  std::function<void(Term)> addKid = [&](Term t) {
+    if (t->kind == Kind::Or) {
+      for (Term k : t->kids)
+        addKid(k);
+      return;
+    }
+    if (seen.insert(t).second)
+      kids.push_back(t);
+  };
+  for (Term t : ts) {
+    if (t->kind == Kind::Const) {
+      if (t->num)
+        return tru();
+      continue;
+    }
+    addKid(t);
+  }
+  for (Term k : kids)
+    if (k->kind == Kind::Not && seen.count(k->kids[0]))
+      return tru();
+  if (kids.empty())
+    return fls();
+  if (kids.size() == 1)
+    return kids[0];
+  Node n{Kind::Or, Sort::Bool};
+  n.kids = std::move(kids);
+  return intern(std::move(n));
+}
+
+Term TermContext::mkAnd(Term a, Term b) { return mkAnd(std::vector<Term>{a, b}); }
+Term TermContext::mkOr(Term a, Term b) { return mkOr(std::vector<Term>{a, b}); }
+
+// ---- intervals --------------------------------------------------------------------------
+
+void TermContext::setBounds(Term v, int128 lo, int128 hi) {
+  bounds_[v] = {lo, hi};
+  rangeMemo_.clear();
+}
+
+std::vector<Term> TermContext::boundFacts() {
+  std::vector<std::pair<uint32_t, Term>> order;
+  for (auto &[v, b] : bounds_) {
+    Node lo{Kind::Le, Sort::Bool};
+    lo.kids = {intConst(b.first), v};
+    Node hi{Kind::Le, Sort::Bool};
+    hi.kids = {v, intConst(b.second)};
+    Node both{Kind::And, Sort::Bool};
+    both.kids = {intern(std::move(lo)), intern(std::move(hi))};
+    order.push_back({v->id, intern(std::move(both))});
+  }
+  std::sort(order.begin(), order.end(), [](auto &a, auto &b) { return a.first < b.first; });
+  std::vector<Term> out;
+  for (auto &[id, t] : order)
+    out.push_back(t);
+  return out;
+}
+
+static int128 clampInf(int128 v) { return v > kInf ? kInf : v < -kInf ? -kInf : v; }
+
+static int128 satMul(int128 a, int128 b) {
+  if (a == 0 || b == 0)
+    return 0;
+  if (a >= kInf || a <= -kInf || b >= kInf || b <= -kInf)
+    return ((a > 0) == (b > 0)) ? kInf : -kInf;
+  // |a|,|b| < 2^100: the product may exceed 128 bits; check via division.
+  int128 lim = kInf;
+  int128 aa = a < 0 ? -a : a, bb = b < 0 ? -b : b;
+  if (aa > lim / bb)
+    return ((a > 0) == (b > 0)) ? kInf : -kInf;
+  return a * b;
+}
+
+std::pair<int128, int128> TermContext::range(Term t) {
+  if (t->sort != Sort::Int)
+    return {-kInf, kInf};
+  if (t->kind == Kind::Const)
+    return {t->num, t->num};
+  auto memo = rangeMemo_.find(t);
+  if (memo != rangeMemo_.end())
+    return memo->second;
+  std::pair<int128, int128> r{-kInf, kInf};
+  switch (t->kind) {
+  case Kind::Var:
+  case Kind::App: {
+    auto it = bounds_.find(t);
+    if (it != bounds_.end())
+      r = it->second;
+    break;
+  }
+  case Kind::Add: {
+    int128 lo = 0, hi = 0;
+    for (Term k : t->kids) {
+      auto [a, b] = range(k);
+      lo = clampInf(lo + a);
+      hi = clampInf(hi + b);
+    }
+    r = {lo, hi};
+    break;
+  }
+  case Kind::Mul: {
+    auto [a, b] = range(t->kids[0]);
+    auto [c, d] = range(t->kids[1]);
+    int128 p[4] = {satMul(a, c), satMul(a, d), satMul(b, c), satMul(b, d)};
+    r = {*std::min_element(p, p + 4), *std::max_element(p, p + 4)};
+    break;
+  }
+  case Kind::Div: {
+    auto [a, b] = range(t->kids[0]);
+    int128 y;
+    if (isConst(t->kids[1], &y) && y > 0 && a > -kInf && b < kInf) {
+      auto fl = [&](int128 x) { int128 q = x / y; if (x % y < 0) q -= 1; return q; };
+      r = {fl(a), fl(b)};
+    }
+    break;
+  }
+  case Kind::Mod: {
+    auto [c, d] = range(t->kids[1]);
+    int128 m = std::max(c < 0 ? -c : c, d < 0 ? -d : d);
+    if (m < kInf)
+      r = {0, m > 0 ? m - 1 : 0};
+    auto [a, b] = range(t->kids[0]);
+    if (a >= 0 && c > 0 && b < c)
+      r = {a, b};
+    break;
+  }
+  case Kind::Ite: {
+    auto [a, b] = range(t->kids[1]);
+    auto [c, d] = range(t->kids[2]);
+    r = {std::min(a, c), std::max(b, d)};
+    break;
+  }
+  default: break;
+  }
+  rangeMemo_[t] = r;
+  return r;
+}
+
+// ---- traversal ----------------------------------------------------------------------------
+
+Term TermContext::substitute(Term t, const std::unordered_map<Term, Term> &m) {
+  std::unordered_map<Term, Term> memo;
+  std::function<Term(Term)> go = [&](Term x) -> Term {
+    auto it = m.find(x);
+    if (it != m.end())
+      return it->second;
+    if (x->kids.empty())
+      return x;
+    auto mi = memo.find(x);
+    if (mi != memo.end())
+      return mi->second;
+    std::vector<Term> k;
+    bool changed = false;
+    for (Term c : x->kids) {
+      k.push_back(go(c));
+      changed |= k.back() != c;
+    }
+    Term r = x;
+    if (changed) {
+      switch (x->kind) {
+      case Kind::App: r = app(x->name, x->sort, k); break;
+      case Kind::Add: {
+        r = k[0];
+        for (size_t i = 1; i < k.size(); ++i)
+          r = add(r, k[i]);
+        break;
+      }
+      case Kind::Mul: r = mul(k[0], k[1]); break;
+      case Kind::Div: r = div(k[0], k[1]); break;
+      case Kind::Mod: r = mod(k[0], k[1]); break;
+      case Kind::RealDiv: r = realDiv(k[0], k[1]); break;
+      case Kind::Ite: r = ite(k[0], k[1], k[2]); break;
+      case Kind::Eq: r = eq(k[0], k[1]); break;
+      case Kind::Le: r = le(k[0], k[1]); break;
+      case Kind::Lt: r = lt(k[0], k[1]); break;
+      case Kind::Not: r = mkNot(k[0]); break;
+      case Kind::And: r = mkAnd(k); break;
+      case Kind::Or: r = mkOr(k); break;
+      case Kind::ToReal: r = toReal(k[0]); break;
+      default: assert(false && "leaf with kids");
+      }
+    }
+    memo[x] = r;
+    return r;
+  };
+  return go(t);
+}
+
+bool TermContext::mentions(Term t, Term v) { return mentionsAny(t, {v}); }
+
+bool TermContext::mentionsAny(Term t, const std::vector<Term> &vs) {
+  if (vs.empty())
+    return false;
+  std::unordered_set<Term> target(vs.begin(), vs.end());
+  std::unordered_set<Term> seen;
+  std::vector<Term> stack{t};
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (target.count(x))
+      return true;
+    if (!seen.insert(x).second)
+      continue;
+    for (Term k : x->kids)
+      stack.push_back(k);
+  }
+  return false;
+}
+
+void TermContext::collectSymbols(Term t, std::vector<Term> &out) {
+  std::unordered_set<Term> seen(out.begin(), out.end());
+  std::function<void(Term)> go = [&](Term x) {
+    if (seen.count(x))
+      return;
+    for (Term k : x->kids)
+      go(k);
+    if (seen.insert(x).second && (x->kind == Kind::Var || x->kind == Kind::App))
+      out.push_back(x);
+  };
+  go(t);
+}
+
+// ---- evaluation ---------------------------------------------------------------------------
+
+static Value normal(int128 n, int128 d) {
+  if (d < 0) {
+    n = -n;
+    d = -d;
+  }
+  int128 g = gcd(n, d);
+  if (g > 1) {
+    n /= g;
+    d /= g;
+  }
+  return {n, d};
+}
+
+std::optional<Value> eval(Term t, const Assignment &a) {
+  switch (t->kind) {
+  case Kind::Const: return Value{t->num, t->den};
+  case Kind::Var:
+  case Kind::App: {
+    auto it = a.find(t);
+    if (it == a.end())
+      return std::nullopt;
+    return it->second;
+  }
+  default: break;
+  }
+  std::vector<Value> k;
+  if (t->kind == Kind::Ite) {
+    auto c = eval(t->kids[0], a);
+    if (!c)
+      return std::nullopt;
+    return eval(c->num ? t->kids[1] : t->kids[2], a);
+  }
+  for (Term c : t->kids) {
+    auto v = eval(c, a);
+    if (!v)
+      return std::nullopt;
+    k.push_back(*v);
+  }
+  auto B = [](bool b) { return Value{b ? 1 : 0, 1}; };
+  switch (t->kind) {
+  case Kind::Add: {
+    Value s{0, 1};
+    for (const Value &v : k)
+      s = normal(s.num * v.den + v.num * s.den, s.den * v.den);
+    return s;
+  }
+  case Kind::Mul: return normal(k[0].num * k[1].num, k[0].den * k[1].den);
+  case Kind::Div: {
+    if (k[1].num == 0)
+      return std::nullopt;
+    int128 x = k[0].num, y = k[1].num, q = x / y, r = x % y;
+    if (r < 0)
+      q += (y > 0 ? -1 : 1);
+    return Value{q, 1};
+  }
+  case Kind::Mod: {
+    if (k[1].num == 0)
+      return std::nullopt;
+    int128 y = k[1].num, r = k[0].num % y;
+    if (r < 0)
+      r += (y > 0 ? y : -y);
+    return Value{r, 1};
+  }
+  case Kind::RealDiv:
+    if (k[1].num == 0)
+      return std::nullopt;
+    return normal(k[0].num * k[1].den, k[0].den * k[1].num);
+  case Kind::Eq: return B(k[0] == k[1]);
+  case Kind::Le: return B(k[0].num * k[1].den <= k[1].num * k[0].den);
+  case Kind::Lt: return B(k[0].num * k[1].den < k[1].num * k[0].den);
+  case Kind::Not: return B(!k[0].num);
+  case Kind::And: {
+    for (const Value &v : k)
+      if (!v.num)
+        return B(false);
+    return B(true);
+  }
+  case Kind::Or: {
+    for (const Value &v : k)
+      if (v.num)
+        return B(true);
+    return B(false);
+  }
+  case Kind::ToReal: return k[0];
+  default: return std::nullopt;
+  }
+}
+
+// ---- printing -----------------------------------------------------------------------------
+
+std::string show(Term t) {
+  switch (t->kind) {
+  case Kind::Const:
+    if (t->sort == Sort::Bool)
+      return t->num ? "true" : "false";
+    if (t->den != 1)
+      return toString(t->num) + "/" + toString(t->den);
+    return toString(t->num);
+  case Kind::Var: return t->name;
+  case Kind::App: {
+    std::string s = t->name + "(";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      s += (i ? ", " : "") + show(t->kids[i]);
+    return s + ")";
+  }
+  default: break;
+  }
+  auto bin = [&](const char *op) {
+    std::string s = "(";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      s += (i ? std::string(" ") + op + " " : "") + show(t->kids[i]);
+    return s + ")";
+  };
+  switch (t->kind) {
+  case Kind::Add: return bin("+");
+  case Kind::Mul: return bin("*");
+  case Kind::Div: return bin("div");
+  case Kind::Mod: return bin("mod");
+  case Kind::RealDiv: return bin("/");
+  case Kind::Eq: return bin("==");
+  case Kind::Le: return bin("<=");
+  case Kind::Lt: return bin("<");
+  case Kind::And: return bin("&&");
+  case Kind::Or: return bin("||");
+  case Kind::Not: return "!" + show(t->kids[0]);
+  case Kind::ToReal: return "real(" + show(t->kids[0]) + ")";
+  case Kind::Ite:
+    return "(" + show(t->kids[0]) + " ? " + show(t->kids[1]) + " : " + show(t->kids[2]) + ")";
+  default: return "?";
+  }
+}
+
+static std::string sortName(Sort s) {
+  return s == Sort::Bool ? "Bool" : s == Sort::Int ? "Int" : "Real";
+}
+
+static std::string quoteSym(const std::string &n) {
+  for (char c : n)
+    if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'))
+      return "|" + n + "|";
+  return n;
+}
+
+static std::string smtNum(int128 v) {
+  return v < 0 ? "(- " + toString(-v) + ")" : toString(v);
+}
+
+std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment) {
+  std::ostringstream os;
+  std::istringstream hc(headerComment);
+  for (std::string line; std::getline(hc, line);)
+    os << "; " << line << "\n";
+  os << "(set-logic ALL)\n";
+  std::vector<Term> syms;
+  std::unordered_set<Term> seen;
+  std::map<std::string, Term> funs;
+  std::function<void(Term)> collect = [&](Term x) {
+    if (!seen.insert(x).second)
+      return;
+    for (Term k : x->kids)
+      collect(k);
+    if (x->kind == Kind::Var)
+      syms.push_back(x);
+    if (x->kind == Kind::App)
+      funs.emplace(x->name, x);
+  };
+  for (Term a : assertions)
+    collect(a);
+  for (auto &[name, t] : funs) {
+    os << "(declare-fun " << quoteSym(name) << " (";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      os << (i ? " " : "") << sortName(t->kids[i]->sort);
+    os << ") " << sortName(t->sort) << ")\n";
+  }
+  for (Term s : syms)
+    os << "(declare-const " << quoteSym(s->name) << " " << sortName(s->sort) << ")\n";
+  std::function<std::string(Term)> pr = [&](Term x) -> std::string {
+    auto nary = [&](const char *op) {
+      std::string s = std::string("(") + op;
+      for (Term k : x->kids)
+        s += " " + pr(k);
+      return s + ")";
+    };
+    switch (x->kind) {
+    case Kind::Const:
+      if (x->sort == Sort::Bool)
+        return x->num ? "true" : "false";
+      if (x->sort == Sort::Real) {
+        std::string r = "(/ " + toString(x->num < 0 ? -x->num : x->num) + ".0 " +
+                        toString(x->den) + ".0)";
+        return x->num < 0 ? "(- " + r + ")" : r;
+      }
+      return smtNum(x->num);
+    case Kind::Var: return quoteSym(x->name);
+    case Kind::App: return x->kids.empty() ? quoteSym(x->name) : "(" + quoteSym(x->name) + [&] {
+      std::string s;
+      for (Term k : x->kids)
+        s += " " + pr(k);
+      return s;
+    }() + ")";
+    case Kind::Add: return nary("+");
+    case Kind::Mul: return nary("*");
+    case Kind::Div: return nary("div");
+    case Kind::Mod: return nary("mod");
+    case Kind::RealDiv: return nary("/");
+    case Kind::Ite: return nary("ite");
+    case Kind::Eq: return nary("=");
+    case Kind::Le: return nary("<=");
+    case Kind::Lt: return nary("<");
+    case Kind::Not: return nary("not");
+    case Kind::And: return nary("and");
+    case Kind::Or: return nary("or");
+    case Kind::ToReal: return nary("to_real");
+    }
+    return "?";
+  };
+  for (Term a : assertions)
+    os << "(assert " << pr(a) << ")\n";
+  os << "(check-sat)\n";
+  return os.str();
+}
+
+} // namespace ksynth::smt
