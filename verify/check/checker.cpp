@@ -99,6 +99,9 @@ public:
       return finish();
     }
 
+    if (!m1_.summaries.empty() && !checkSummaries())
+      return finish();
+
     for (const std::string &kind : orderedChecks()) {
       if (kind == "race")
         checkRaces();
@@ -575,6 +578,30 @@ private:
       decide(o, cands);
       rep_.obligations.push_back(o);
     }
+  }
+
+  // Loop summaries found modulo wrap-around hold by induction, or nothing can be claimed.
+  bool checkSummaries() {
+    std::vector<Term> bad;
+    for (const SummarySite &s : m1_.summaries)
+      bad.push_back(tc_.mkAnd(s.pc, tc_.mkNot(s.ok)));
+    smt::Result r = solver_.check(tc_.mkOr(bad));
+    if (r.status == smt::Status::Unsat)
+      return true;
+    const SummarySite &s = m1_.summaries.front();
+    for (const std::string &kind : orderedChecks()) {
+      Obligation o;
+      o.kind = kind;
+      o.name = kind;
+      o.loc = s.loc;
+      o.status = Status::Unknown;
+      o.reason = "the loop's induction variable '" + s.var +
+                 "' may wrap around, so ksynth cannot summarise the loop" +
+                 (r.status == smt::Status::Unknown ? " (" + r.reason + ")" : "");
+      o.ms = r.ms;
+      rep_.obligations.push_back(o);
+    }
+    return false;
   }
 
   // ---- barrier ------------------------------------------------------------------------------

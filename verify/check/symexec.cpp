@@ -119,10 +119,6 @@ struct State {
   Term bc, wc;
 };
 
-struct LoopCtx {
-  std::vector<Term> iters;
-};
-
 class Exec {
 public:
   Exec(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
@@ -150,6 +146,7 @@ private:
   std::string tag_;
   ThreadModel &out_;
   bool dry_ = false; // detection passes record nothing
+  bool noWrap_ = false; // detection of induction variables modulo wrap-around (validated later)
   bool kernelHasBarrier_ = false;
   std::vector<Term> iters_;
   std::map<int, std::vector<State>> pendingExits_;
@@ -198,7 +195,7 @@ private:
 
   // Unsigned results wrap modulo 2^bits (exactly); signed ones must not overflow (checked).
   Term wrapUnsigned(Term r, ir::Type t) {
-    if (!t.isInt() || t.isSigned)
+    if (!t.isInt() || t.isSigned || noWrap_)
       return r;
     int128 m = static_cast<int128>(1) << t.bits;
     auto [lo, hi] = tc_.range(r);
@@ -215,7 +212,7 @@ private:
       return tc_.ne(v, tc_.intConst(0));
     int128 lo = to.minValue(), hi = to.maxValue();
     auto [a, b] = tc_.range(v);
-    if (a >= lo && b <= hi)
+    if ((a >= lo && b <= hi) || noWrap_)
       return v;
     int128 m = static_cast<int128>(1) << to.bits;
     Term w = tc_.mod(v, tc_.intConst(m)); // in [0, 2^bits)
@@ -444,6 +441,14 @@ private:
     case Op::BitAnd: {
       int128 m;
       auto [alo, ahi] = tc_.range(a);
+      if (tc_.isConst(a, &m) && !tc_.isConst(b)) {
+        std::swap(a, b);
+        std::tie(alo, ahi) = tc_.range(a);
+      }
+      if (tc_.isConst(b, &m) && alo >= 0 && m < 0 && ((-m) & (-m - 1)) == 0) // a & ~(2^k - 1)
+        return tc_.sub(a, tc_.mod(a, tc_.intConst(-m)));
+      if (tc_.isConst(b, &m) && alo >= 0 && m > 0 && (m & (m - 1)) == 0) // one bit
+        return tc_.mul(tc_.intConst(m), tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2)));
       if (tc_.isConst(b, &m) && m >= 0 && ((m + 1) & m) == 0 && alo >= 0)
         return tc_.mod(a, tc_.intConst(m + 1));
       if (tc_.isConst(a, &m) && m >= 0 && ((m + 1) & m) == 0 && tc_.range(b).first >= 0)
@@ -452,6 +457,15 @@ private:
     }
     case Op::BitOr:
     case Op::BitXor: {
+      int128 m;
+      if (tc_.isConst(a, &m) && !tc_.isConst(b))
+        std::swap(a, b);
+      if (e.op != Op::BitAnd && tc_.isConst(b, &m) && m > 0 && (m & (m - 1)) == 0 && tc_.range(a).first >= 0) {
+        Term bit = tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2));
+        Term r = e.op == Op::BitXor ? tc_.add(a, tc_.sub(tc_.intConst(m), tc_.mul(tc_.intConst(2 * m), bit)))
+                                    : tc_.add(a, tc_.sub(tc_.intConst(m), tc_.mul(tc_.intConst(m), bit)));
+        return r;
+      }
       abstraction(std::string("bitwise '") + ir::opName(e.op) + "' as an uninterpreted function");
       Term r = tc_.app(std::string("fn.bv") + ir::opName(e.op) + ty.str(), Sort::Int, {a, b});
       if (!dry_)
@@ -652,6 +666,7 @@ private:
     Shape shape = Shape::Havoc;
     Term step = nullptr; // Affine: per-iteration delta; Shift: k
     int k = 0;
+    bool validate = false; // found assuming no wrap-around: check by induction
   };
 
   // One iteration: pre, test, body, step. Returns the state at the end of the iteration and
@@ -799,6 +814,30 @@ private:
       };
       for (auto &[v, e] : entrySym)
         summary[v] = classify(e, end.vars[v].t);
+      // Induction variables stepped through unsigned arithmetic or conversions
+      // (`i += blockDim.x * gridDim.x` with int i) are affine as long as nothing wraps:
+      // classify those without wrap-around and validate the summary in the recorded pass.
+      bool retry = false;
+      for (auto &[v, sm] : summary)
+        retry |= sm.shape == Shape::Havoc;
+      if (retry) {
+        dry_ = true;
+        noWrap_ = true;
+        auto saved2 = pendingExits_;
+        Term c2;
+        State end2 = iteration(L, entry, c2, barrierAfterBody, false, tc_.tru());
+        pendingExits_ = saved2;
+        noWrap_ = false;
+        dry_ = savedDry;
+        for (auto &[v, e] : entrySym)
+          if (summary[v].shape == Shape::Havoc) {
+            Summary alt = classify(e, end2.vars[v].t);
+            if (alt.shape == Shape::Affine) {
+              alt.validate = true;
+              summary[v] = alt;
+            }
+          }
+      }
       bcSum = classify(bcEntry, end.bc);
       wcSum = classify(wcEntry, end.wc);
       if (irregular) {
@@ -868,7 +907,17 @@ private:
     iters_.push_back(i);
     auto savedExits = pendingExits_;
     Term cond;
-    (void)iteration(L, atI, cond, barrierAfterBody, true, extra);
+    State endI = iteration(L, atI, cond, barrierAfterBody, true, extra);
+    if (!dry_)
+      for (int v : modified) {
+        const Summary &sm = summary[v];
+        if (sm.shape != Shape::Affine || !sm.validate)
+          continue;
+        Term next = tc_.add(atI.vars[v].t, sm.step);
+        Term ok = tc_.eq(endI.vars[v].t, next);
+        if (ok != tc_.tru())
+          out_.summaries.push_back({L.loc, k_.vars[v].name, endI.pc, ok});
+      }
     iters_.pop_back();
     pendingExits_ = savedExits;
 
@@ -932,12 +981,7 @@ private:
 } // namespace
 
 Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e) {
-  ThreadModel scratch;
-  ThreadSyms none;
-  for (int d = 0; d < 3; ++d)
-    none.tid[d] = none.bid[d] = tc.intConst(0);
-  // Reuse the executor's expression semantics through a one-statement kernel run would be
-  // heavier than needed; launch expressions are plain integer arithmetic over parameters.
+  // Launch expressions are plain integer arithmetic over scalar parameters.
   std::function<Term(const ir::Expr &)> ev = [&](const ir::Expr &x) -> Term {
     switch (x.op) {
     case Op::Const: return tc.intConst(x.ival);

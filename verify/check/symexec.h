@@ -84,7 +84,17 @@ struct LoadSym {
   Term flat = nullptr;
 };
 
+// A loop summary that assumed no wrap-around: at the end of every iteration that completes,
+// the real value must equal the summary's next value (checked by induction on iterations).
+struct SummarySite {
+  ir::Loc loc;
+  std::string var;
+  Term pc = nullptr;
+  Term ok = nullptr;
+};
+
 struct ThreadModel {
+  std::vector<SummarySite> summaries;
   std::vector<AccessSite> accesses;
   std::vector<ArithSite> arith;
   std::vector<ControlSite> controls;

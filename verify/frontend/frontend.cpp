@@ -385,6 +385,12 @@ private:
     SourceLocation sl = whole->getExprLoc();
     switch (ck) {
     case CK_LValueToRValue: {
+      const Expr *inner = sub->IgnoreParens();
+      if (isa<ConditionalOperator>(inner) || isa<BinaryOperator>(inner) || isa<UnaryOperator>(inner) ||
+          isa<CallExpr>(inner)) {
+        if (!(isa<UnaryOperator>(inner) && llvm::cast<UnaryOperator>(inner)->getOpcode() == UO_Deref))
+          return rvalue(inner); // an lvalue-valued expression: read its value
+      }
       LValue lv = lvalue(sub);
       return readLValue(lv, sub);
     }
@@ -483,6 +489,10 @@ private:
     }
     if (lv.mem.index.empty()) {
       unsupported(sl, "assignment to pointer parameter or array '" + lv.mem.text + "'");
+      return;
+    }
+    if (lv.mem.ptr->op == Op::ArrayRef && k_.arrays[lv.mem.ptr->id].space == ir::Space::Constant) {
+      unsupported(sl, "write to __constant__ memory '" + lv.mem.text + "' (read-only for kernels)");
       return;
     }
     auto s = emit(StmtKind::Store, sl);

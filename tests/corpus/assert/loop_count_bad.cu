@@ -1,0 +1,14 @@
+// expect: refuted assert
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: the loop runs 10 times, c ends at 20
+__global__ void fill_count(int *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(out) >= n);
+  int c = 0;
+  for (int k = 0; k < 10; k++)
+    c += 2;
+  __assert(c == 18);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = c;
+}

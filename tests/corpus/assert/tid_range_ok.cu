@@ -1,0 +1,10 @@
+// expect: proven
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+__global__ void fill(float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(out) >= n);
+  __assert(threadIdx.x < blockDim.x);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = 1.0f;
+}

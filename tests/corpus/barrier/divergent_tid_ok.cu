@@ -1,0 +1,18 @@
+// expect: proven
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+__global__ void reverse_half(const float *in, float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(out) >= n);
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (t < 128) {
+    s[t] = i < n ? in[i] : 0.0f;
+  }
+  __syncthreads();
+  if (t < 128) {
+    if (i < n)
+      out[i] = s[127 - t];
+  }
+}

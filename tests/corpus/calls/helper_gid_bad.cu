@@ -1,0 +1,15 @@
+// expect: refuted race
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: helper forgets blockDim: block 1 thread 0 and block 0 thread 1 both get index 1
+__device__ int global_id() {
+  return blockIdx.x + threadIdx.x;
+}
+
+__global__ void copy(const float *in, float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(out) >= n);
+  int i = global_id();
+  if (i < n)
+    out[i] = in[i];
+}

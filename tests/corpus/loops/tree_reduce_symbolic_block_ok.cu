@@ -1,0 +1,24 @@
+// expect: proven
+// args: --checks race,barrier,bounds,overflow,assert
+// note: block size symbolic (no --block), bounded by __requires; race-free for every block
+// note: size, power of two or not (writers t < st, readers t + st >= st)
+__global__ void block_sum(const float *in, float *partial, int n, unsigned nblocks) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(blockDim.x <= 256);
+  __requires(blockDim.y == 1);
+  __requires(blockDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(partial) >= nblocks);
+  __shared__ float s[256];
+  unsigned t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (unsigned st = blockDim.x / 2; st > 0; st >>= 1) {
+    if (t < st)
+      s[t] += s[t + st];
+    __syncthreads();
+  }
+  if (t == 0 && blockIdx.x < nblocks)
+    partial[blockIdx.x] = s[0];
+}

@@ -1,0 +1,12 @@
+// expect: proven
+// args: --block 256 --checks race,barrier,overflow,assert
+// note: i * stride <= (2^28 - 1) * 8 < 2^31
+__global__ void gather_strided(const float *in, float *out, int n, int stride) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(n <= 1 << 28);
+  __requires(stride >= 1);
+  __requires(stride <= 8);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = in[i * stride];
+}

@@ -1,0 +1,20 @@
+// expect: refuted race
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: thread 0 of every block writes partial[0]: blocks 0 and 1 race (nblocks >= 2)
+__global__ void block_sum(const float *in, float *partial, int n, unsigned nblocks) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(partial) >= nblocks);
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  for (int st = 128; st > 0; st >>= 1) {
+    if (t < st)
+      s[t] += s[t + st];
+    __syncthreads();
+  }
+  if (t == 0 && blockIdx.x < nblocks)
+    partial[0] = s[0];
+}

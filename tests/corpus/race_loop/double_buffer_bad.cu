@@ -1,0 +1,20 @@
+// expect: refuted race
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: race only from the second iteration on (iters >= 2): thread 1 writes s[1] of
+// note: iteration k+1 while thread 0 still reads s[1] of iteration k
+__global__ void relax(const float *in, float *out, int n, int iters) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(out) >= n);
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? in[i] : 0.0f;
+  for (int k = 0; k < iters; k++) {
+    s[t] = v;
+    __syncthreads();
+    v = 0.5f * (v + s[(t + 1) % 256]);
+  }
+  if (i < n)
+    out[i] = v;
+}

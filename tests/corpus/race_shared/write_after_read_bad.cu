@@ -1,0 +1,17 @@
+// expect: refuted race
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: write-after-read: thread 1 reads s[0] while thread 0 overwrites s[0]
+__global__ void add_partner(const float *in, float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(out) >= n);
+  __shared__ float s[256];
+  int t = threadIdx.x;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[t] = i < n ? in[i] : 0.0f;
+  __syncthreads();
+  float v = s[t ^ 1];
+  s[t] = s[t] + v;
+  if (i < n)
+    out[i] = s[t];
+}

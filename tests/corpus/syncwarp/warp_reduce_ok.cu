@@ -1,0 +1,21 @@
+// expect: proven
+// args: --block 64 --checks race,barrier,bounds,overflow,assert
+// note: each warp reduces its own 32 cells, so __syncwarp() is enough
+__global__ void warp_sums(const float *in, float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(in) >= n);
+  __requires(__len(out) >= n);
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  int lane = t % 32;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  s[t] = i < n ? in[i] : 0.0f;
+  __syncwarp();
+  for (int off = 16; off > 0; off >>= 1) {
+    if (lane < off)
+      s[t] += s[t + off];
+    __syncwarp();
+  }
+  if (lane == 0 && i < n)
+    out[i / 32] = s[t];
+}

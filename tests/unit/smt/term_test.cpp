@@ -1,0 +1,63 @@
+#include "verify/smt/solver.h"
+#include "verify/smt/term.h"
+
+#include <doctest/doctest.h>
+
+using namespace ksynth::smt;
+
+TEST_CASE("linear normal form makes equal sums the same term") {
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int), y = tc.var("y", Sort::Int);
+  Term a = tc.add(tc.add(x, y), tc.intConst(3));
+  Term b = tc.add(tc.intConst(1), tc.add(y, tc.add(x, tc.intConst(2))));
+  CHECK(a == b);
+  CHECK(tc.sub(a, x) == tc.add(y, tc.intConst(3)));
+  CHECK(tc.sub(tc.mul(tc.intConst(4), x), tc.add(x, tc.add(x, tc.add(x, x)))) == tc.intConst(0));
+}
+
+TEST_CASE("bounds fold comparisons, and are exported as facts") {
+  TermContext tc;
+  Term t = tc.var("t", Sort::Int);
+  tc.setBounds(t, 0, 255);
+  CHECK(tc.lt(t, tc.intConst(256)) == tc.tru());
+  CHECK(tc.lt(t, tc.intConst(0)) == tc.fls());
+  CHECK(tc.lt(t, tc.intConst(100))->kind == Kind::Le);
+  REQUIRE(tc.boundFacts().size() == 1);
+  // The fact is not folded away by the simplifier that relies on it.
+  CHECK(tc.boundFacts()[0]->kind == Kind::And);
+}
+
+TEST_CASE("Euclidean division and modulo fold like SMT-LIB") {
+  TermContext tc;
+  CHECK(tc.div(tc.intConst(-7), tc.intConst(2)) == tc.intConst(-4));
+  CHECK(tc.mod(tc.intConst(-7), tc.intConst(2)) == tc.intConst(1));
+  Assignment a;
+  CHECK(eval(tc.div(tc.intConst(7), tc.intConst(-2)), a)->num == -3);
+}
+
+TEST_CASE("solver: unsat proves, sat returns a model that evaluates the goal to true") {
+  TermContext tc;
+  Solver s(tc, 5000);
+  Term x = tc.var("x", Sort::Int), y = tc.var("y", Sort::Int);
+  s.addBackground(tc.inRange(x, 0, 10));
+  s.addBackground(tc.inRange(y, 0, 10));
+  Result r = s.check(tc.gt(tc.add(x, y), tc.intConst(20)));
+  CHECK(r.status == Status::Unsat);
+  Term goal = tc.mkAnd(tc.eq(tc.add(x, y), tc.intConst(17)), tc.lt(x, y));
+  r = s.check(goal);
+  REQUIRE(r.status == Status::Sat);
+  auto v = eval(goal, r.model);
+  REQUIRE(v.has_value());
+  CHECK(v->num == 1);
+}
+
+TEST_CASE("SMT-LIB dump declares every symbol") {
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int);
+  Term f = tc.app("fn.f", Sort::Real, {tc.toReal(x)});
+  std::string s = toSmtLib2({tc.lt(f, tc.realConst(-3, 2))}, "test");
+  CHECK(s.find("(declare-fun fn.f (Real) Real)") != std::string::npos);
+  CHECK(s.find("(declare-const x Int)") != std::string::npos);
+  CHECK(s.find("(- (/ 3.0 2.0))") != std::string::npos);
+  CHECK(s.find("(check-sat)") != std::string::npos);
+}
