@@ -63,7 +63,7 @@ public:
         solver_.addBackground(f);
     }
     for (const ir::ExprPtr &e : opts_.assumes)
-      solver_.addBackground(evalUniformBool(*e));
+      solver_.addBackground(evalUniform(tc_, k_, g_, *e));
     // Every range the simplifier relied on is asserted too (after all terms exist).
     for (Term b : tc_.boundFacts())
       solver_.addBackground(b);
@@ -147,39 +147,6 @@ private:
     };
     go(k_.body);
     return out;
-  }
-
-  Term evalUniformBool(const ir::Expr &e) {
-    // --assume expressions: comparisons over parameters and __len.
-    std::function<Term(const ir::Expr &)> ev = [&](const ir::Expr &x) -> Term {
-      switch (x.op) {
-      case ir::Op::Const: return x.type.isBool() ? tc_.boolConst(x.ival) : tc_.intConst(x.ival);
-      case ir::Op::VarRef: {
-        auto it = g_.params.find(x.id);
-        return it != g_.params.end() ? it->second : tc_.intConst(0);
-      }
-      case ir::Op::Len: return g_.lens.count(x.id) ? g_.lens.at(x.id) : tc_.intConst(0);
-      case ir::Op::Builtin:
-        return static_cast<ir::Builtin>(x.id) == ir::Builtin::BlockDim ? g_.blockDim[x.dim] : g_.gridDim[x.dim];
-      case ir::Op::Add: return tc_.add(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Sub: return tc_.sub(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Mul: return tc_.mul(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Div: return tc_.div(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Rem: return tc_.mod(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Eq: return tc_.eq(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Ne: return tc_.ne(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Lt: return tc_.lt(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Le: return tc_.le(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Gt: return tc_.gt(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Ge: return tc_.ge(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::LAnd: return tc_.mkAnd(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::LOr: return tc_.mkOr(ev(*x.args[0]), ev(*x.args[1]));
-      case ir::Op::Not: return tc_.mkNot(ev(*x.args[0]));
-      case ir::Op::Cast: return ev(*x.args[0]);
-      default: return tc_.intConst(0);
-      }
-    };
-    return ev(e);
   }
 
   void describeLaunch() {

@@ -981,21 +981,42 @@ private:
 } // namespace
 
 Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e) {
-  // Launch expressions are plain integer arithmetic over scalar parameters.
+  // Launch lines and --assume preconditions (ir::parseCExpr): arithmetic, comparisons and
+  // logic over scalar parameters, __len and the launch dimensions, in 64-bit arithmetic.
   std::function<Term(const ir::Expr &)> ev = [&](const ir::Expr &x) -> Term {
+    auto a = [&](size_t i) { return ev(*x.args[i]); };
     switch (x.op) {
-    case Op::Const: return tc.intConst(x.ival);
+    case Op::Const: return x.type.isBool() ? tc.boolConst(x.ival != 0) : tc.intConst(x.ival);
     case Op::VarRef: {
       auto it = g.params.find(x.id);
-      return it != g.params.end() ? it->second : tc.intConst(0);
+      assert(it != g.params.end() && "uniform expressions name parameters only");
+      return it->second;
     }
-    case Op::Add: return tc.add(ev(*x.args[0]), ev(*x.args[1]));
-    case Op::Sub: return tc.sub(ev(*x.args[0]), ev(*x.args[1]));
-    case Op::Mul: return tc.mul(ev(*x.args[0]), ev(*x.args[1]));
-    case Op::Div: return tc.div(ev(*x.args[0]), ev(*x.args[1]));
-    case Op::Rem: return tc.mod(ev(*x.args[0]), ev(*x.args[1]));
-    case Op::Cast: return ev(*x.args[0]);
-    default: return tc.intConst(0);
+    case Op::Len: return g.lens.at(x.id);
+    case Op::Builtin: {
+      Term t = static_cast<ir::Builtin>(x.id) == ir::Builtin::BlockDim ? g.blockDim[x.dim] : g.gridDim[x.dim];
+      assert(t && "launch dimension used before it is defined");
+      return t;
+    }
+    case Op::Add: return tc.add(a(0), a(1));
+    case Op::Sub: return tc.sub(a(0), a(1));
+    case Op::Mul: return tc.mul(a(0), a(1));
+    // C truncates; the operands of launch arithmetic are sizes (non-negative) in practice,
+    // and for those Euclidean and truncating division agree.
+    case Op::Div: return tc.div(a(0), a(1));
+    case Op::Rem: return tc.mod(a(0), a(1));
+    case Op::Eq: return tc.eq(a(0), a(1));
+    case Op::Ne: return tc.ne(a(0), a(1));
+    case Op::Lt: return tc.lt(a(0), a(1));
+    case Op::Le: return tc.le(a(0), a(1));
+    case Op::Gt: return tc.gt(a(0), a(1));
+    case Op::Ge: return tc.ge(a(0), a(1));
+    case Op::LAnd: return tc.mkAnd(a(0), a(1));
+    case Op::LOr: return tc.mkOr(a(0), a(1));
+    case Op::Not: return tc.mkNot(a(0));
+    case Op::Select: return tc.ite(a(0), a(1), a(2));
+    case Op::Cast: return a(0);
+    default: assert(false && "operation outside the uniform expression language"); return tc.intConst(0);
     }
   };
   return ev(e);
