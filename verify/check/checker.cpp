@@ -44,8 +44,8 @@ public:
     g_ = makeGlobals(tc_, k_, opts_.block, opts_.grid, rep_.assumptions);
     t1_ = makeThread(tc_, g_, "t1");
     t2_ = makeThread(tc_, g_, "t2");
-    m1_ = execute(tc_, k_, g_, t1_, "t1");
-    m2_ = execute(tc_, k_, g_, t2_, "t2");
+    m1_ = execute(tc_, k_, g_, t1_, "t1", opts_.wrapFreeSummaries);
+    m2_ = execute(tc_, k_, g_, t2_, "t2", opts_.wrapFreeSummaries);
     rep_.abstractions = m1_.abstractions;
     describeLaunch();
 
@@ -99,8 +99,19 @@ public:
       return finish();
     }
 
-    if (!m1_.summaries.empty() && !checkSummaries())
-      return finish();
+    if (!m1_.summaries.empty() && !checkSummaries()) {
+      if (!opts_.wrapFreeSummaries)
+        return finish();
+      // Start again with those loop variables unknown: sound, maybe too coarse to prove.
+      Options o = opts_;
+      o.wrapFreeSummaries = false;
+      std::string var = m1_.summaries.front().var;
+      Checker again(k_, o);
+      KernelReport r = again.run();
+      r.abstractions.insert(r.abstractions.begin(),
+                            "loop variable '" + var + "' may wrap around: its closed form is not used");
+      return r;
+    }
 
     for (const std::string &kind : orderedChecks()) {
       if (kind == "race")
@@ -506,7 +517,7 @@ private:
                                  if (!sameInterval(e1, e2, sameBlk, sameWrp))
                                    continue;
                                  if (!e1.taint.empty() || !e2.taint.empty()) {
-                                   why = "depends on value loaded from " + (e1.taint.empty() ? e2.taint : e1.taint);
+                                   why = "depends on " + (e1.taint.empty() ? e2.taint : e1.taint);
                                    continue;
                                  }
                                  std::string arrName = k_.arrays[e1.array].name;
@@ -612,7 +623,7 @@ private:
                            return false;
                          }
                          if (!taint.empty()) {
-                           why = "depends on value loaded from " + taint;
+                           why = "depends on " + taint;
                            return false;
                          }
                          ob.reason = "barrier divergence: threads of one block reach different __syncthreads()";
@@ -656,7 +667,7 @@ private:
         bool known = mentionsLen(k_, arrId);
         for (const ir::ExprPtr &e : opts_.assumes) {
           std::function<bool(const ir::Expr &)> has = [&](const ir::Expr &x) {
-            if (x.op == ir::Op::Len && x.id == arrId)
+            if (x.op == ir::Op::Len && k_.lengthRoot(x.id) == k_.lengthRoot(arrId))
               return true;
             for (auto &c : x.args)
               if (has(*c))
@@ -700,7 +711,7 @@ private:
                              if (e.kind != interp::EventKind::OutOfBounds || e.stmt != st)
                                continue;
                              if (!e.taint.empty()) {
-                               why = "depends on value loaded from " + e.taint;
+                               why = "depends on " + e.taint;
                                continue;
                              }
                              std::string idx;
@@ -762,7 +773,7 @@ private:
                            if (!match)
                              continue;
                            if (!e.taint.empty()) {
-                             why = "depends on value loaded from " + e.taint;
+                             why = "depends on " + e.taint;
                              continue;
                            }
                            std::string what = kind == ArithKind::DivByZero ? "division by zero"
@@ -809,7 +820,7 @@ private:
                            if (e.kind != interp::EventKind::AssertFail || e.stmt != st)
                              continue;
                            if (!e.taint.empty()) {
-                             why = "depends on value loaded from " + e.taint;
+                             why = "depends on " + e.taint;
                              continue;
                            }
                            ob.reason = "assertion '" + st->text + "' can fail";

@@ -53,6 +53,9 @@ struct Options {
   std::vector<ir::ExprPtr> assumes;           // extra preconditions (--assume)
   unsigned timeoutMs = 10000;
   std::string dumpSmtDir;
+  // Summarise loop variables whose closed form holds only without wrap-around (validated by
+  // induction; when that fails, the kernel is re-checked with those variables unknown).
+  bool wrapFreeSummaries = true;
 };
 
 struct KernelReport {

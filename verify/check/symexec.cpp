@@ -19,7 +19,9 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
                        const std::array<ir::ExprPtr, 3> &grid, std::vector<std::string> &text) {
   GlobalSyms g;
   for (const ir::Param &p : k.params) {
-    if (p.isArray) {
+    if (p.isArray && k.arrays[p.id].sameLength >= 0) {
+      g.lens[p.id] = g.lens.at(k.arrays[p.id].sameLength);
+    } else if (p.isArray) {
       Term len = tc.var("len." + k.arrays[p.id].name, Sort::Int);
       tc.setBounds(len, 0, (static_cast<int128>(1) << 62));
       g.lens[p.id] = len;
@@ -38,6 +40,23 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
   static const int128 maxBlock[3] = {1024, 1024, 64};
   static const int128 maxGrid[3] = {kMaxThreads, 65535, 65535};
   const char *dn = "xyz";
+  // A block given as constants beyond CUDA's limits (GPUVerify's suite uses 2048 threads) is
+  // checked as given rather than found vacuous; the report says so.
+  bool overLimit = false;
+  {
+    int128 prod = 1;
+    bool allConst = true;
+    for (int d = 0; d < 3; ++d) {
+      int128 c = 0;
+      if (!block[d] || !tc.isConst(evalUniform(tc, k, g, *block[d]), &c)) {
+        allConst = false;
+        break;
+      }
+      prod *= c;
+      overLimit |= c > maxBlock[d];
+    }
+    overLimit = allConst && (overLimit || prod > 1024);
+  }
   for (int d = 0; d < 3; ++d) {
     std::string nm = std::string(1, dn[d]);
     if (block[d]) {
@@ -46,7 +65,8 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
       g.blockDim[d] = tc.var(std::string("blockDim.") + nm, Sort::Int);
       tc.setBounds(g.blockDim[d], 1, maxBlock[d]);
     }
-    g.facts.push_back(tc.inRange(g.blockDim[d], 1, maxBlock[d]));
+    if (!overLimit)
+      g.facts.push_back(tc.inRange(g.blockDim[d], 1, maxBlock[d]));
     if (grid[d]) {
       g.gridDim[d] = evalUniform(tc, k, g, *grid[d]);
     } else {
@@ -57,11 +77,18 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
     // The grid's extent along each dimension fits in a signed 32-bit int.
     g.facts.push_back(tc.le(tc.mul(g.gridDim[d], g.blockDim[d]), tc.intConst(kMaxThreads)));
   }
-  g.facts.push_back(
-      tc.le(tc.mul(tc.mul(g.blockDim[0], g.blockDim[1]), g.blockDim[2]), tc.intConst(1024)));
-  text.push_back("blockDim.x*blockDim.y*blockDim.z <= 1024, blockDim.z <= 64, gridDim.y,z <= 65535");
+  if (overLimit) {
+    text.push_back("the block as given exceeds CUDA's limits (1024 threads, blockDim.z <= 64): "
+                   "checked as given, although CUDA would refuse the launch; gridDim.y,z <= 65535");
+  } else {
+    g.facts.push_back(
+        tc.le(tc.mul(tc.mul(g.blockDim[0], g.blockDim[1]), g.blockDim[2]), tc.intConst(1024)));
+    text.push_back("blockDim.x*blockDim.y*blockDim.z <= 1024, blockDim.z <= 64, gridDim.y,z <= 65535");
+  }
   text.push_back("gridDim.d * blockDim.d <= 2^31-1 in each dimension (every global thread index fits in int)");
-  text.push_back("distinct pointer parameters do not alias");
+  text.push_back("distinct pointer parameters (including pointer fields of struct parameters) do not alias");
+  for (const std::string &a : k.assumptions)
+    text.push_back(a);
   return g;
 }
 
@@ -85,7 +112,7 @@ ThreadSyms makeThread(TermContext &tc, const GlobalSyms &g, const std::string &t
 
 bool mentionsLen(const ir::Kernel &k, int array) {
   std::function<bool(const ir::Expr &)> inExpr = [&](const ir::Expr &e) {
-    if (e.op == Op::Len && e.id == array)
+    if (e.op == Op::Len && k.lengthRoot(e.id) == k.lengthRoot(array))
       return true;
     for (const auto &a : e.args)
       if (inExpr(*a))
@@ -121,6 +148,7 @@ struct State {
 
 class Exec {
 public:
+  bool wrapFreeSummaries = true;
   Exec(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
        const std::string &tag, ThreadModel &out)
       : tc_(tc), k_(k), g_(g), t_(t), tag_(tag), out_(out) {}
@@ -648,12 +676,28 @@ private:
       if (!dry_)
         out_.unsupported.push_back(&st);
       return;
+    case StmtKind::Havoc: {
+      const ir::Var &v = k_.vars[st.var];
+      if (v.type.isPtr()) {
+        s.vars[st.var] = {nullptr, -2, tc_.intConst(0)};
+        return;
+      }
+      Term sym = fresh("havoc." + v.name, sortOf(v.type));
+      if (v.type.isInt()) {
+        tc_.setBounds(sym, v.type.minValue(), v.type.maxValue());
+        if (!dry_)
+          out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
+      }
+      s.vars[st.var] = {sym};
+      return;
+    }
     }
   }
 
   static void assignedVars(const ir::Block &b, std::set<int> &out) {
     for (const auto &s : b) {
-      if ((s->kind == StmtKind::Assign || s->kind == StmtKind::Load || s->kind == StmtKind::Atomic) &&
+      if ((s->kind == StmtKind::Assign || s->kind == StmtKind::Load || s->kind == StmtKind::Atomic ||
+           s->kind == StmtKind::Havoc) &&
           s->var >= 0)
         out.insert(s->var);
       for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
@@ -819,6 +863,7 @@ private:
       // classify those without wrap-around and validate the summary in the recorded pass.
       bool retry = false;
       for (auto &[v, sm] : summary)
+        if (wrapFreeSummaries)
         retry |= sm.shape == Shape::Havoc;
       if (retry) {
         dry_ = true;
@@ -1023,9 +1068,10 @@ Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, cons
 }
 
 ThreadModel execute(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
-                    const std::string &tag) {
+                    const std::string &tag, bool wrapFreeSummaries) {
   ThreadModel m;
   Exec ex(tc, k, g, t, tag, m);
+  ex.wrapFreeSummaries = wrapFreeSummaries;
   ex.run();
   return m;
 }

@@ -115,7 +115,7 @@ GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
 ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::string &tag);
 
 ThreadModel execute(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g,
-                    const ThreadSyms &t, const std::string &tag);
+                    const ThreadSyms &t, const std::string &tag, bool wrapFreeSummaries = true);
 
 // Evaluates a thread-independent expression (launch line) over the global symbols.
 Term evalUniform(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e);

@@ -40,8 +40,8 @@ namespace {
 
 // What a C++ declaration is bound to in KIR.
 struct Binding {
-  enum Kind { Var, Array } kind = Var;
-  int id = -1;
+  enum Kind { Var, Array, Agg } kind = Var;
+  int id = -1; // Agg: index into Lowerer::aggs_
 };
 
 // A memory location being read or written: ptr[index...].
@@ -59,11 +59,49 @@ struct LValue {
   bool ok = true;
 };
 
+// Structs and classes are modelled field by field ("scalarised"): their layout is flattened
+// to leaves, each a scalar, a pointer or a constant-size array of scalars, and each leaf is
+// its own KIR variable or array. Distinct fields never share storage (unions, bit-fields
+// and virtual classes are refused), so this is exact as long as a struct's bytes are never
+// reinterpreted through another type, and every such cast is refused.
+struct Leaf {
+  std::string path;          // "x", "v.p" (nested), "s::x" (base class s), "p[4]"
+  QualType type;             // scalar or pointer type
+  std::vector<int64_t> dims; // a constant-size array of scalars: its extents
+};
+using Layout = std::vector<Leaf>;
+
+// The storage of a struct-typed declaration, or the pointer bundle of a pointer to struct.
+struct AggStore {
+  Layout layout;
+  std::vector<Binding> leaves;
+  bool isPtr = false;    // leaves are pointers (one per field), all at the same offset
+  bool inMemory = false; // leaves are arrays (of `outer` elements) in shared/global/... memory
+  bool arrayDecl = false; // declared as an array of structs
+};
+
+// A struct-typed lvalue: one scalar lvalue per leaf.
+struct AggLV {
+  Layout layout;
+  std::vector<LValue> leaves;
+  std::string text;
+  bool ok = false;
+};
+
+// A pointer to struct: one pointer per leaf.
+struct AggPtr {
+  Layout layout;
+  std::vector<ExprPtr> ptrs;
+  std::string text;
+  bool ok = false;
+};
+
 struct FnFrame {
   const FunctionDecl *fd = nullptr;
   int returnLabel = -1;
   int returnVar = -1;
   std::map<const ValueDecl *, Binding> bindings;
+  std::optional<AggLV> thisObj; // methods: the object `this` points to
 };
 
 class Lowerer {
@@ -85,6 +123,56 @@ public:
       std::string name = p->getNameAsString();
       if (name.empty())
         name = "arg" + std::to_string(i);
+      if (isRecord(qt) || pointsToRecord(qt)) {
+        std::string why;
+        auto lay = layoutOf(isRecord(qt) ? qt : qt->getPointeeType(), why);
+        if (!lay) {
+          unsupported(p->getLocation(), "parameter '" + name + "' of type '" + qt.getAsString() +
+                                            "': " + why);
+          continue;
+        }
+        AggStore st;
+        st.layout = *lay;
+        st.isPtr = !isRecord(qt);
+        for (const Leaf &lf : *lay) {
+          auto lt = scalarType(lf.type);
+          if (!lf.dims.empty()) {
+            unsupported(p->getLocation(), "array field '" + lf.path + "' in parameter '" + name + "'");
+            st.leaves.push_back({Binding::Var, -1});
+            continue;
+          }
+          if (st.isPtr || lt->isPtr()) {
+            // A pointer to struct is one global array per field; a pointer field of a struct
+            // passed by value is a pointer parameter of its own.
+            ir::Array a;
+            a.name = name + "." + lf.path;
+            a.space = ir::Space::Global;
+            a.elem = st.isPtr ? *lt : scalarType(lf.type->getPointeeType()).value_or(Type::i32());
+            if (!st.isPtr && !scalarType(lf.type->getPointeeType()))
+              unsupported(p->getLocation(), "pointer field '" + a.name + "' to type '" +
+                                                lf.type->getPointeeType().getAsString() + "'");
+            a.paramIndex = static_cast<int>(i);
+            a.loc = loc(p->getLocation());
+            if (st.isPtr && !st.leaves.empty())
+              a.sameLength = st.leaves.front().id;
+            int id = k_.addArray(a);
+            k_.params.push_back({true, id});
+            st.leaves.push_back({Binding::Array, id});
+          } else {
+            ir::Var v;
+            v.name = name + "." + lf.path;
+            v.type = *lt;
+            v.paramIndex = static_cast<int>(i);
+            v.loc = loc(p->getLocation());
+            int id = k_.addVar(v);
+            k_.params.push_back({false, id});
+            st.leaves.push_back({Binding::Var, id});
+          }
+        }
+        frames_.back().bindings[p] = {Binding::Agg, static_cast<int>(aggs_.size())};
+        aggs_.push_back(std::move(st));
+        continue;
+      }
       if (qt->isPointerType()) {
         auto et = scalarType(qt->getPointeeType());
         ir::Array a;
@@ -134,6 +222,9 @@ private:
   ir::Block *cur_ = nullptr;
   bool inKernelTop_ = false;
   int tmpCount_ = 0;
+  std::vector<AggStore> aggs_;
+  std::map<const VarDecl *, Binding> globalAggs_;
+  std::set<std::string> bodilessSeen_;
 
   // ---- utilities ----------------------------------------------------------------------
 
@@ -231,6 +322,9 @@ private:
       auto g = globalArrays_.find(vd->getCanonicalDecl());
       if (g != globalArrays_.end())
         return Binding{Binding::Array, g->second};
+      auto ga = globalAggs_.find(vd->getCanonicalDecl());
+      if (ga != globalAggs_.end())
+        return ga->second;
       if (vd->hasGlobalStorage())
         return declareGlobal(vd);
     }
@@ -247,6 +341,15 @@ private:
     while (const auto *at = ctx_.getAsConstantArrayType(qt)) {
       a.dims.push_back(at->getSize().getSExtValue());
       qt = at->getElementType();
+    }
+    if (isRecord(qt)) {
+      auto b = declareAgg(vd, a.name, qt, a.dims, a.space);
+      if (b)
+        globalAggs_[vd->getCanonicalDecl()] = *b;
+      if (b && vd->hasInit() && a.space != ir::Space::Shared && !isa<CXXConstructExpr>(vd->getInit()))
+        note(vd->getLocation(), "warning",
+             "initial value of '" + a.name + "' is not modelled (treated as unknown)");
+      return b;
     }
     if (isa<IncompleteArrayType>(qt.getTypePtr())) {
       a.dynamicShared = true;
@@ -270,6 +373,705 @@ private:
     return Binding{Binding::Array, id};
   }
 
+  // ---- aggregates (structs and classes) ---------------------------------------------------
+
+  static bool isRecord(QualType qt) {
+    return !qt.isNull() && qt.getCanonicalType()->isRecordType();
+  }
+  static bool pointsToRecord(QualType qt) {
+    return !qt.isNull() && qt->isPointerType() && isRecord(qt->getPointeeType());
+  }
+  // The record type of an array of records, else null.
+  QualType arrayOfRecordElem(QualType qt) {
+    QualType et = qt;
+    while (const auto *at = ctx_.getAsArrayType(et))
+      et = at->getElementType();
+    return et.getTypePtr() != qt.getTypePtr() && isRecord(et) ? et : QualType();
+  }
+
+  std::optional<Layout> layoutOf(QualType qt, std::string &why) {
+    Layout out;
+    const RecordDecl *rd = qt.getCanonicalType()->getAsRecordDecl();
+    if (!rd || !flattenRecord(rd, "", out, why))
+      return std::nullopt;
+    return out;
+  }
+
+  bool flattenRecord(const RecordDecl *rd, const std::string &prefix, Layout &out, std::string &why) {
+    const RecordDecl *def = rd->getDefinition();
+    if (!def) {
+      why = "incomplete type '" + rd->getNameAsString() + "'";
+      return false;
+    }
+    if (def->isUnion()) {
+      why = "union '" + def->getNameAsString() + "' (fields share storage)";
+      return false;
+    }
+    if (const auto *cx = dyn_cast<CXXRecordDecl>(def)) {
+      if (cx->isPolymorphic() || cx->getNumVBases() > 0) {
+        why = "class '" + cx->getNameAsString() + "' with virtual functions or bases";
+        return false;
+      }
+      for (const CXXBaseSpecifier &b : cx->bases()) {
+        const RecordDecl *bd = b.getType()->getAsRecordDecl();
+        if (!bd || !flattenRecord(bd, prefix + bd->getNameAsString() + "::", out, why))
+          return false;
+      }
+    }
+    for (const FieldDecl *f : def->fields()) {
+      if (f->isBitField()) {
+        why = "bit-field '" + f->getNameAsString() + "'";
+        return false;
+      }
+      std::string name = f->getNameAsString();
+      if (name.empty())
+        name = "anon" + std::to_string(f->getFieldIndex());
+      if (!flattenType(f->getType(), prefix + name, out, why))
+        return false;
+    }
+    if (out.size() > 256) {
+      why = "more than 256 fields";
+      return false;
+    }
+    return true;
+  }
+
+  bool flattenType(QualType t, const std::string &path, Layout &out, std::string &why) {
+    t = t.getCanonicalType().getUnqualifiedType();
+    if (scalarType(t)) {
+      out.push_back({path, t, {}});
+      return true;
+    }
+    if (const RecordDecl *rd = t->getAsRecordDecl())
+      return flattenRecord(rd, path + ".", out, why);
+    if (ctx_.getAsConstantArrayType(t)) {
+      std::vector<int64_t> dims;
+      QualType et = t;
+      while (const auto *at = ctx_.getAsConstantArrayType(et)) {
+        dims.push_back(at->getSize().getSExtValue());
+        et = at->getElementType();
+      }
+      et = et.getCanonicalType().getUnqualifiedType();
+      if (scalarType(et) && !et->isPointerType()) {
+        out.push_back({path, et, dims});
+        return true;
+      }
+      // Arrays of pointers or structs: one leaf per element, reached by constant indices.
+      if (dims.size() != 1 || dims[0] > 64) {
+        why = "field '" + path + "' (an array of pointers or structs larger than 64)";
+        return false;
+      }
+      for (int64_t i = 0; i < dims[0]; ++i)
+        if (!flattenType(et, path + "[" + std::to_string(i) + "]", out, why))
+          return false;
+      return true;
+    }
+    why = "field '" + path + "' of type '" + t.getAsString() + "'";
+    return false;
+  }
+
+  static size_t findLeaf(const Layout &lay, const std::string &path) {
+    for (size_t i = 0; i < lay.size(); ++i)
+      if (lay[i].path == path)
+        return i;
+    return lay.size();
+  }
+
+  // The part of `a` under `prefix` ("v." for member v, "s::" for base class s).
+  static AggLV restrictAgg(const AggLV &a, const std::string &prefix, const std::string &text) {
+    AggLV r;
+    r.ok = a.ok;
+    r.text = text;
+    for (size_t i = 0; i < a.layout.size(); ++i) {
+      if (a.layout[i].path.compare(0, prefix.size(), prefix) != 0)
+        continue;
+      Leaf lf = a.layout[i];
+      lf.path = lf.path.substr(prefix.size());
+      r.layout.push_back(lf);
+      r.leaves.push_back(a.leaves[i]);
+    }
+    if (r.layout.empty())
+      r.ok = false;
+    return r;
+  }
+  static AggPtr restrictPtr(const AggPtr &a, const std::string &prefix) {
+    AggPtr r;
+    r.ok = a.ok;
+    r.text = a.text;
+    for (size_t i = 0; i < a.layout.size(); ++i) {
+      if (a.layout[i].path.compare(0, prefix.size(), prefix) != 0)
+        continue;
+      Leaf lf = a.layout[i];
+      lf.path = lf.path.substr(prefix.size());
+      r.layout.push_back(lf);
+      r.ptrs.push_back(a.ptrs[i]);
+    }
+    if (r.layout.empty())
+      r.ok = false;
+    return r;
+  }
+
+  // The leaves of field `name` (a scalar, an array, or an array of structs or pointers).
+  static AggLV fieldLeaves(const AggLV &a, const std::string &name) {
+    AggLV r;
+    r.ok = a.ok;
+    r.text = a.text;
+    for (size_t i = 0; i < a.layout.size(); ++i) {
+      const std::string &p = a.layout[i].path;
+      if (p == name || (p.size() > name.size() && p.compare(0, name.size(), name) == 0 &&
+                        (p[name.size()] == '[' || p[name.size()] == '.'))) {
+        r.layout.push_back(a.layout[i]);
+        r.leaves.push_back(a.leaves[i]);
+      }
+    }
+    return r;
+  }
+
+  // The prefix a derived-to-base conversion selects.
+  static std::string basePrefix(const CastExpr *ce) {
+    std::string prefix;
+    for (const CXXBaseSpecifier *b : ce->path())
+      if (const RecordDecl *bd = b->getType()->getAsRecordDecl())
+        prefix += bd->getNameAsString() + "::";
+    return prefix;
+  }
+
+  // Storage for a struct (or array of structs) declared here. `outer` are the extents of an
+  // array of structs; `space` is where it lives when it is in memory.
+  std::optional<Binding> declareAgg(const VarDecl *vd, const std::string &name, QualType rec,
+                                    std::vector<int64_t> outer, std::optional<ir::Space> space) {
+    std::string why;
+    auto lay = layoutOf(rec, why);
+    if (!lay) {
+      unsupported(vd->getLocation(), "variable '" + name + "': " + why);
+      return std::nullopt;
+    }
+    if (outer.size() > 1) {
+      unsupported(vd->getLocation(), "multi-dimensional array of structs '" + name + "'");
+      return std::nullopt;
+    }
+    AggStore st;
+    st.layout = *lay;
+    st.arrayDecl = !outer.empty();
+    st.inMemory = space.has_value() || st.arrayDecl;
+    for (const Leaf &lf : *lay) {
+      Type lt = *scalarType(lf.type);
+      if (!st.inMemory && lf.dims.empty()) {
+        ir::Var v;
+        v.name = name + "." + lf.path;
+        v.type = lt;
+        v.loc = loc(vd->getLocation());
+        st.leaves.push_back({Binding::Var, k_.addVar(v)});
+        continue;
+      }
+      if (st.inMemory && !lf.dims.empty()) {
+        unsupported(vd->getLocation(), "array field '" + lf.path + "' in an array or __shared__ struct '" +
+                                           name + "'");
+        return std::nullopt;
+      }
+      ir::Array a;
+      a.name = name + "." + lf.path;
+      a.space = space.value_or(ir::Space::Local);
+      a.elem = lt;
+      a.dims = st.inMemory ? (outer.empty() ? std::vector<int64_t>{1} : outer) : lf.dims;
+      a.loc = loc(vd->getLocation());
+      st.leaves.push_back({Binding::Array, k_.addArray(a)});
+    }
+    aggs_.push_back(std::move(st));
+    return Binding{Binding::Agg, static_cast<int>(aggs_.size() - 1)};
+  }
+
+  // A local pointer-to-struct variable: one pointer variable per leaf.
+  std::optional<Binding> declareAggPtr(SourceLocation sl, const std::string &name, QualType rec) {
+    std::string why;
+    auto lay = layoutOf(rec, why);
+    if (!lay) {
+      unsupported(sl, "pointer '" + name + "' to struct: " + why);
+      return std::nullopt;
+    }
+    AggStore st;
+    st.layout = *lay;
+    st.isPtr = true;
+    for (const Leaf &lf : *lay) {
+      ir::Var v;
+      v.name = name + "." + lf.path;
+      v.type = Type::pointer();
+      v.loc = loc(sl);
+      st.leaves.push_back({Binding::Var, k_.addVar(v)});
+    }
+    aggs_.push_back(std::move(st));
+    return Binding{Binding::Agg, static_cast<int>(aggs_.size() - 1)};
+  }
+
+  LValue leafLValue(const AggStore &st, size_t i, const std::string &text) {
+    LValue lv;
+    const Binding &b = st.leaves[i];
+    if (b.id < 0) {
+      lv.ok = false;
+      return lv;
+    }
+    if (b.kind == Binding::Var) {
+      lv.isVar = true;
+      lv.var = b.id;
+      return lv;
+    }
+    const ir::Array &a = k_.arrays[b.id];
+    lv.mem.ptr = ir::mkArrayRef(b.id);
+    lv.mem.elem = a.elem;
+    lv.mem.text = text + "." + st.layout[i].path;
+    if (st.inMemory && !st.arrayDecl)
+      lv.mem.index.push_back(ir::mkConstInt(0, Type::i32()));
+    return lv;
+  }
+
+  AggLV aggOfStore(const AggStore &st, const std::string &text) {
+    AggLV r;
+    r.ok = true;
+    r.layout = st.layout;
+    r.text = text;
+    for (size_t i = 0; i < st.layout.size(); ++i) {
+      r.leaves.push_back(leafLValue(st, i, text));
+      if (!r.leaves.back().ok)
+        r.ok = false;
+    }
+    return r;
+  }
+
+  AggLV deref(const AggPtr &p, ExprPtr idx, const std::string &text) {
+    AggLV r;
+    r.ok = p.ok;
+    r.layout = p.layout;
+    r.text = text;
+    for (size_t i = 0; i < p.layout.size(); ++i) {
+      LValue lv;
+      lv.mem.ptr = p.ptrs[i];
+      lv.mem.index.push_back(idx);
+      lv.mem.elem = *scalarType(p.layout[i].type);
+      lv.mem.text = text + "." + p.layout[i].path;
+      if (!p.layout[i].dims.empty())
+        lv.ok = r.ok = false;
+      r.leaves.push_back(lv);
+    }
+    return r;
+  }
+
+  // A struct-typed lvalue expression.
+  AggLV aggLValue(const Expr *e) {
+    e = e->IgnoreParens();
+    SourceLocation sl = e->getExprLoc();
+    std::string txt = text(e->getSourceRange());
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+      if (ic->getCastKind() == CK_NoOp || ic->getCastKind() == CK_LValueToRValue)
+        return aggLValue(ic->getSubExpr());
+      if (ic->getCastKind() == CK_DerivedToBase || ic->getCastKind() == CK_UncheckedDerivedToBase)
+        return restrictAgg(aggLValue(ic->getSubExpr()), basePrefix(ic), txt);
+    }
+    if (const auto *mt = dyn_cast<MaterializeTemporaryExpr>(e))
+      return aggLValue(mt->getSubExpr());
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      auto b = lookup(dr->getDecl());
+      if (b && b->kind == Binding::Agg && !aggs_[b->id].isPtr && !aggs_[b->id].arrayDecl)
+        return aggOfStore(aggs_[b->id], txt);
+    }
+    if (const auto *me = dyn_cast<MemberExpr>(e)) {
+      const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+      if (fd) {
+        AggLV base = memberBase(me);
+        if (!base.ok)
+          return base;
+        return restrictAgg(base, fd->getNameAsString() + ".", txt);
+      }
+    }
+    if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+      // An element of an array-of-structs field, by a constant index: `q.a[2]`.
+      const Expr *b = as->getBase()->IgnoreParenImpCasts();
+      if (const auto *me = dyn_cast<MemberExpr>(b); me && isa<FieldDecl>(me->getMemberDecl())) {
+        auto c = constInt(as->getIdx());
+        AggLV base = memberBase(me);
+        if (!base.ok)
+          return base;
+        if (!c) {
+          unsupported(sl, "non-constant index into an array of structs inside a struct '" + txt + "'");
+          return {};
+        }
+        return restrictAgg(base, me->getMemberDecl()->getNameAsString() + "[" + std::to_string(*c) + "].",
+                           txt);
+      }
+      AggPtr p = aggPtr(as->getBase());
+      if (!p.ok)
+        return {};
+      return deref(p, rvalue(as->getIdx()), txt);
+    }
+    if (const auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) {
+      if (isa<CXXThisExpr>(uo->getSubExpr()->IgnoreParenImpCasts()) && frames_.back().thisObj)
+        return *frames_.back().thisObj;
+      AggPtr p = aggPtr(uo->getSubExpr());
+      if (!p.ok)
+        return {};
+      return deref(p, ir::mkConstInt(0, Type::i32()), txt);
+    }
+    unsupported(sl, std::string("struct-valued expression '") + e->getStmtClassName() + "' (" + txt + ")");
+    return {};
+  }
+
+  // The struct a member expression selects from: `b.f` -> b, `p->f` -> *p, `f` in a method -> *this.
+  AggLV memberBase(const MemberExpr *me) {
+    const Expr *b = me->getBase();
+    std::string txt = text(b->getSourceRange());
+    if (me->isArrow()) {
+      if (isa<CXXThisExpr>(b->IgnoreParenImpCasts())) {
+        if (frames_.back().thisObj)
+          return *frames_.back().thisObj;
+        unsupported(me->getExprLoc(), "'this' outside a method call ksynth inlines");
+        return {};
+      }
+      AggPtr p = aggPtr(b);
+      if (!p.ok)
+        return {};
+      return deref(p, ir::mkConstInt(0, Type::i32()), txt);
+    }
+    return aggLValue(b);
+  }
+
+  // A pointer-to-struct expression.
+  AggPtr aggPtr(const Expr *e) {
+    e = e->IgnoreParens();
+    SourceLocation sl = e->getExprLoc();
+    std::string txt = text(e->getSourceRange());
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) {
+      switch (ic->getCastKind()) {
+      case CK_NoOp:
+      case CK_LValueToRValue:
+        if (const auto *dr = dyn_cast<DeclRefExpr>(ic->getSubExpr()->IgnoreParens())) {
+          auto b = lookup(dr->getDecl());
+          if (b && b->kind == Binding::Agg && aggs_[b->id].isPtr) {
+            const AggStore &st = aggs_[b->id];
+            AggPtr r;
+            r.ok = true;
+            r.layout = st.layout;
+            r.text = txt;
+            for (const Binding &lb : st.leaves) {
+              if (lb.id < 0)
+                return {};
+              r.ptrs.push_back(lb.kind == Binding::Array ? ir::mkArrayRef(lb.id)
+                                                         : ir::mkVar(lb.id, Type::pointer()));
+            }
+            return r;
+          }
+        }
+        return aggPtr(ic->getSubExpr());
+      case CK_ArrayToPointerDecay: {
+        const Expr *a = ic->getSubExpr()->IgnoreParens();
+        if (const auto *dr = dyn_cast<DeclRefExpr>(a)) {
+          auto b = lookup(dr->getDecl());
+          if (b && b->kind == Binding::Agg && aggs_[b->id].arrayDecl) {
+            const AggStore &st = aggs_[b->id];
+            AggPtr r;
+            r.ok = true;
+            r.layout = st.layout;
+            r.text = txt;
+            for (const Binding &lb : st.leaves)
+              r.ptrs.push_back(ir::mkArrayRef(lb.id));
+            return r;
+          }
+        }
+        break;
+      }
+      case CK_DerivedToBase:
+      case CK_UncheckedDerivedToBase: return restrictPtr(aggPtr(ic->getSubExpr()), basePrefix(ic));
+      default: break;
+      }
+    }
+    if (const auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_AddrOf) {
+      AggLV a = aggLValue(uo->getSubExpr());
+      if (!a.ok)
+        return {};
+      AggPtr r;
+      r.ok = true;
+      r.layout = a.layout;
+      r.text = txt;
+      for (const LValue &lv : a.leaves) {
+        if (lv.isVar || lv.mem.index.size() != 1) {
+          unsupported(sl, "address of a struct that is not in memory '" + txt + "'");
+          return {};
+        }
+        r.ptrs.push_back(memAddress(lv.mem, uo));
+      }
+      return r;
+    }
+    if (const auto *bo = dyn_cast<BinaryOperator>(e);
+        bo && (bo->getOpcode() == BO_Add || bo->getOpcode() == BO_Sub) && pointsToRecord(bo->getLHS()->getType())) {
+      AggPtr p = aggPtr(bo->getLHS());
+      if (!p.ok)
+        return p;
+      ExprPtr off = cast(rvalue(bo->getRHS()), Type::i64());
+      if (bo->getOpcode() == BO_Sub)
+        off = ir::mkUnary(Op::Neg, Type::i64(), off);
+      for (ExprPtr &q : p.ptrs)
+        q = ir::mkPtrAdd(q, off, loc(sl));
+      p.text = txt;
+      return p;
+    }
+    if (const auto *co = dyn_cast<ConditionalOperator>(e)) {
+      ExprPtr c = toBool(rvalue(co->getCond()));
+      AggPtr a = aggPtr(co->getTrueExpr()), b = aggPtr(co->getFalseExpr());
+      if (!a.ok || !b.ok || a.ptrs.size() != b.ptrs.size())
+        return {};
+      for (size_t i = 0; i < a.ptrs.size(); ++i)
+        a.ptrs[i] = ir::mkSelect(Type::pointer(), c, a.ptrs[i], b.ptrs[i], loc(sl));
+      a.text = txt;
+      return a;
+    }
+    unsupported(sl, std::string("pointer-to-struct expression '") + e->getStmtClassName() + "' (" + txt + ")");
+    return {};
+  }
+
+  void assignAggPtr(const AggStore &st, const AggPtr &src, SourceLocation sl) {
+    if (!src.ok)
+      return;
+    if (src.ptrs.size() != st.leaves.size()) {
+      unsupported(sl, "pointer conversion between structs of different layouts");
+      return;
+    }
+    for (size_t i = 0; i < st.leaves.size(); ++i) {
+      auto s = emit(StmtKind::Assign, sl);
+      s->var = st.leaves[i].id;
+      s->value = src.ptrs[i];
+    }
+  }
+
+  ExprPtr readLeaf(const LValue &lv, Type t, SourceLocation sl) {
+    if (!lv.ok)
+      return ir::mkConstInt(0, t);
+    if (lv.isVar)
+      return ir::mkVar(lv.var, k_.vars[lv.var].type, loc(sl));
+    if (lv.mem.index.empty())
+      return lv.mem.ptr;
+    int tmp = newTemp(lv.mem.elem, "ld");
+    auto s = emit(StmtKind::Load, sl);
+    s->var = tmp;
+    s->ptr = lv.mem.ptr;
+    s->index = lv.mem.index;
+    s->text = lv.mem.text;
+    return ir::mkVar(tmp, lv.mem.elem);
+  }
+
+  // Whole-array leaves (array fields of a struct held in variables) are copied element by element.
+  bool copyArrayLeaf(const LValue &dst, const LValue &src, const Leaf &lf, SourceLocation sl) {
+    int64_t n = 1;
+    for (int64_t d : lf.dims)
+      n *= d;
+    if (n > 256) {
+      unsupported(sl, "copy of a struct with an array field of more than 256 elements");
+      return false;
+    }
+    for (int64_t f = 0; f < n; ++f) {
+      std::vector<ExprPtr> idx;
+      int64_t rest = f;
+      for (size_t d = lf.dims.size(); d-- > 0;) {
+        idx.insert(idx.begin(), ir::mkConstInt(rest % lf.dims[d], Type::i32()));
+        rest /= lf.dims[d];
+      }
+      LValue s = src, t = dst;
+      s.mem.index = idx;
+      t.mem.index = idx;
+      writeLValue(t, readLeaf(s, s.mem.elem, sl), sl);
+    }
+    return true;
+  }
+
+  // dst = src, field by field (a trivial copy or assignment).
+  void copyAgg(const AggLV &dst, const AggLV &src, SourceLocation sl) {
+    if (!dst.ok || !src.ok)
+      return;
+    if (dst.layout.size() != src.layout.size()) {
+      unsupported(sl, "copy between structs of different layouts");
+      return;
+    }
+    // Read every field first: the source and destination may be the same struct.
+    std::vector<ExprPtr> vals(dst.layout.size());
+    for (size_t i = 0; i < src.layout.size(); ++i)
+      if (src.layout[i].dims.empty())
+        vals[i] = readLeaf(src.leaves[i], *scalarType(src.layout[i].type), sl);
+    for (size_t i = 0; i < dst.layout.size(); ++i) {
+      if (!dst.layout[i].dims.empty()) {
+        if (dst.leaves[i].isVar || src.leaves[i].isVar || !dst.leaves[i].mem.index.empty() ||
+            !src.leaves[i].mem.index.empty()) {
+          unsupported(sl, "copy of array field '" + dst.layout[i].path + "'");
+          return;
+        }
+        copyArrayLeaf(dst.leaves[i], src.leaves[i], dst.layout[i], sl);
+        continue;
+      }
+      writeLeaf(dst.leaves[i], vals[i], sl);
+    }
+  }
+
+  void writeLeaf(const LValue &lv, ExprPtr v, SourceLocation sl) {
+    if (!lv.ok)
+      return;
+    if (!lv.isVar && lv.mem.index.empty()) {
+      unsupported(sl, "assignment to pointer field '" + lv.mem.text + "' of a struct parameter");
+      return;
+    }
+    writeLValue(lv, v, sl);
+  }
+
+  // Every field takes some value (a default-initialised struct).
+  void havocAgg(const AggLV &dst, SourceLocation sl, const std::string &why) {
+    if (!dst.ok)
+      return;
+    for (size_t i = 0; i < dst.layout.size(); ++i) {
+      const LValue &lv = dst.leaves[i];
+      if (lv.isVar) {
+        auto s = emit(StmtKind::Havoc, sl);
+        s->var = lv.var;
+        s->text = why + " '" + dst.text + "." + dst.layout[i].path + "'";
+      } else if (!lv.mem.index.empty() || !dst.layout[i].dims.empty()) {
+        // Memory: an unwritten struct in memory holds whatever was there. For local arrays
+        // (array fields) nothing needs doing: unwritten local memory is already unknown.
+        if (k_.arrays[lv.mem.ptr->id].space != ir::Space::Local) {
+          int tmp = newTemp(lv.mem.elem, "uninit");
+          auto h = emit(StmtKind::Havoc, sl);
+          h->var = tmp;
+          h->text = why + " '" + dst.text + "." + dst.layout[i].path + "'";
+          writeLValue(lv, ir::mkVar(tmp, lv.mem.elem), sl);
+        }
+      }
+    }
+  }
+
+  // Initialises struct `dst` (of type `qt`) from an initialiser expression.
+  void initAgg(const AggLV &dst, QualType qt, const Expr *init, SourceLocation sl) {
+    if (!dst.ok)
+      return;
+    if (!init) {
+      havocAgg(dst, sl, "the value of uninitialised");
+      return;
+    }
+    init = init->IgnoreParens();
+    if (const auto *ew = dyn_cast<ExprWithCleanups>(init))
+      return initAgg(dst, qt, ew->getSubExpr(), sl);
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(init); ic && ic->getCastKind() == CK_NoOp)
+      return initAgg(dst, qt, ic->getSubExpr(), sl);
+    if (const auto *ce = dyn_cast<CXXConstructExpr>(init)) {
+      const CXXConstructorDecl *cd = ce->getConstructor();
+      if (cd->isDefaultConstructor() && cd->isTrivial()) {
+        havocAgg(dst, sl, "the value of uninitialised");
+        return;
+      }
+      if (cd->isCopyOrMoveConstructor() && (cd->isTrivial() || cd->isDefaulted()) && ce->getNumArgs() == 1) {
+        copyAgg(dst, aggLValue(ce->getArg(0)), sl);
+        return;
+      }
+      unsupported(sl, "constructor call '" + text(init->getSourceRange()) + "'");
+      return;
+    }
+    if (isa<ImplicitValueInitExpr>(init) || isa<CXXScalarValueInitExpr>(init)) {
+      zeroAgg(dst, sl);
+      return;
+    }
+    if (const auto *il = dyn_cast<InitListExpr>(init)) {
+      if (il->getNumInits() == 1 && isRecord(il->getInit(0)->getType()) &&
+          ctx_.hasSameUnqualifiedType(il->getInit(0)->getType(), qt))
+        return initAgg(dst, qt, il->getInit(0), sl);
+      const RecordDecl *rd = qt.getCanonicalType()->getAsRecordDecl();
+      if (!rd || !rd->getDefinition()) {
+        unsupported(sl, "initialiser list '" + text(init->getSourceRange()) + "'");
+        return;
+      }
+      rd = rd->getDefinition();
+      unsigned n = 0;
+      auto next = [&]() -> const Expr * { return n < il->getNumInits() ? il->getInit(n++) : nullptr; };
+      if (const auto *cx = dyn_cast<CXXRecordDecl>(rd)) {
+        for (const CXXBaseSpecifier &b : cx->bases()) {
+          const RecordDecl *bd = b.getType()->getAsRecordDecl();
+          const Expr *bi = next();
+          AggLV sub = restrictAgg(dst, bd->getNameAsString() + "::", dst.text);
+          if (bi)
+            initAgg(sub, b.getType(), bi, sl);
+          else
+            zeroAgg(sub, sl);
+        }
+      }
+      for (const FieldDecl *f : rd->fields()) {
+        const Expr *fi = next();
+        std::string name = f->getNameAsString();
+        QualType ft = f->getType();
+        if (isRecord(ft)) {
+          AggLV sub = restrictAgg(dst, name + ".", dst.text + "." + name);
+          if (fi)
+            initAgg(sub, ft, fi, sl);
+          else
+            zeroAgg(sub, sl);
+          continue;
+        }
+        size_t li = findLeaf(dst.layout, name);
+        if (li == dst.layout.size() || !dst.layout[li].dims.empty()) {
+          if (fi && !isa<ImplicitValueInitExpr>(fi)) {
+            unsupported(sl, "initialiser of array field '" + name + "'");
+            return;
+          }
+          zeroAgg(fieldLeaves(dst, name), sl);
+          continue;
+        }
+        Type lt = *scalarType(dst.layout[li].type);
+        ExprPtr v = fi && !isa<ImplicitValueInitExpr>(fi) ? rvalue(fi) : zeroOf(lt);
+        writeLeaf(dst.leaves[li], cast(v, lt), sl);
+      }
+      return;
+    }
+    // Any other struct-valued expression: copy from it as an lvalue.
+    copyAgg(dst, aggLValue(init), sl);
+  }
+
+  ExprPtr zeroOf(Type t) {
+    if (t.isFloat())
+      return ir::mkConstFloat(0, t);
+    if (t.isBool())
+      return ir::mkConstBool(false);
+    if (t.isPtr()) {
+      unsupported(SourceLocation(), "null pointer");
+      return ir::mkConstInt(0, Type::pointer());
+    }
+    return ir::mkConstInt(0, t);
+  }
+
+  void zeroAgg(const AggLV &dst, SourceLocation sl) {
+    if (!dst.ok)
+      return;
+    for (size_t i = 0; i < dst.layout.size(); ++i) {
+      Type lt = *scalarType(dst.layout[i].type);
+      if (!dst.layout[i].dims.empty()) {
+        unsupported(sl, "zero-initialised array field '" + dst.layout[i].path + "'");
+        continue;
+      }
+      writeLeaf(dst.leaves[i], zeroOf(lt), sl);
+    }
+  }
+
+  // `a = b` on structs (a trivial copy assignment).
+  bool isTrivialRecordAssign(const Expr *e, const Expr *&lhs, const Expr *&rhs) {
+    if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
+      if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2 || !isRecord(oc->getArg(0)->getType()))
+        return false;
+      const auto *md = dyn_cast_or_null<CXXMethodDecl>(oc->getDirectCallee());
+      if (!md || !(md->isCopyAssignmentOperator() || md->isMoveAssignmentOperator()) ||
+          !(md->isTrivial() || md->isDefaulted()))
+        return false;
+      lhs = oc->getArg(0);
+      rhs = oc->getArg(1);
+      return true;
+    }
+    if (const auto *bo = dyn_cast<BinaryOperator>(e);
+        bo && bo->getOpcode() == BO_Assign && isRecord(bo->getLHS()->getType())) {
+      lhs = bo->getLHS();
+      rhs = bo->getRHS();
+      return true;
+    }
+    return false;
+  }
+
   // ---- expressions ----------------------------------------------------------------------
 
   ExprPtr cast(ExprPtr e, Type to, Loc l = {}) {
@@ -291,6 +1093,20 @@ private:
   ExprPtr rvalue(const Expr *e) {
     e = e->IgnoreParens();
     SourceLocation sl = e->getExprLoc();
+    if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(e, l, r)) {
+      AggLV src = aggLValue(r);
+      AggLV dst = aggLValue(l);
+      copyAgg(dst, src, sl);
+      return ir::mkConstInt(0, Type::i32());
+    }
+    if (isRecord(e->getType()) && !isa<CallExpr>(e)) {
+      unsupported(sl, "struct value '" + text(e->getSourceRange()) + "' in this position");
+      return ir::mkConstInt(0, Type::i32());
+    }
+    if (pointsToRecord(e->getType())) {
+      unsupported(sl, "pointer to struct '" + text(e->getSourceRange()) + "' in this position");
+      return ir::mkConstInt(0, Type::pointer());
+    }
     if (auto c = constInt(e)) {
       if (!containsBuiltinOrCall(e))
         return ir::mkConstInt(*c, typeOr(e->getType(), sl), loc(sl));
@@ -314,6 +1130,10 @@ private:
       auto b = lookup(dr->getDecl());
       if (!b) {
         unsupported(sl, "reference to '" + dr->getDecl()->getNameAsString() + "'");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (b->kind == Binding::Agg) {
+        unsupported(sl, "struct '" + dr->getDecl()->getNameAsString() + "' used as a scalar");
         return ir::mkConstInt(0, Type::i32());
       }
       if (b->kind == Binding::Array)
@@ -513,6 +1333,11 @@ private:
         lv.ok = false;
         return lv;
       }
+      if (b->kind == Binding::Agg) {
+        unsupported(sl, "struct '" + dr->getDecl()->getNameAsString() + "' used as a scalar");
+        lv.ok = false;
+        return lv;
+      }
       if (b->kind == Binding::Var) {
         lv.isVar = true;
         lv.var = b->id;
@@ -528,7 +1353,42 @@ private:
         lv.mem.index.push_back(ir::mkConstInt(0, Type::i32()));
       return lv;
     }
+    if (const auto *me = dyn_cast<MemberExpr>(e); me && isa<FieldDecl>(me->getMemberDecl())) {
+      AggLV base = memberBase(me);
+      if (!base.ok) {
+        lv.ok = false;
+        return lv;
+      }
+      size_t i = findLeaf(base.layout, me->getMemberDecl()->getNameAsString());
+      if (i < base.layout.size())
+        return base.leaves[i];
+      unsupported(sl, "member '" + text(e->getSourceRange()) + "' used as a value");
+      lv.ok = false;
+      return lv;
+    }
     if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+      // An element of a struct's array of pointers, by a constant index: `q.p[4]`.
+      if (const auto *me = dyn_cast<MemberExpr>(as->getBase()->IgnoreParenImpCasts());
+          me && isa<FieldDecl>(me->getMemberDecl()) && me->getType()->isArrayType() &&
+          !ctx_.getAsArrayType(me->getType())->getElementType()->isArrayType()) {
+        std::string nm = me->getMemberDecl()->getNameAsString();
+        AggLV base = memberBase(me);
+        if (!base.ok) {
+          lv.ok = false;
+          return lv;
+        }
+        if (findLeaf(base.layout, nm) == base.layout.size()) {
+          auto c = constInt(as->getIdx());
+          size_t li = c ? findLeaf(base.layout, nm + "[" + std::to_string(*c) + "]") : base.layout.size();
+          if (li == base.layout.size()) {
+            unsupported(sl, "non-constant or out-of-range index into a struct's array of pointers '" +
+                                text(e->getSourceRange()) + "'");
+            lv.ok = false;
+            return lv;
+          }
+          return base.leaves[li];
+        }
+      }
       // Collect a chain a[i][j]... down to a declared multi-dimensional array.
       std::vector<const Expr *> idx;
       const Expr *base = as;
@@ -565,6 +1425,21 @@ private:
           }
           return lv;
         }
+      }
+      if (isa<MemberExpr>(arr) && arr->getType()->isArrayType()) {
+        // An array field of a struct held in variables: a local array of its own.
+        LValue blv = lvalue(arr);
+        if (!blv.ok || blv.isVar || !blv.mem.index.empty() || blv.mem.ptr->op != Op::ArrayRef) {
+          if (blv.ok)
+            unsupported(sl, "subscript of an array field '" + text(e->getSourceRange()) + "'");
+          lv.ok = false;
+          return lv;
+        }
+        lv.mem = blv.mem;
+        for (const Expr *i : idx)
+          lv.mem.index.push_back(rvalue(i));
+        lv.mem.text = text(e->getSourceRange());
+        return lv;
       }
       // Pointer subscript: p[i] (p possibly itself computed).
       ExprPtr p = rvalue(base);
@@ -651,6 +1526,18 @@ private:
     }
     if (k == BO_LAnd || k == BO_LOr)
       return logical(bo);
+    if (k == BO_Assign && pointsToRecord(bo->getLHS()->getType())) {
+      AggPtr src = aggPtr(bo->getRHS());
+      const auto *dr = dyn_cast<DeclRefExpr>(bo->getLHS()->IgnoreParens());
+      auto b = dr ? lookup(dr->getDecl()) : std::nullopt;
+      if (!b || b->kind != Binding::Agg || !aggs_[b->id].isPtr ||
+          aggs_[b->id].leaves.empty() || aggs_[b->id].leaves[0].kind != Binding::Var) {
+        unsupported(sl, "assignment to pointer-to-struct '" + text(bo->getLHS()->getSourceRange()) + "'");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      assignAggPtr(aggs_[b->id], src, sl);
+      return ir::mkConstInt(0, Type::i32());
+    }
     if (k == BO_Assign) {
       ExprPtr v = rvalue(bo->getRHS());
       LValue lv = lvalue(bo->getLHS());
@@ -828,6 +1715,30 @@ private:
       return ir::mkConstInt(0, scalarType(call->getType()).value_or(Type::i32()));
     }
     std::string name = fd->getNameAsString();
+    if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(call, l, r))
+      return rvalue(call);
+    std::optional<AggLV> thisObj;
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
+      const CXXMethodDecl *md = mc->getMethodDecl();
+      if (!md || md->isVirtual()) {
+        unsupported(sl, "virtual call '" + text(call->getSourceRange()) + "'");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      const Expr *obj = mc->getImplicitObjectArgument();
+      if (!md->isStatic() && obj) {
+        if (isa<CXXThisExpr>(obj->IgnoreParenImpCasts()) && frames_.back().thisObj)
+          thisObj = frames_.back().thisObj;
+        else if (obj->getType()->isPointerType())
+          thisObj = deref(aggPtr(obj), ir::mkConstInt(0, Type::i32()), text(obj->getSourceRange()));
+        else
+          thisObj = aggLValue(obj);
+        if (!thisObj->ok)
+          return ir::mkConstInt(0, Type::i32());
+      }
+    } else if (isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(fd)) {
+      unsupported(sl, "overloaded operator '" + text(call->getSourceRange()) + "'");
+      return ir::mkConstInt(0, Type::i32());
+    }
     Type rt = call->getType()->isVoidType() ? Type{} : typeOr(call->getType(), sl);
     auto arg = [&](unsigned i) { return rvalue(call->getArg(i)); };
 
@@ -880,6 +1791,15 @@ private:
           auto b = lookup(dr->getDecl());
           if (b && b->kind == Binding::Array && k_.arrays[b->id].paramIndex >= 0)
             return ir::mkLen(b->id);
+          if (b && b->kind == Binding::Agg && aggs_[b->id].isPtr && !aggs_[b->id].leaves.empty() &&
+              aggs_[b->id].leaves[0].kind == Binding::Array)
+            return ir::mkLen(aggs_[b->id].leaves[0].id); // all fields share one length
+        }
+        if (isa<MemberExpr>(p)) {
+          LValue lv = lvalue(p);
+          if (lv.ok && !lv.isVar && lv.mem.index.empty() && lv.mem.ptr->op == Op::ArrayRef &&
+              k_.arrays[lv.mem.ptr->id].paramIndex >= 0)
+            return ir::mkLen(lv.mem.ptr->id);
         }
         unsupported(sl, "__len of something other than a pointer parameter");
         return ir::mkConstInt(0, Type::u64());
@@ -901,14 +1821,18 @@ private:
           args.push_back(cast(arg(i), rt));
         return ir::mkCall(name, rt, std::move(args), loc(sl));
       }
+      if (name == "__requires_fresh_array")
+        return ir::mkConstInt(0, Type::i32()); // distinct pointer parameters never alias anyway
       if (name.rfind("__", 0) == 0 && fromPrelude) {
         unsupported(sl, "annotation or intrinsic '" + name + "' in this position");
         return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
       }
+      if (!fromPrelude)
+        return callWithoutBody(call, fd, rt);
       unsupported(sl, "call to '" + name + "', which has no body");
       return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
     }
-    return inlineCall(call, fd, rt);
+    return inlineCall(call, fd, rt, thisObj);
   }
 
   ExprPtr atomic(const CallExpr *call, const std::string &name, Type rt) {
@@ -943,7 +1867,60 @@ private:
     return ir::mkVar(t, rt);
   }
 
-  ExprPtr inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt) {
+  // A device function declared in the kernel's file without a body (defined in another
+  // translation unit, or a stand-in for "some value"). It is assumed to touch no memory the
+  // kernel can see; its arguments are evaluated and its result is some value. A function that
+  // is handed a pointer could write through it, so that is refused.
+  ExprPtr callWithoutBody(const CallExpr *call, const FunctionDecl *fd, Type rt) {
+    SourceLocation sl = call->getExprLoc();
+    std::string name = fd->getNameAsString();
+    for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+      const Expr *a = call->getArg(i);
+      QualType at = a->getType();
+      bool hasPtr = at->isPointerType() || at->isReferenceType() || at->isArrayType();
+      if (isRecord(at)) {
+        std::string why;
+        auto lay = layoutOf(at, why);
+        if (!lay) {
+          unsupported(sl, "argument of type '" + at.getAsString() + "' to '" + name + "': " + why);
+          continue;
+        }
+        for (const Leaf &lf : *lay)
+          hasPtr = hasPtr || lf.type->isPointerType();
+      }
+      if (hasPtr) {
+        unsupported(sl, "call to '" + name + "', which has no body, with a pointer argument (it could write through it)");
+        continue;
+      }
+      if (isRecord(at)) {
+        // Passing a struct by value reads every field.
+        const Expr *src = a->IgnoreParens();
+        if (const auto *ce = dyn_cast<CXXConstructExpr>(src); ce && ce->getNumArgs() == 1)
+          src = ce->getArg(0);
+        AggLV v = aggLValue(src);
+        for (size_t f = 0; v.ok && f < v.layout.size(); ++f)
+          if (v.layout[f].dims.empty())
+            (void)readLeaf(v.leaves[f], *scalarType(v.layout[f].type), sl);
+        continue;
+      }
+      discard(a);
+    }
+    std::string what = "call to '" + name + "', which has no body";
+    if (bodilessSeen_.insert(name).second) {
+      note(sl, "warning", what + ": assumed to have no effect on memory; its result is unknown");
+      k_.assumptions.push_back("'" + name + "' (declared without a body) has no effect on memory");
+    }
+    if (rt.kind == ir::TypeKind::Void)
+      return ir::mkConstInt(0, Type::i32());
+    int t = newTemp(rt, name + ".ret");
+    auto s = emit(StmtKind::Havoc, sl);
+    s->var = t;
+    s->text = "the result of '" + text(call->getSourceRange()) + "'";
+    return ir::mkVar(t, rt);
+  }
+
+  ExprPtr inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt,
+                     std::optional<AggLV> thisObj = std::nullopt) {
     SourceLocation sl = call->getExprLoc();
     for (const FnFrame &f : frames_)
       if (f.fd == fd->getCanonicalDecl() || f.fd == fd) {
@@ -958,16 +1935,37 @@ private:
     fd->hasBody(def);
     FnFrame frame;
     frame.fd = def;
+    frame.thisObj = std::move(thisObj);
     // Arguments are evaluated in the caller's frame.
     std::vector<std::pair<const ParmVarDecl *, ExprPtr>> args;
-    for (unsigned i = 0; i < def->getNumParams() && i < call->getNumArgs(); ++i) {
+    // Operator calls written as methods have the object as argument 0.
+    unsigned argBase = isa<CXXOperatorCallExpr>(call) && isa<CXXMethodDecl>(def) ? 1 : 0;
+    for (unsigned i = 0; i < def->getNumParams() && i + argBase < call->getNumArgs(); ++i) {
       const ParmVarDecl *p = def->getParamDecl(i);
+      const Expr *argE = call->getArg(i + argBase);
+      std::string pname = def->getNameAsString() + "." + p->getNameAsString();
+      if (isRecord(p->getType())) {
+        auto b = declareAgg(p, pname, p->getType(), {}, std::nullopt);
+        if (!b)
+          return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+        initAgg(aggOfStore(aggs_[b->id], pname), p->getType(), argE, sl);
+        frame.bindings[p] = *b;
+        continue;
+      }
+      if (pointsToRecord(p->getType())) {
+        auto b = declareAggPtr(p->getLocation(), pname, p->getType()->getPointeeType());
+        if (!b)
+          return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+        assignAggPtr(aggs_[b->id], aggPtr(argE), sl);
+        frame.bindings[p] = *b;
+        continue;
+      }
       if (p->getType()->isReferenceType()) {
         unsupported(sl, "reference parameter '" + p->getNameAsString() + "' of '" +
                             def->getNameAsString() + "'");
         return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
       }
-      args.push_back({p, rvalue(call->getArg(i))});
+      args.push_back({p, rvalue(argE)});
     }
     for (auto &[p, v] : args) {
       Type t = p->getType()->isPointerType() ? Type::pointer() : typeOr(p->getType(), sl);
@@ -1143,6 +2141,40 @@ private:
         frames_.back().bindings[vd] = *b;
       return;
     }
+    if (isRecord(qt) || !arrayOfRecordElem(qt).isNull()) {
+      std::vector<int64_t> outer;
+      QualType rec = qt;
+      while (const auto *at = ctx_.getAsConstantArrayType(rec)) {
+        outer.push_back(at->getSize().getSExtValue());
+        rec = at->getElementType();
+      }
+      if (!isRecord(rec)) {
+        unsupported(vd->getLocation(), "local array of structs '" + vd->getNameAsString() + "' of type '" +
+                                           qt.getAsString() + "'");
+        return;
+      }
+      auto b = declareAgg(vd, vd->getNameAsString(), rec, outer,
+                          outer.empty() ? std::nullopt : std::optional<ir::Space>(ir::Space::Local));
+      if (!b)
+        return;
+      frames_.back().bindings[vd] = *b;
+      if (outer.empty()) {
+        initAgg(aggOfStore(aggs_[b->id], vd->getNameAsString()), rec, vd->getInit(), vd->getLocation());
+      } else if (const auto *ce = dyn_cast_or_null<CXXConstructExpr>(vd->getInit());
+                 vd->hasInit() && !(ce && ce->getConstructor()->isTrivial())) {
+        unsupported(vd->getLocation(), "initialiser of local array of structs '" + vd->getNameAsString() + "'");
+      }
+      return;
+    }
+    if (pointsToRecord(qt)) {
+      auto b = declareAggPtr(vd->getLocation(), vd->getNameAsString(), qt->getPointeeType());
+      if (!b)
+        return;
+      frames_.back().bindings[vd] = *b;
+      if (vd->getInit())
+        assignAggPtr(aggs_[b->id], aggPtr(vd->getInit()), vd->getLocation());
+      return;
+    }
     if (qt->isArrayType()) {
       ir::Array a;
       a.name = vd->getNameAsString();
@@ -1186,6 +2218,8 @@ private:
     int id = k_.addVar(v);
     frames_.back().bindings[vd] = {Binding::Var, id};
     if (const Expr *init = vd->getInit()) {
+      if (const auto *il = dyn_cast<InitListExpr>(init); il && il->getNumInits() == 1)
+        init = il->getInit(0); // `int x{e}` / `int x = {e}`
       if (isa<InitListExpr>(init) || isa<CXXConstructExpr>(init)) {
         unsupported(vd->getLocation(), "initialiser of '" + v.name + "'");
         return;
@@ -1194,6 +2228,11 @@ private:
       auto s = emit(StmtKind::Assign, vd->getLocation());
       s->var = id;
       s->value = cast(val, t);
+    } else {
+      // An uninitialised variable holds some value until it is assigned.
+      auto s = emit(StmtKind::Havoc, vd->getLocation());
+      s->var = id;
+      s->text = "the value of uninitialised '" + v.name + "'";
     }
   }
 };

@@ -179,6 +179,7 @@ void collectEffects(const ir::Block &b, Effects &e) {
     switch (s->kind) {
     case StmtKind::Assign:
     case StmtKind::Load:
+    case StmtKind::Havoc:
       e.vars.insert(s->var);
       break;
     case StmtKind::Atomic:
@@ -848,7 +849,7 @@ Flow Machine::execAccess(const Stmt &s) {
     trace.events.push_back(std::move(ev));
     if (s.kind != StmtKind::Store && s.var >= 0) {
       Value z = zeroOf(k.vars[s.var].type);
-      z.taint = "out-of-bounds";
+      z.taint = "the value of an out-of-bounds read";
       assign(s.var, z);
     }
     return {};
@@ -868,7 +869,7 @@ Flow Machine::execAccess(const Stmt &s) {
     } else {
       auto init = env.memory.find(key);
       v = init != env.memory.end() ? fit(init->second, arr.elem) : zeroOf(arr.elem);
-      addTaint(v.taint, arr.name + "[" + std::to_string(key.second) + "]");
+      addTaint(v.taint, "value loaded from " + arr.name + "[" + std::to_string(key.second) + "]");
     }
     addTaint(v.taint, addrT);
     return v;
@@ -1022,6 +1023,13 @@ Flow Machine::exec(const Stmt &s) {
     return {};
   }
   case StmtKind::Unsupported: throw Stop{"unsupported: " + s.text};
+  case StmtKind::Havoc: {
+    // Some value: replay picks zero and marks it as not a fact about the kernel.
+    Value v = zeroOf(k.vars[s.var].type);
+    v.taint = s.text;
+    assign(s.var, std::move(v));
+    return {};
+  }
   }
   malformed("unknown statement");
 }

@@ -196,6 +196,14 @@ int Kernel::findParamArray(const std::string &name) const {
   for (const Param &p : params)
     if (p.isArray && arrays[p.id].name == name)
       return p.id;
+  // A pointer-to-struct parameter `ps` is one array per field (`ps.x`, ...), all of one length.
+  for (const Param &p : params)
+    if (p.isArray && arrays[p.id].sameLength < 0 && arrays[p.id].name.size() > name.size() &&
+        arrays[p.id].name.compare(0, name.size() + 1, name + ".") == 0) {
+      for (const Param &q : params)
+        if (q.isArray && arrays[q.id].sameLength == p.id)
+          return p.id;
+    }
   return -1;
 }
 
@@ -362,6 +370,9 @@ struct Printer {
       expr(*s.cond);
       break;
     case StmtKind::Unsupported: os << "unsupported \"" << s.text << "\""; break;
+    case StmtKind::Havoc:
+      os << "%" << k.vars[s.var].name << " = havoc \"" << s.text << "\"";
+      break;
     }
     if (s.loc.valid())
       os << "  ; " << s.loc.line << ":" << s.loc.col;

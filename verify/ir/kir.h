@@ -71,6 +71,8 @@ struct Array {
   std::vector<int64_t> dims; // static extents, outermost first; empty for pointer params
   int paramIndex = -1;       // position in the kernel's parameter list, or -1
   bool dynamicShared = false; // `extern __shared__ T s[];` (extent from the launch)
+  int sameLength = -1; // another array whose __len this one shares (the fields of one
+                       // pointer-to-struct parameter are one array per field)
   Loc loc;
   int64_t elementCount() const;
 };
@@ -144,6 +146,8 @@ enum class StmtKind : uint8_t {
   Barrier,     // __syncthreads() / __syncwarp()
   Assume,      // __requires / __assume: executions violating it are not considered
   Assert,      // __assert: an obligation
+  Havoc,       // var = some value of its type (uninitialised variable, result of a call
+               // to a function without a body); `text` says where it comes from
   Unsupported, // a construct ksynth cannot model; reaching it makes the verdict unknown
 };
 
@@ -188,6 +192,9 @@ struct Kernel {
   std::vector<Param> params;
   Block body; // a Block statement with label 0 is the kernel's top; `return` exits it
   int numLabels = 1;
+  // Assumptions the frontend made that are part of what a proof means (e.g. about a called
+  // function whose body it cannot see); reported with every verdict.
+  std::vector<std::string> assumptions;
 
   int addVar(Var v);
   int addArray(Array a);
@@ -195,6 +202,10 @@ struct Kernel {
   // Variable or array parameter by name; -1 if none.
   int findParamVar(const std::string &name) const;
   int findParamArray(const std::string &name) const;
+  // The array whose length symbol `array` uses (itself unless it shares one).
+  int lengthRoot(int array) const {
+    return arrays[array].sameLength >= 0 ? arrays[array].sameLength : array;
+  }
 };
 
 // Text form for tests and --dump-kir.

@@ -254,7 +254,7 @@ TEST_CASE("an out-of-bounds load yields 0 tainted out-of-bounds; global bounds c
   auto acc = eventsOf(free, EventKind::Access);
   REQUIRE(acc.size() == 2);
   CHECK(acc[1]->vars.at(x).i == 99);
-  CHECK(acc[1]->vars.at(x).taint == "p[10]");
+  CHECK(acc[1]->vars.at(x).taint == "value loaded from p[10]");
 
   env.lens[p] = 10;
   Trace bounded = runThread(kb.k, env, thread(0));
@@ -265,7 +265,7 @@ TEST_CASE("an out-of-bounds load yields 0 tainted out-of-bounds; global bounds c
   acc = eventsOf(bounded, EventKind::Access);
   REQUIRE(acc.size() == 2);
   CHECK(acc[1]->vars.at(x).i == 0);
-  CHECK(acc[1]->vars.at(x).taint == "out-of-bounds");
+  CHECK(acc[1]->vars.at(x).taint == "the value of an out-of-bounds read");
   CHECK(acc[1]->vars.at(n).i == 10); // params are in the snapshot
 
   env.lens[p] = 11;
@@ -676,7 +676,7 @@ TEST_CASE("taint: a store under a condition on a loaded value is tainted") {
   auto acc = eventsOf(tr, EventKind::Access);
   REQUIRE(acc.size() == 2);
   CHECK(acc[0]->taint.empty()); // the load's address is tid
-  CHECK(acc[1]->taint == "a[3]");
+  CHECK(acc[1]->taint == "value loaded from a[3]");
   CHECK(acc[1]->array == b);
   // Thread 4 reads the default 0 and does not store.
   CHECK(eventsOf(runThread(kb.k, env, thread(4)), EventKind::Access).size() == 1);
@@ -695,7 +695,7 @@ TEST_CASE("taint: a thread reads back its own store untainted; others' cells are
   CHECK(acc[3]->vars.at(x).i == 7);
   CHECK(acc[3]->vars.at(x).taint.empty());
   CHECK(acc[3]->vars.at(y).i == 0);
-  CHECK(acc[3]->vars.at(y).taint == "s[3]");
+  CHECK(acc[3]->vars.at(y).taint == "value loaded from s[3]");
   CHECK(acc[3]->taint.empty()); // address x came from this thread's own store
   CHECK(acc[3]->flat == 7);
 }
@@ -728,7 +728,7 @@ TEST_CASE("taint: paths not taken and exits under tainted conditions") {
     auto acc = eventsOf(tr, EventKind::Access);
     REQUIRE(acc.size() == 2);
     CHECK(acc[1]->flat == 0);
-    CHECK(acc[1]->taint == "a[0]");
+    CHECK(acc[1]->taint == "value loaded from a[0]");
   }
   SUBCASE("code after a tainted early return") {
     kb.body({load(v, arr(a), {tidx()}), ifs(cmp(Op::Gt, var(kb, v), i32(0)), {exitTo(0)}),
@@ -736,7 +736,7 @@ TEST_CASE("taint: paths not taken and exits under tainted conditions") {
     Trace tr = runThread(kb.k, launch(4), thread(0));
     auto acc = eventsOf(tr, EventKind::Access);
     REQUIRE(acc.size() == 2);
-    CHECK(acc[1]->taint == "a[0]");
+    CHECK(acc[1]->taint == "value loaded from a[0]");
   }
   SUBCASE("a barrier under a tainted condition taints later barrier intervals") {
     kb.body({load(v, arr(a), {tidx()}), ifs(cmp(Op::Gt, var(kb, v), i32(0)), {barrier()}),
@@ -745,17 +745,17 @@ TEST_CASE("taint: paths not taken and exits under tainted conditions") {
     auto acc = eventsOf(tr, EventKind::Access);
     REQUIRE(acc.size() == 2);
     CHECK(acc[1]->blockBarriers == 0);
-    CHECK(acc[1]->taint == "a[0]");
+    CHECK(acc[1]->taint == "value loaded from a[0]");
     Env env = launch(4);
     env.memory[{a, 1}] = ival(5); // thread 1 takes the branch and runs the barrier
     Trace t1 = runThread(kb.k, env, thread(1));
     auto bars = eventsOf(t1, EventKind::Barrier);
     REQUIRE(bars.size() == 1);
-    CHECK(bars[0]->taint == "a[1]");
+    CHECK(bars[0]->taint == "value loaded from a[1]");
     acc = eventsOf(t1, EventKind::Access);
     REQUIRE(acc.size() == 2);
     CHECK(acc[1]->blockBarriers == 1);
-    CHECK(acc[1]->taint == "a[1]");
+    CHECK(acc[1]->taint == "value loaded from a[1]");
   }
   SUBCASE("an untainted condition taints nothing") {
     kb.body({load(v, arr(a), {tidx()}), ifs(cmp(Op::Gt, tidx(), u32(0)), {assign(x, i32(1))}),
@@ -784,9 +784,9 @@ TEST_CASE("atomics: read-modify-write on the private copy, old value tainted as 
   CHECK(acc[0]->isWrite);
   auto v = acc[3]->vars;
   CHECK(v.at(o1).i == 10);
-  CHECK(v.at(o1).taint == "c[0]");
+  CHECK(v.at(o1).taint == "value loaded from c[0]");
   CHECK(v.at(o2).i == 15);
-  CHECK(v.at(o2).taint == "c[0]"); // derived from the initial value
+  CHECK(v.at(o2).taint == "value loaded from c[0]"); // derived from the initial value
   CHECK(v.at(o3).i == 16);
   CHECK(v.size() == 3); // o4 is assigned by this very access, after the snapshot
   // atomicInc wraps to 0 when old >= val; a later load sees it.
@@ -848,4 +848,21 @@ TEST_CASE("short-circuit && and ?: do not evaluate the other operand") {
   CHECK(eventsOf(tr, EventKind::Access)[0]->vars.at(c).i == 3);
   env.params[a] = ival(-100000);
   CHECK(eventsOf(runThread(kb.k, env, thread(0)), EventKind::Overflow).size() == 2);
+}
+
+TEST_CASE("havoc: some value, replayed as zero and tainted with where it comes from") {
+  KB kb;
+  int p = kb.ptrParam("p", Type::i32());
+  int x = kb.var("x", Type::i32());
+  auto h = std::make_shared<Stmt>();
+  h->kind = StmtKind::Havoc;
+  h->var = x;
+  h->text = "the value of uninitialised 'x'";
+  kb.body({h, store(arr(p), {var(kb, x)}, i32(1))});
+  Trace t = runThread(kb.k, launch(1), thread(0));
+  auto acc = eventsOf(t, EventKind::Access);
+  REQUIRE(acc.size() == 1);
+  CHECK(acc[0]->flat == 0);
+  CHECK(acc[0]->vars.at(x).taint == "the value of uninitialised 'x'");
+  CHECK(acc[0]->taint == "the value of uninitialised 'x'"); // the address depends on it
 }
