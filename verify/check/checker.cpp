@@ -443,7 +443,7 @@ private:
 
   static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp) {
     if (!sameBlk)
-      return true;
+      return a.gridBarriers == b.gridBarriers;
     if (a.blockBarriers != b.blockBarriers)
       return false;
     return !sameWrp || a.warpBarriers == b.warpBarriers;
@@ -488,8 +488,8 @@ private:
           break;
         }
         Term sync = tc_.mkAnd({sameBlock(), tc_.eq(x.bc, y.bc), tc_.implies(sameWarp(), tc_.eq(x.wc, y.wc))});
-        if (!shared)
-          sync = tc_.mkOr(tc_.mkNot(sameBlock()), sync);
+        if (!shared) // other blocks: only grid barriers separate them
+          sync = tc_.mkOr(tc_.mkAnd(tc_.mkNot(sameBlock()), tc_.eq(x.gc, y.gc)), sync);
         Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), distinctThreads(), sync});
         const ir::Stmt *sa = x.stmt, *sb = y.stmt;
         bool wa = x.write, wb = y.write, aa = x.atomic, ab = y.atomic;
@@ -593,7 +593,8 @@ private:
     for (size_t i = 0; i < m1_.controls.size() && i < m2_.controls.size(); ++i) {
       const ControlSite &x = m1_.controls[i], &y = m2_.controls[i];
       assert(x.site == y.site);
-      std::vector<Term> eqs{x.pc, y.pc, sameBlock(), distinctThreads(), tc_.ne(x.cond, y.cond)};
+      std::vector<Term> eqs{x.pc, y.pc, x.grid ? tc_.tru() : sameBlock(), distinctThreads(),
+                            tc_.ne(x.cond, y.cond)};
       for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
         eqs.push_back(tc_.eq(x.iters[j], y.iters[j]));
       ir::Loc loc = x.loc;
@@ -602,10 +603,16 @@ private:
                          interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
                          interp::Trace tr1 = interp::runThread(k_, env, i1);
                          interp::Trace tr2 = interp::runThread(k_, env, i2);
-                         auto seq = [](const interp::Trace &t, std::string &taint) {
+                         bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y &&
+                                        i1.block.z == i2.block.z;
+                         // Threads of one block must meet the same block and grid barriers;
+                         // threads of different blocks the same grid barriers.
+                         auto seq = [sameBlk](const interp::Trace &t, std::string &taint) {
                            std::vector<const ir::Stmt *> s;
                            for (const interp::Event &e : t.events)
-                             if (e.kind == interp::EventKind::Barrier && e.barrier == ir::BarrierKind::Block) {
+                             if (e.kind == interp::EventKind::Barrier &&
+                                 (e.barrier == ir::BarrierKind::Grid ||
+                                  (sameBlk && e.barrier == ir::BarrierKind::Block))) {
                                s.push_back(e.stmt);
                                if (taint.empty())
                                  taint = e.taint;
@@ -626,7 +633,8 @@ private:
                            why = "depends on " + taint;
                            return false;
                          }
-                         ob.reason = "barrier divergence: threads of one block reach different __syncthreads()";
+                         ob.reason = sameBlk ? "barrier divergence: threads of one block reach different barriers"
+                                             : "barrier divergence: threads of the grid reach different grid barriers";
                          ob.loc = loc;
                          ob.notes.push_back({loc, "this condition differs between " + threadText(i1, env) + " and " +
                                                       threadText(i2, env)});

@@ -143,7 +143,7 @@ struct SVal {
 struct State {
   Term pc;
   std::vector<SVal> vars;
-  Term bc, wc;
+  Term bc, wc, gc; // barriers executed: block (incl. grid), all, grid
 };
 
 class Exec {
@@ -161,7 +161,9 @@ public:
       s.vars[i] = initial(static_cast<int>(i));
     s.bc = tc_.intConst(0);
     s.wc = tc_.intConst(0);
+    s.gc = tc_.intConst(0);
     kernelHasBarrier_ = ir::containsBarrier(k_.body);
+    kernelHasGridBarrier_ = ir::containsGridBarrier(k_.body);
     block(k_.body, s, false);
     out_.reachEnd = s.pc;
   }
@@ -176,6 +178,7 @@ private:
   bool dry_ = false; // detection passes record nothing
   bool noWrap_ = false; // detection of induction variables modulo wrap-around (validated later)
   bool kernelHasBarrier_ = false;
+  bool kernelHasGridBarrier_ = false;
   std::vector<Term> iters_;
   std::map<int, std::vector<State>> pendingExits_;
   std::set<std::string> abstractionSeen_;
@@ -529,6 +532,7 @@ private:
     }
     r.bc = tc_.ite(c, a.bc, b.bc);
     r.wc = tc_.ite(c, a.wc, b.wc);
+    r.gc = tc_.ite(c, a.gc, b.gc);
     return r;
   }
 
@@ -549,6 +553,7 @@ private:
     a.pc = s.pc;
     a.bc = s.bc;
     a.wc = s.wc;
+    a.gc = s.gc;
     a.iters = iters_;
     SVal p = evalPtr(*st.ptr, s, s.pc);
     std::vector<Term> idx;
@@ -632,8 +637,13 @@ private:
       bool relevant = ir::containsBarrier(st.body) || ir::containsBarrier(st.elseBody) ||
                       (barrierAfter && (!ir::exitsLeaving(st.body).empty() ||
                                         !ir::exitsLeaving(st.elseBody).empty()));
-      if (relevant && !dry_)
+      if (relevant && !dry_) {
         out_.controls.push_back({&st, st.loc, false, s.pc, c, iters_});
+        out_.controls.back().grid =
+            ir::containsGridBarrier(st.body) || ir::containsGridBarrier(st.elseBody) ||
+            (kernelHasGridBarrier_ && barrierAfter &&
+             (!ir::exitsLeaving(st.body).empty() || !ir::exitsLeaving(st.elseBody).empty()));
+      }
       State t = s, e = s;
       t.pc = tc_.mkAnd(s.pc, c);
       e.pc = tc_.mkAnd(s.pc, tc_.mkNot(c));
@@ -660,8 +670,10 @@ private:
     }
     case StmtKind::Loop: loop(st, s, barrierAfter); return;
     case StmtKind::Barrier:
-      if (st.barrier == ir::BarrierKind::Block)
+      if (st.barrier != ir::BarrierKind::Warp)
         s.bc = tc_.add(s.bc, tc_.intConst(1));
+      if (st.barrier == ir::BarrierKind::Grid)
+        s.gc = tc_.add(s.gc, tc_.intConst(1));
       s.wc = tc_.add(s.wc, tc_.intConst(1));
       return;
     case StmtKind::Assume:
@@ -722,8 +734,12 @@ private:
       block(L.pre, s, true);
       cond = eval(*L.cond, s, s.pc);
       if (record && !dry_ && (ir::containsBarrier(L.body) || ir::containsBarrier(L.step) ||
-                              (barrierAfterBody && !ir::exitsLeaving(L.body).empty())))
+                              (barrierAfterBody && !ir::exitsLeaving(L.body).empty()))) {
         out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+        out_.controls.back().grid = ir::containsGridBarrier(L.body) || ir::containsGridBarrier(L.step) ||
+                                    (kernelHasGridBarrier_ && barrierAfterBody &&
+                                     !ir::exitsLeaving(L.body).empty());
+      }
       s.pc = tc_.mkAnd(s.pc, cond);
       block(L.body, s, barrierAfterBody);
       block(L.step, s, barrierAfterBody);
@@ -733,8 +749,10 @@ private:
       block(L.step, s, barrierAfterBody);
       block(L.pre, s, true);
       cond = eval(*L.cond, s, s.pc);
-      if (record && !dry_ && ir::containsBarrier(L.body))
+      if (record && !dry_ && ir::containsBarrier(L.body)) {
         out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+        out_.controls.back().grid = ir::containsGridBarrier(L.body);
+      }
     }
     return s;
   }
@@ -799,10 +817,12 @@ private:
       entry.vars[v] = {e};
     }
     Term bcEntry = fresh("entry.bc", Sort::Int), wcEntry = fresh("entry.wc", Sort::Int);
+    Term gcEntry = fresh("entry.gc", Sort::Int);
     entry.bc = bcEntry;
     entry.wc = wcEntry;
+    entry.gc = gcEntry;
     std::map<int, Summary> summary;
-    Summary bcSum, wcSum;
+    Summary bcSum, wcSum, gcSum;
     {
       bool savedDry = dry_;
       dry_ = true;
@@ -885,6 +905,7 @@ private:
       }
       bcSum = classify(bcEntry, end.bc);
       wcSum = classify(wcEntry, end.wc);
+      gcSum = classify(gcEntry, end.gc);
       if (irregular) {
         // With break/return inside, per-iteration barrier counts are only affine if
         // the barriers are unconditional; otherwise havoc.
@@ -912,6 +933,7 @@ private:
       }
       r.bc = valueAt(bcSum, s.bc, i, "bc", Sort::Int);
       r.wc = valueAt(wcSum, s.wc, i, "wc", Sort::Int);
+      r.gc = valueAt(gcSum, s.gc, i, "gc", Sort::Int);
       if (bcSum.shape == Shape::Havoc && !dry_)
         out_.facts.push_back(tc_.le(s.bc, r.bc));
       (void)why;
@@ -1007,9 +1029,11 @@ private:
         }
       after.bc = fresh("afterloop.bc", Sort::Int);
       after.wc = fresh("afterloop.wc", Sort::Int);
+      after.gc = fresh("afterloop.gc", Sort::Int);
       if (!dry_) {
         out_.facts.push_back(tc_.le(s.bc, after.bc));
         out_.facts.push_back(tc_.le(s.wc, after.wc));
+        out_.facts.push_back(tc_.le(s.gc, after.gc));
       }
       Term leftEarly = fresh("returned", Sort::Bool);
       for (int l : outer) {

@@ -50,7 +50,7 @@ struct AccessSite {
   Term pc = nullptr;
   Term flat = nullptr;
   std::vector<Term> idx; // per-dimension indices when the array is addressed by dimension
-  Term bc = nullptr, wc = nullptr;
+  Term bc = nullptr, wc = nullptr, gc = nullptr;
   std::vector<Term> iters;
 };
 
@@ -70,6 +70,7 @@ struct ControlSite {
   Term pc = nullptr;
   Term cond = nullptr;
   std::vector<Term> iters;
+  bool grid = false; // controls a grid barrier: must be uniform across the whole grid
 };
 
 struct AssertSite {

@@ -207,6 +207,11 @@ public:
     top->loc = k_.loc;
     cur_ = &top->body;
     inKernelTop_ = true;
+    // GPUVerify's file-scope `__axiom(e)` (see the prelude) holds in every kernel.
+    for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
+      if (const auto *ax = dyn_cast<FunctionDecl>(d);
+          ax && ax->hasBody() && ax->getNameAsString().rfind("__ksynth_axiom_fn_", 0) == 0)
+        stmt(ax->getBody());
     stmt(fd->getBody());
     k_.body.push_back(top);
   }
@@ -945,6 +950,11 @@ private:
   void initAgg(const AggLV &dst, QualType qt, const Expr *init, SourceLocation sl) {
     if (!dst.ok)
       return;
+    if (dst.layout.empty()) { // no fields (a handle such as a cooperative group): only effects
+      if (init && isa<CallExpr>(init->IgnoreParenImpCasts()))
+        discard(init->IgnoreParenImpCasts());
+      return;
+    }
     if (!init) {
       havocAgg(dst, sl, "the value of uninitialised");
       return;
@@ -1739,7 +1749,8 @@ private:
       unsupported(sl, "overloaded operator '" + text(call->getSourceRange()) + "'");
       return ir::mkConstInt(0, Type::i32());
     }
-    Type rt = call->getType()->isVoidType() ? Type{} : typeOr(call->getType(), sl);
+    // A struct result is handled by the struct code (or refused there), not as a scalar.
+    Type rt = call->getType()->isVoidType() || isRecord(call->getType()) ? Type{} : typeOr(call->getType(), sl);
     auto arg = [&](unsigned i) { return rvalue(call->getArg(i)); };
 
     bool fromPrelude = !sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()));
@@ -1756,8 +1767,42 @@ private:
         s->barrier = name == "__syncthreads" ? ir::BarrierKind::Block : ir::BarrierKind::Warp;
         return ir::mkConstInt(0, Type::i32());
       }
-      if (name == "__threadfence" || name == "__threadfence_block")
+      if (name == "__threadfence" || name == "__threadfence_block" || name == "__threadfence_system")
         return ir::mkConstInt(0, Type::i32()); // fences order, they do not synchronise
+      // Cooperative groups: g.sync() / synchronize(g) on a thread_block or grid_group.
+      if (name == "sync" || name == "synchronize") {
+        QualType gt;
+        if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call))
+          gt = mc->getObjectType();
+        else if (call->getNumArgs() == 1)
+          gt = call->getArg(0)->getType();
+        const RecordDecl *rd = gt.isNull() ? nullptr : gt.getCanonicalType()->getAsRecordDecl();
+        std::string group = rd ? rd->getNameAsString() : "";
+        if (group == "thread_block" || group == "grid_group") {
+          auto s = emit(StmtKind::Barrier, sl);
+          s->barrier = group == "grid_group" ? ir::BarrierKind::Grid : ir::BarrierKind::Block;
+          return ir::mkConstInt(0, Type::i32());
+        }
+      }
+      if ((name == "this_grid" || name == "this_thread_block") && call->getNumArgs() == 0)
+        return ir::mkConstInt(0, Type::i32()); // a handle without state
+      if (name == "curand_init" || name == "curand" || name == "curand_uniform" || name == "curand_normal")
+        return curandCall(call, name, rt);
+      if (name == "tex1Dfetch" && call->getNumArgs() == 2) {
+        discard(call->getArg(1));
+        int t = newTemp(rt, "tex");
+        auto s = emit(StmtKind::Havoc, sl);
+        s->var = t;
+        s->text = "the texture fetch '" + text(call->getSourceRange()) + "'";
+        return ir::mkVar(t, rt);
+      }
+      if (name == "__ksynth_axiom") {
+        auto s = emit(StmtKind::Assume, sl);
+        s->cond = toBool(arg(0));
+        s->precondition = true;
+        s->text = "__axiom(" + text(call->getArg(0)->getSourceRange()) + ")";
+        return ir::mkConstInt(0, Type::i32());
+      }
       if (name.rfind("atomic", 0) == 0)
         return atomic(call, name, rt);
       if (name == "__requires" || name == "__assume" || name == "__assert") {
@@ -1864,6 +1909,41 @@ private:
       s->text = s->text.substr(1);
     int t = newTemp(rt, "old");
     s->var = t;
+    return ir::mkVar(t, rt);
+  }
+
+  // cuRAND (XORWOW): curand_init writes the whole state; drawing a number reads and then
+  // writes every field of *state. The numbers themselves are some values.
+  ExprPtr curandCall(const CallExpr *call, const std::string &name, Type rt) {
+    SourceLocation sl = call->getExprLoc();
+    const Expr *stArg = call->getArg(call->getNumArgs() - 1);
+    QualType pt = stArg->getType();
+    const RecordDecl *rd = pointsToRecord(pt) ? pt->getPointeeType()->getAsRecordDecl() : nullptr;
+    if (!rd || rd->getNameAsString() != "curandStateXORWOW") {
+      unsupported(sl, "'" + name + "' on a generator state ksynth does not model");
+      return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+    }
+    for (unsigned i = 0; i + 1 < call->getNumArgs(); ++i)
+      discard(call->getArg(i));
+    AggLV st = deref(aggPtr(stArg), ir::mkConstInt(0, Type::i32()), text(stArg->getSourceRange()));
+    if (!st.ok)
+      return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+    for (size_t f = 0; f < st.layout.size(); ++f) {
+      Type lt = *scalarType(st.layout[f].type);
+      if (name != "curand_init")
+        (void)readLeaf(st.leaves[f], lt, sl);
+      int t = newTemp(lt, "rng");
+      auto h = emit(StmtKind::Havoc, sl);
+      h->var = t;
+      h->text = "the generator state after '" + text(call->getSourceRange()) + "'";
+      writeLeaf(st.leaves[f], ir::mkVar(t, lt), sl);
+    }
+    if (rt.kind == ir::TypeKind::Void)
+      return ir::mkConstInt(0, Type::i32());
+    int t = newTemp(rt, "rand");
+    auto h = emit(StmtKind::Havoc, sl);
+    h->var = t;
+    h->text = "the random number '" + text(call->getSourceRange()) + "'";
     return ir::mkVar(t, rt);
   }
 
@@ -2287,6 +2367,11 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
       {"/ksynth-prelude/cuda_runtime_api.h", "#pragma once\n"},
       {"/ksynth-prelude/device_launch_parameters.h", "#pragma once\n"},
       {"/ksynth-prelude/cuda_fp16.h", "#pragma once\n"},
+      {"/ksynth-prelude/cooperative_groups.h", "#pragma once\n"},
+      {"/ksynth-prelude/curand.h", "#pragma once\n"},
+      {"/ksynth-prelude/curand_kernel.h", "#pragma once\n"},
+      {"/ksynth-prelude/device_functions.h", "#pragma once\n"},
+      {"/ksynth-prelude/sm_20_atomic_functions.h", "#pragma once\n"},
       {"/ksynth-prelude/cstdio", "#pragma once\n"},
       {"/ksynth-prelude/stdio.h", "#pragma once\nextern \"C\" int printf(const char *, ...);\n"},
       {"/ksynth-prelude/cstdlib", "#pragma once\n"},

@@ -327,7 +327,7 @@ private:
   std::map<std::pair<int, int64_t>, Value> mem; // this thread's writes
   std::map<int, std::string> arrayTaint;        // arrays whose private cells may differ
   std::string memTaint;                         // all arrays (store through unknown base)
-  uint64_t blockBarriers = 0, warpBarriers = 0;
+  uint64_t blockBarriers = 0, warpBarriers = 0, gridBarriers = 0;
   std::string countTaint; // the barrier counts depend on memory
   std::vector<std::pair<int, int64_t>> iters;
   std::string scopedCtrl;                          // If/Loop conditions in force
@@ -401,6 +401,7 @@ private:
     ev.stmt = cur;
     ev.blockBarriers = blockBarriers;
     ev.warpBarriers = warpBarriers;
+    ev.gridBarriers = gridBarriers;
     ev.iterations = iters;
     return ev;
   }
@@ -1001,8 +1002,10 @@ Flow Machine::exec(const Stmt &s) {
     ev.barrier = s.barrier;
     ev.taint = join(ct, countTaint);
     trace.events.push_back(std::move(ev));
-    if (s.barrier == ir::BarrierKind::Block)
+    if (s.barrier != ir::BarrierKind::Warp)
       ++blockBarriers;
+    if (s.barrier == ir::BarrierKind::Grid)
+      ++gridBarriers;
     ++warpBarriers;
     // The counts from here on depend on memory if this barrier ran because of it.
     addTaint(countTaint, ct);

@@ -63,6 +63,7 @@ struct Event {
   ir::BarrierKind barrier = ir::BarrierKind::Block;
   uint64_t blockBarriers = 0;     // __syncthreads executed before this event
   uint64_t warpBarriers = 0;      // __syncwarp + __syncthreads executed before this event
+  uint64_t gridBarriers = 0;      // grid-wide barriers executed before this event
   std::vector<std::pair<int, int64_t>> iterations; // (loop label, iteration from 0), outermost first
   std::map<int, Value> vars;      // scalar variables' values at this event (Access/Overflow)
   __int128 exact = 0;             // Overflow: the mathematically exact result

@@ -207,6 +207,17 @@ int Kernel::findParamArray(const std::string &name) const {
   return -1;
 }
 
+bool containsGridBarrier(const Block &b) {
+  for (const StmtPtr &s : b) {
+    if (s->kind == StmtKind::Barrier && s->barrier == BarrierKind::Grid)
+      return true;
+    if (containsGridBarrier(s->pre) || containsGridBarrier(s->body) ||
+        containsGridBarrier(s->elseBody) || containsGridBarrier(s->step))
+      return true;
+  }
+  return false;
+}
+
 bool containsBarrier(const Block &b) {
   for (const StmtPtr &s : b) {
     if (s->kind == StmtKind::Barrier)
@@ -359,7 +370,9 @@ struct Printer {
       break;
     case StmtKind::Exit: os << "exit L" << s.label; break;
     case StmtKind::Barrier:
-      os << (s.barrier == BarrierKind::Block ? "barrier" : "syncwarp");
+      os << (s.barrier == BarrierKind::Block  ? "barrier"
+             : s.barrier == BarrierKind::Grid ? "gridbarrier"
+                                              : "syncwarp");
       break;
     case StmtKind::Assume:
       os << (s.precondition ? "requires " : "assume ");

@@ -151,7 +151,9 @@ enum class StmtKind : uint8_t {
   Unsupported, // a construct ksynth cannot model; reaching it makes the verdict unknown
 };
 
-enum class BarrierKind : uint8_t { Block, Warp };
+// Grid: cooperative groups' grid-wide barrier (this_grid().sync()); it also orders the
+// threads of each block, like a block barrier.
+enum class BarrierKind : uint8_t { Block, Warp, Grid };
 enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc, Dec };
 const char *atomicOpName(AtomicOp op);
 
@@ -214,6 +216,7 @@ std::string print(const Kernel &k, const Expr &e);
 
 // Structural queries shared by the checker and the interpreter.
 bool containsBarrier(const Block &b);
+bool containsGridBarrier(const Block &b);
 // Labels targeted by an Exit inside `b` that are not labels of Blocks/Loops inside `b`.
 std::vector<int> exitsLeaving(const Block &b);
 

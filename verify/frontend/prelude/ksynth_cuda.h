@@ -90,7 +90,6 @@ KSYNTH_DEV void __assume(bool);
 KSYNTH_DEV void __assert(bool);
 KSYNTH_DEV bool __invariant(bool);
 KSYNTH_DEV bool __global_invariant(bool);
-KSYNTH_DEV void __axiom(bool);
 KSYNTH_DEV bool __implies(bool, bool);
 KSYNTH_DEV bool __enabled(void);
 KSYNTH_DEV bool __uniform_int(int);
@@ -117,3 +116,83 @@ KSYNTH_DEV void *__return_val_ptr(void);
 // ksynth's own: the number of elements accessible through a pointer parameter, for
 // declaring global array sizes: `__requires(__len(a) >= n)`.
 KSYNTH_DEV unsigned long long __len(const volatile void *);
+
+// GPUVerify's file-scope axioms: `__axiom(e);` becomes a function the frontend finds by
+// name and assumes in every kernel.
+#define KSYNTH_CAT2(a, b) a##b
+#define KSYNTH_CAT(a, b) KSYNTH_CAT2(a, b)
+KSYNTH_DEV void __ksynth_axiom(bool);
+#define __axiom(e)                                                                           \
+  static __device__ void KSYNTH_CAT(__ksynth_axiom_fn_, __COUNTER__)(void) { __ksynth_axiom(e); }
+
+#ifndef NULL
+#define NULL 0
+#endif
+
+// Fences order memory; they do not synchronise threads.
+KSYNTH_DEV void __threadfence(void);
+KSYNTH_DEV void __threadfence_block(void);
+KSYNTH_DEV void __threadfence_system(void);
+
+// Vector types (uint3 and dim3 come with clang's builtin variables).
+#define KSYNTH_VEC(T, N2, N4)                                                                \
+  struct N2 { T x, y; };                                                                     \
+  struct N4 { T x, y, z, w; };
+KSYNTH_VEC(int, int2, int4)
+KSYNTH_VEC(unsigned, uint2, uint4)
+KSYNTH_VEC(float, float2, float4)
+KSYNTH_VEC(double, double2, double4)
+KSYNTH_VEC(char, char2, char4)
+KSYNTH_VEC(unsigned char, uchar2, uchar4)
+KSYNTH_VEC(short, short2, short4)
+KSYNTH_VEC(unsigned short, ushort2, ushort4)
+KSYNTH_VEC(long long, longlong2, longlong4)
+#undef KSYNTH_VEC
+struct int3 { int x, y, z; };
+struct float3 { float x, y, z; };
+
+// Textures: read-only memory whose contents ksynth does not model (a fetch is some value).
+enum cudaTextureReadMode { cudaReadModeElementType, cudaReadModeNormalizedFloat };
+template <class T, int dim = 1, enum cudaTextureReadMode mode = cudaReadModeElementType>
+struct __attribute__((device_builtin_texture_type)) texture {};
+template <class T, enum cudaTextureReadMode mode>
+__device__ T tex1Dfetch(texture<T, 1, mode>, int);
+
+// Cooperative groups: block-wide and grid-wide barriers.
+namespace cooperative_groups {
+struct thread_block {
+  __device__ void sync() const;
+};
+struct grid_group {
+  __device__ void sync() const;
+};
+__device__ thread_block this_thread_block();
+__device__ grid_group this_grid();
+__device__ void synchronize(const thread_block &);
+__device__ void synchronize(const grid_group &);
+} // namespace cooperative_groups
+
+// cuRAND's per-thread generators: drawing a number reads and updates the whole state (the
+// frontend models curand_init/curand*(state) as reads and writes of every field of *state).
+struct curandStateXORWOW {
+  unsigned d, v0, v1, v2, v3, v4;
+  int boxmuller_flag, boxmuller_flag_double;
+  float boxmuller_extra;
+  double boxmuller_extra_double;
+};
+typedef struct curandStateXORWOW curandState;
+typedef struct curandStateXORWOW curandState_t;
+KSYNTH_DEV void curand_init(unsigned long long seed, unsigned long long subsequence,
+                            unsigned long long offset, curandState *state);
+KSYNTH_DEV unsigned curand(curandState *state);
+KSYNTH_DEV float curand_uniform(curandState *state);
+KSYNTH_DEV float curand_normal(curandState *state);
+// MTGP32 states are shared by a block in a way ksynth does not model: its calls are refused.
+struct curandStateMtgp32 {
+  unsigned s[1024];
+  int offset, pIdx;
+};
+typedef struct curandStateMtgp32 curandStateMtgp32_t;
+KSYNTH_DEV unsigned curand(curandStateMtgp32 *state);
+KSYNTH_DEV float curand_uniform(curandStateMtgp32 *state);
+KSYNTH_DEV float curand_normal(curandStateMtgp32 *state);
