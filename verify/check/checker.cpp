@@ -463,6 +463,19 @@ private:
           continue;
         pairs[arr].push_back({a, b});
       }
+    // Two accesses through pointers that resolve to no known array may still meet (loaded
+    // pointers): nothing can be claimed about them.
+    if (auto un = pairs.find(-2); un != pairs.end() && !un->second.empty()) {
+      const AccessSite &x = m1_.accesses[un->second.front().first];
+      Obligation o;
+      o.kind = "race";
+      o.name = "race.unresolved";
+      o.loc = x.stmt->loc;
+      o.status = Status::Unknown;
+      o.reason = "accesses through pointers that could not be resolved to an array (e.g. at " +
+                 std::to_string(x.stmt->loc.line) + ":" + std::to_string(x.stmt->loc.col) + ") may conflict";
+      rep_.obligations.push_back(o);
+    }
     for (size_t arrId = 0; arrId < k_.arrays.size(); ++arrId) {
       const ir::Array &arr = k_.arrays[arrId];
       if (arr.space == ir::Space::Local || arr.space == ir::Space::Constant)
@@ -483,7 +496,8 @@ private:
         const AccessSite &x = m1_.accesses[a], &y = m2_.accesses[b];
         if (!x.pointerKnown || !y.pointerKnown) {
           o.status = Status::Unknown;
-          o.reason = "pointer at " + std::to_string(x.stmt->loc.line) + ":" + std::to_string(x.stmt->loc.col) +
+          const ir::Stmt *u = !x.pointerKnown ? x.stmt : y.stmt;
+          o.reason = "pointer at " + std::to_string(u->loc.line) + ":" + std::to_string(u->loc.col) +
                      " could not be resolved to one array";
           break;
         }

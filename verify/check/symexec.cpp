@@ -140,9 +140,21 @@ struct SVal {
   Term off = nullptr; // pointer: element offset
 };
 
+// Thread-local arrays are private to their thread, so their contents are modelled exactly:
+// the stores made so far (each under the path condition it was made in) over an unknown
+// initial content. A loop that stores to the array leaves it unknown again (a new epoch).
+struct LocalWrite {
+  Term pc, flat, val;
+};
+struct LocalMem {
+  int epoch = 0;
+  std::vector<std::shared_ptr<const LocalWrite>> writes;
+};
+
 struct State {
   Term pc;
   std::vector<SVal> vars;
+  std::map<int, LocalMem> local; // Local-space array id -> contents (absent: epoch 0, no writes)
   Term bc, wc, gc; // barriers executed: block (incl. grid), all, grid
 };
 
@@ -533,7 +545,66 @@ private:
     r.bc = tc_.ite(c, a.bc, b.bc);
     r.wc = tc_.ite(c, a.wc, b.wc);
     r.gc = tc_.ite(c, a.gc, b.gc);
+    // Local memory: both sides share a prefix of writes; the rest were made under exclusive
+    // path conditions, so their union is exact.
+    std::set<int> ids;
+    for (const auto &[id, m] : a.local)
+      ids.insert(id);
+    for (const auto &[id, m] : b.local)
+      ids.insert(id);
+    for (int id : ids) {
+      LocalMem x = a.local.count(id) ? a.local.at(id) : LocalMem{};
+      LocalMem y = b.local.count(id) ? b.local.at(id) : LocalMem{};
+      if (x.epoch != y.epoch) {
+        r.local[id] = LocalMem{newEpoch(), {}};
+        continue;
+      }
+      size_t common = 0;
+      while (common < x.writes.size() && common < y.writes.size() && x.writes[common] == y.writes[common])
+        ++common;
+      LocalMem m = x;
+      m.writes.insert(m.writes.end(), y.writes.begin() + static_cast<std::ptrdiff_t>(common), y.writes.end());
+      r.local[id] = std::move(m);
+    }
     return r;
+  }
+
+  int epochs_ = 0;
+  int newEpoch() { return ++epochs_; }
+
+  Term readLocal(const State &s, int arr, Term flat, ir::Type t) {
+    auto it = s.local.find(arr);
+    int epoch = it == s.local.end() ? 0 : it->second.epoch;
+    Term v = tc_.app(tag_ + ".local." + k_.arrays[arr].name + "." + std::to_string(epoch), sortOf(t), {flat});
+    if (it != s.local.end())
+      for (const auto &w : it->second.writes)
+        v = tc_.ite(tc_.mkAnd(w->pc, tc_.eq(w->flat, flat)), w->val, v);
+    return v;
+  }
+
+  void forgetLocals(State &s, const std::set<int> &arrays, bool all) {
+    for (size_t a = 0; a < k_.arrays.size(); ++a)
+      if (k_.arrays[a].space == ir::Space::Local && (all || arrays.count(static_cast<int>(a))))
+        s.local[static_cast<int>(a)] = LocalMem{newEpoch(), {}};
+  }
+
+  // Local arrays a block may store to; `any` when a store's target is not known statically.
+  static void storedLocals(const ir::Kernel &k, const ir::Block &b, std::set<int> &out, bool &any) {
+    for (const auto &st : b) {
+      if (st->kind == StmtKind::Store || st->kind == StmtKind::Atomic) {
+        const ir::Expr *p = st->ptr.get();
+        while (p->op == Op::PtrAdd)
+          p = p->args[0].get();
+        if (p->op == Op::ArrayRef) {
+          if (k.arrays[p->id].space == ir::Space::Local)
+            out.insert(p->id);
+        } else {
+          any = true;
+        }
+      }
+      for (const ir::Block *c : {&st->pre, &st->body, &st->elseBody, &st->step})
+        storedLocals(k, *c, out, any);
+    }
   }
 
   void block(const ir::Block &b, State &s, bool barrierAfter) {
@@ -545,7 +616,8 @@ private:
     }
   }
 
-  void access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded) {
+  void access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded,
+              int *arrOut = nullptr, Term *flatOut = nullptr) {
     AccessSite a;
     a.stmt = &st;
     a.write = write;
@@ -581,6 +653,10 @@ private:
     }
     if (loaded && *loaded && a.array >= 0 && !dry_)
       out_.loads.push_back({*loaded, a.array, a.flat});
+    if (arrOut)
+      *arrOut = a.array;
+    if (flatOut)
+      *flatOut = a.flat;
     if (!dry_)
       out_.accesses.push_back(std::move(a));
   }
@@ -601,8 +677,16 @@ private:
     case StmtKind::Assign: assign(s, st.var, *st.value); return;
     case StmtKind::Load: {
       const ir::Var &v = k_.vars[st.var];
+      int arr = -1;
+      Term flat = nullptr;
+      access(st, s, false, false, nullptr, &arr, &flat);
+      if (!v.type.isPtr() && arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
+        s.vars[st.var] = {readLocal(s, arr, flat, v.type)};
+        return;
+      }
       Term sym = v.type.isPtr() ? nullptr : fresh("load." + v.name, sortOf(v.type));
-      access(st, s, false, false, &sym);
+      if (sym && arr >= 0 && !dry_)
+        out_.loads.push_back({sym, arr, flat});
       if (v.type.isPtr()) {
         s.vars[st.var] = {nullptr, -2, tc_.intConst(0)};
       } else {
@@ -615,12 +699,29 @@ private:
       return;
     }
     case StmtKind::Store: {
-      (void)eval(*st.value, s, s.pc);
-      access(st, s, true, false, nullptr);
+      Term val = st.value->type.isPtr() ? nullptr : eval(*st.value, s, s.pc);
+      int arr = -1;
+      Term flat = nullptr;
+      access(st, s, true, false, nullptr, &arr, &flat);
+      if (arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
+        if (val && !k_.arrays[arr].elem.isPtr())
+          s.local[arr].writes.push_back(std::make_shared<LocalWrite>(LocalWrite{s.pc, flat, val}));
+        else
+          forgetLocals(s, {arr}, false);
+      } else if (arr < 0) {
+        forgetLocals(s, {}, true); // a store through an unresolved pointer may hit any of them
+      }
       return;
     }
     case StmtKind::Atomic: {
       (void)eval(*st.value, s, s.pc);
+      {
+        const ir::Expr *p = st.ptr.get();
+        while (p->op == Op::PtrAdd)
+          p = p->args[0].get();
+        if (p->op != Op::ArrayRef || k_.arrays[p->id].space == ir::Space::Local)
+          forgetLocals(s, {}, true);
+      }
       Term sym = nullptr;
       if (st.var >= 0) {
         const ir::Var &v = k_.vars[st.var];
@@ -816,6 +917,11 @@ private:
       entrySym[v] = e;
       entry.vars[v] = {e};
     }
+    std::set<int> localsStored;
+    bool anyStored = false;
+    for (const ir::Block *b : {&L.pre, &L.body, &L.step})
+      storedLocals(k_, *b, localsStored, anyStored);
+    forgetLocals(entry, localsStored, anyStored);
     Term bcEntry = fresh("entry.bc", Sort::Int), wcEntry = fresh("entry.wc", Sort::Int);
     Term gcEntry = fresh("entry.gc", Sort::Int);
     entry.bc = bcEntry;
@@ -917,6 +1023,7 @@ private:
 
     auto stateAt = [&](Term i, const std::string &why) {
       State r = s;
+      forgetLocals(r, localsStored, anyStored);
       for (int v : modified) {
         if (k_.vars[v].type.isPtr()) {
           r.vars[v] = {nullptr, -2, tc_.intConst(0)};

@@ -207,6 +207,7 @@ public:
     top->loc = k_.loc;
     cur_ = &top->body;
     inKernelTop_ = true;
+    scanAddressTaken(fd->getBody());
     // GPUVerify's file-scope `__axiom(e)` (see the prelude) holds in every kernel.
     for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
       if (const auto *ax = dyn_cast<FunctionDecl>(d);
@@ -230,6 +231,18 @@ private:
   std::vector<AggStore> aggs_;
   std::map<const VarDecl *, Binding> globalAggs_;
   std::set<std::string> bodilessSeen_;
+  std::set<const VarDecl *> addressTaken_; // locals whose address is taken: kept in local memory
+
+  void scanAddressTaken(const Stmt *s) {
+    if (!s)
+      return;
+    if (const auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->getOpcode() == UO_AddrOf)
+      if (const auto *dr = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParens()))
+        if (const auto *vd = dyn_cast<VarDecl>(dr->getDecl()); vd && vd->hasLocalStorage())
+          addressTaken_.insert(vd);
+    for (const Stmt *c : s->children())
+      scanAddressTaken(c);
+  }
 
   // ---- utilities ----------------------------------------------------------------------
 
@@ -2071,6 +2084,7 @@ private:
     bool savedTop = inKernelTop_;
     inKernelTop_ = false;
     cur_ = &blk->body;
+    scanAddressTaken(def->getBody());
     stmt(def->getBody());
     cur_ = saved;
     inKernelTop_ = savedTop;
@@ -2291,6 +2305,25 @@ private:
       return;
     }
     Type t = qt->isPointerType() ? Type::pointer() : typeOr(qt, vd->getLocation());
+    if (addressTaken_.count(vd)) {
+      // Its address is taken: a one-element array in thread-local memory.
+      ir::Array a;
+      a.name = vd->getNameAsString();
+      a.space = ir::Space::Local;
+      a.elem = t;
+      a.dims = {1};
+      a.loc = loc(vd->getLocation());
+      int id = k_.addArray(a);
+      frames_.back().bindings[vd] = {Binding::Array, id};
+      if (const Expr *init = vd->getInit()) {
+        auto s = emit(StmtKind::Store, vd->getLocation());
+        s->ptr = ir::mkArrayRef(id);
+        s->index.push_back(ir::mkConstInt(0, Type::i32()));
+        s->value = cast(rvalue(init), t);
+        s->text = a.name;
+      }
+      return;
+    }
     ir::Var v;
     v.name = vd->getNameAsString();
     v.type = t;
