@@ -481,7 +481,19 @@ private:
       }
       return tc_.div(a, p); // arithmetic shift = floor division
     }
-    case Op::BitAnd: {
+    case Op::BitAnd:
+    case Op::BitOr:
+    case Op::BitXor:
+      // Bits (e.g. comparisons cast to int, `f == a | f == b`): exact as boolean logic.
+      if (tc_.range(a).first >= 0 && tc_.range(a).second <= 1 && tc_.range(b).first >= 0 &&
+          tc_.range(b).second <= 1) {
+        Term x = tc_.eq(a, tc_.intConst(1)), y = tc_.eq(b, tc_.intConst(1));
+        Term c = e.op == Op::BitAnd ? tc_.mkAnd(x, y) : e.op == Op::BitOr ? tc_.mkOr(x, y) : tc_.ne(a, b);
+        return tc_.ite(c, tc_.intConst(1), tc_.intConst(0));
+      }
+      if (e.op != Op::BitAnd)
+        return bitwiseOrXor(e, a, b, ty);
+      {
       int128 m;
       auto [alo, ahi] = tc_.range(a);
       if (tc_.isConst(a, &m) && !tc_.isConst(b)) {
@@ -496,10 +508,17 @@ private:
         return tc_.mod(a, tc_.intConst(m + 1));
       if (tc_.isConst(a, &m) && m >= 0 && ((m + 1) & m) == 0 && tc_.range(b).first >= 0)
         return tc_.mod(b, tc_.intConst(m + 1));
-      [[fallthrough]];
+      return bitwiseOrXor(e, a, b, ty);
+      }
+    default: break;
     }
-    case Op::BitOr:
-    case Op::BitXor: {
+    abstraction(std::string("operator '") + ir::opName(e.op) + "' as an uninterpreted function");
+    return tc_.app(std::string("fn.") + ir::opName(e.op), sortOf(ty), {a, b});
+  }
+
+  // |, ^ (and & when nothing better applies): single bits exactly, else an uninterpreted function.
+  Term bitwiseOrXor(const ir::Expr &e, Term a, Term b, const ir::Type &ty) {
+    {
       int128 m;
       if (tc_.isConst(a, &m) && !tc_.isConst(b))
         std::swap(a, b);
@@ -516,10 +535,6 @@ private:
       tc_.setBounds(r, ty.minValue(), ty.maxValue());
       return r;
     }
-    default: break;
-    }
-    abstraction(std::string("operator '") + ir::opName(e.op) + "' as an uninterpreted function");
-    return tc_.app(std::string("fn.") + ir::opName(e.op), sortOf(ty), {a, b});
   }
 
   // ---- statements -------------------------------------------------------------------------

@@ -107,8 +107,8 @@ struct FnFrame {
 class Lowerer {
 public:
   Lowerer(ASTContext &ctx, ir::Kernel &k, std::vector<Diagnostic> &notes,
-          std::map<const VarDecl *, int> &globals)
-      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), notes_(notes), globalArrays_(globals) {}
+          std::map<const VarDecl *, int> &globals, std::map<const FunctionDecl *, int64_t> &fnIds)
+      : ctx_(ctx), sm_(ctx.getSourceManager()), k_(k), notes_(notes), globalArrays_(globals), fnIds_(fnIds) {}
 
   void lowerKernel(const FunctionDecl *fd) {
     k_.name = fd->getNameAsString();
@@ -173,7 +173,7 @@ public:
         aggs_.push_back(std::move(st));
         continue;
       }
-      if (qt->isPointerType()) {
+      if (qt->isPointerType() && !qt->isFunctionPointerType()) {
         auto et = scalarType(qt->getPointeeType());
         ir::Array a;
         a.name = name;
@@ -231,6 +231,7 @@ private:
   std::vector<AggStore> aggs_;
   std::map<const VarDecl *, Binding> globalAggs_;
   std::set<std::string> bodilessSeen_;
+  std::set<std::string> fnptrAssumed_;
   std::set<const VarDecl *> addressTaken_; // locals whose address is taken: kept in local memory
 
   void scanAddressTaken(const Stmt *s) {
@@ -294,6 +295,9 @@ private:
 
   std::optional<Type> scalarType(QualType qt) {
     qt = qt.getCanonicalType().getUnqualifiedType();
+    // A function pointer is a number naming a function of the file (0: null); see fnId.
+    if (qt->isFunctionPointerType() || qt->isFunctionType())
+      return Type::u64();
     if (qt->isPointerType())
       return Type::pointer();
     if (const auto *et = qt->getAs<EnumType>())
@@ -1150,6 +1154,8 @@ private:
     if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
       if (const auto *ecd = dyn_cast<EnumConstantDecl>(dr->getDecl()))
         return ir::mkConstInt(ecd->getInitVal().getExtValue(), typeOr(e->getType(), sl));
+      if (const auto *f = dyn_cast<FunctionDecl>(dr->getDecl()))
+        return ir::mkConstInt(fnId(f), Type::u64(), loc(sl)); // a function used as a value
       auto b = lookup(dr->getDecl());
       if (!b) {
         unsupported(sl, "reference to '" + dr->getDecl()->getNameAsString() + "'");
@@ -1237,9 +1243,13 @@ private:
       LValue lv = lvalue(sub);
       return readLValue(lv, sub);
     }
+    case CK_FunctionToPointerDecay:
+      if (const auto *dr = dyn_cast<DeclRefExpr>(sub->IgnoreParens()))
+        if (const auto *f = dyn_cast<FunctionDecl>(dr->getDecl()))
+          return ir::mkConstInt(fnId(f), Type::u64(), loc(sl));
+      return rvalue(sub);
     case CK_NoOp:
     case CK_ToVoid:
-    case CK_FunctionToPointerDecay:
       return rvalue(sub);
     case CK_ArrayToPointerDecay: {
       LValue lv = lvalue(sub);
@@ -1273,6 +1283,9 @@ private:
       return ir::mkConstBool(true);
     }
     case CK_NullToPointer:
+      if (whole->getType()->isFunctionPointerType())
+        return ir::mkConstInt(0, Type::u64(), loc(sl));
+      [[fallthrough]];
     case CK_BitCast:
     case CK_IntegralToPointer:
     case CK_PointerToIntegral:
@@ -1638,7 +1651,7 @@ private:
     cur_ = &fb;
     ExprPtr fv = rvalue(f);
     cur_ = saved;
-    Type ty = whole->getType()->isPointerType() ? Type::pointer() : typeOr(whole->getType(), sl);
+    Type ty = typeOr(whole->getType(), sl);
     if (tb.empty() && fb.empty())
       return ir::mkSelect(ty, cv, cast(tv, ty), cast(fv, ty), loc(sl));
     int tmp = newTemp(ty, "sel");
@@ -1733,10 +1746,8 @@ private:
   ExprPtr callExpr(const CallExpr *call) {
     SourceLocation sl = call->getExprLoc();
     const FunctionDecl *fd = call->getDirectCallee();
-    if (!fd) {
-      unsupported(sl, "indirect call (function pointer) '" + text(call->getSourceRange()) + "'");
-      return ir::mkConstInt(0, scalarType(call->getType()).value_or(Type::i32()));
-    }
+    if (!fd)
+      return indirectCall(call);
     std::string name = fd->getNameAsString();
     if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(call, l, r))
       return rvalue(call);
@@ -1925,6 +1936,106 @@ private:
     return ir::mkVar(t, rt);
   }
 
+  // Function pointers are numbers: each function of the file gets one (from 1), null is 0.
+  std::map<const FunctionDecl *, int64_t> &fnIds_;
+  int64_t fnId(const FunctionDecl *f) {
+    f = f->getCanonicalDecl();
+    auto it = fnIds_.find(f);
+    if (it != fnIds_.end())
+      return it->second;
+    int64_t id = static_cast<int64_t>(fnIds_.size()) + 1;
+    fnIds_[f] = id;
+    return id;
+  }
+
+  // A call through a function pointer: a choice among the file's functions of that type;
+  // a value naming none of them fails an assertion (GPUVerify: "possible null pointer
+  // access"), so a proof never rests on calling an unknown function.
+  ExprPtr indirectCall(const CallExpr *call) {
+    SourceLocation sl = call->getExprLoc();
+    const Expr *callee = call->getCallee()->IgnoreParenImpCasts();
+    if (const auto *uo = dyn_cast<UnaryOperator>(callee); uo && uo->getOpcode() == UO_Deref)
+      callee = uo->getSubExpr();
+    QualType ft;
+    if (const auto *pt = callee->getType()->getAs<PointerType>())
+      ft = pt->getPointeeType();
+    if (ft.isNull() || !ft->isFunctionType() || !callee->getType()->isFunctionPointerType()) {
+      unsupported(sl, "indirect call '" + text(call->getSourceRange()) + "'");
+      return ir::mkConstInt(0, scalarType(call->getType()).value_or(Type::i32()));
+    }
+    ExprPtr f = cast(rvalue(callee), Type::u64());
+    int fv = newTemp(Type::u64(), "fn");
+    auto a = emit(StmtKind::Assign, sl);
+    a->var = fv;
+    a->value = f;
+    Type rt = call->getType()->isVoidType() || isRecord(call->getType()) ? Type{} : typeOr(call->getType(), sl);
+    int ret = rt.kind == ir::TypeKind::Void ? -1 : newTemp(rt, "icall");
+    std::vector<const FunctionDecl *> targets;
+    for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
+      if (const auto *g = dyn_cast<FunctionDecl>(d); g && g->doesThisDeclarationHaveABody() &&
+                                                      !g->hasAttr<CUDAGlobalAttr>() &&
+                                                      ctx_.hasSameType(g->getType(), ft) &&
+                                                      sm_.isInMainFile(sm_.getExpansionLoc(g->getLocation())))
+        targets.push_back(g);
+    ir::Block *saved = cur_;
+    std::vector<ExprPtr> misses;
+    for (const FunctionDecl *g : targets) {
+      ExprPtr is = ir::mkBinary(Op::Eq, Type::boolean(), ir::mkVar(fv, Type::u64()),
+                                ir::mkConstInt(fnId(g), Type::u64()));
+      misses.push_back(ir::mkBinary(Op::Ne, Type::boolean(), ir::mkVar(fv, Type::u64()),
+                                    ir::mkConstInt(fnId(g), Type::u64())));
+      auto br = emit(StmtKind::If, sl);
+      br->cond = is;
+      cur_ = &br->body;
+      ExprPtr r = inlineCall(call, g, rt);
+      if (ret >= 0) {
+        auto as = emit(StmtKind::Assign, sl);
+        as->var = ret;
+        as->value = cast(r, rt);
+      }
+      cur_ = saved;
+    }
+    // Functions named in the file that ksynth cannot inline (no body, e.g. `cos`).
+    for (const auto &[g, id] : fnIds_) {
+      if (std::find(targets.begin(), targets.end(), g) != targets.end() ||
+          std::any_of(targets.begin(), targets.end(), [&](const FunctionDecl *t) { return t->getCanonicalDecl() == g; }) ||
+          !ctx_.hasSameType(g->getType(), ft))
+        continue;
+      auto br = emit(StmtKind::If, sl);
+      br->cond = ir::mkBinary(Op::Eq, Type::boolean(), ir::mkVar(fv, Type::u64()), ir::mkConstInt(id, Type::u64()));
+      cur_ = &br->body;
+      unsupported(sl, "call through a function pointer to '" + g->getNameAsString() + "', which ksynth cannot inline");
+      cur_ = saved;
+      misses.push_back(ir::mkBinary(Op::Ne, Type::boolean(), ir::mkVar(fv, Type::u64()), ir::mkConstInt(id, Type::u64())));
+    }
+    ExprPtr none = ir::mkConstBool(true);
+    for (const ExprPtr &m : misses)
+      none = ir::mkBinary(Op::LAnd, Type::boolean(), none, m);
+    auto as = emit(StmtKind::Assert, sl);
+    as->cond = ir::mkBinary(Op::Ne, Type::boolean(), ir::mkVar(fv, Type::u64()), ir::mkConstInt(0, Type::u64()));
+    as->text = "call through function pointer '" + text(callee->getSourceRange()) + "' is not null";
+    // A non-null value naming none of them would be a function of another file: assumed not to happen.
+    auto other = emit(StmtKind::Assume, sl);
+    other->cond = ir::mkUnary(Op::Not, Type::boolean(),
+                              ir::mkBinary(Op::LAnd, Type::boolean(), none,
+                                           ir::mkBinary(Op::Ne, Type::boolean(), ir::mkVar(fv, Type::u64()),
+                                                        ir::mkConstInt(0, Type::u64()))));
+    other->text = "'" + text(callee->getSourceRange()) + "' is null or names a function of this file";
+    if (fnptrAssumed_.insert("called").second)
+      k_.assumptions.push_back("a function pointer that is called is null or names a function defined in this file");
+    if (ret >= 0) {
+      auto br = emit(StmtKind::If, sl);
+      br->cond = none;
+      cur_ = &br->body;
+      auto h = emit(StmtKind::Havoc, sl);
+      h->var = ret;
+      h->text = "the result of a call through an invalid function pointer";
+      cur_ = saved;
+      return ir::mkVar(ret, rt);
+    }
+    return ir::mkConstInt(0, Type::i32());
+  }
+
   // cuRAND (XORWOW): curand_init writes the whole state; drawing a number reads and then
   // writes every field of *state. The numbers themselves are some values.
   ExprPtr curandCall(const CallExpr *call, const std::string &name, Type rt) {
@@ -2061,7 +2172,7 @@ private:
       args.push_back({p, rvalue(argE)});
     }
     for (auto &[p, v] : args) {
-      Type t = p->getType()->isPointerType() ? Type::pointer() : typeOr(p->getType(), sl);
+      Type t = typeOr(p->getType(), sl);
       ir::Var var;
       var.name = def->getNameAsString() + "." + p->getNameAsString();
       var.type = t;
@@ -2304,7 +2415,7 @@ private:
       }
       return;
     }
-    Type t = qt->isPointerType() ? Type::pointer() : typeOr(qt, vd->getLocation());
+    Type t = typeOr(qt, vd->getLocation());
     if (addressTaken_.count(vd)) {
       // Its address is taken: a one-element array in thread-local memory.
       ir::Array a;
@@ -2433,12 +2544,13 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
   ASTContext &ctx = ast->getASTContext();
   Collector col;
   col.visit(ctx.getTranslationUnitDecl(), ctx.getSourceManager());
+  std::map<const FunctionDecl *, int64_t> fnIds; // one numbering of functions per file
   for (const FunctionDecl *fd : col.kernels) {
     ir::Kernel k;
     k.file = fileName;
     std::vector<Diagnostic> notes;
     std::map<const VarDecl *, int> globals;
-    Lowerer lw(ctx, k, notes, globals);
+    Lowerer lw(ctx, k, notes, globals, fnIds);
     lw.lowerKernel(fd);
     res.kernels.push_back(std::move(k));
     res.notes.push_back(std::move(notes));

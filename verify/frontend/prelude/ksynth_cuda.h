@@ -196,3 +196,8 @@ typedef struct curandStateMtgp32 curandStateMtgp32_t;
 KSYNTH_DEV unsigned curand(curandStateMtgp32 *state);
 KSYNTH_DEV float curand_uniform(curandStateMtgp32 *state);
 KSYNTH_DEV float curand_normal(curandStateMtgp32 *state);
+// GPUVerify: the return value inside __ensures (ksynth ignores __ensures; it inlines calls).
+#define __return_val_funptr(T) ((T)0)
+// Short unsigned type names that glibc's <sys/types.h> provides to most CUDA programs.
+typedef unsigned int uint;
+typedef unsigned short ushort;

@@ -1,0 +1,12 @@
+// expect: proven
+// args: --block 128 --grid 1 --checks race,barrier,bounds,overflow,assert
+// note: the precondition excludes the helper that would race
+__device__ void own(float *v, unsigned i) { v[i] = 1.0f; }
+__device__ void clobber(float *v, unsigned i) { v[0] = 1.0f; }
+typedef void (*op_t)(float *, unsigned);
+
+__global__ void apply(float *v, op_t f) {
+  __requires(f == own);
+  __requires(__len(v) >= 128);
+  f(v, threadIdx.x);
+}
