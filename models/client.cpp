@@ -91,8 +91,8 @@ public:
   LiveClient(ClientOptions opts, std::string provider, Api api, std::string baseUrl,
              std::string key, std::string keyEnv, std::string baseEnv)
       : opts_(std::move(opts)), provider_(std::move(provider)), api_(api),
-        url_(trimSlash(baseUrl) + apiPath(api)), key_(std::move(key)),
-        keyEnv_(std::move(keyEnv)), baseEnv_(std::move(baseEnv)),
+        url_(trimSlash(baseUrl) + apiPath(api)), key_(std::move(key)), keyEnv_(std::move(keyEnv)),
+        baseEnv_(std::move(baseEnv)),
         rng_(opts_.jitterSeed ? opts_.jitterSeed : std::random_device{}()) {}
 
   std::string describe() const override {
@@ -127,8 +127,8 @@ public:
       if (a.success) {
         reply = parseReply(api_, resp.body, provider_);
         if (reply.error.kind == ErrorKind::TokenLimit)
-          reply.error.message += "; raise max tokens (now " +
-                                 std::to_string(opts_.model.maxTokens) + ")";
+          reply.error.message +=
+              "; raise max tokens (now " + std::to_string(opts_.model.maxTokens) + ")";
         reply.error.httpStatus = reply.ok() ? 0 : resp.status;
         break;
       }
@@ -166,9 +166,8 @@ public:
     }
     reply.attempts = attempt;
     reply.latencyMs = resp.elapsedMs;
-    reply.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
-                                                              start)
-                        .count();
+    reply.totalMs =
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     for (const char *h : {"request-id", "x-request-id"})
       if (auto it = resp.headers.find(h); it != resp.headers.end() && reply.requestId.empty())
         reply.requestId = it->second;
@@ -207,8 +206,8 @@ private:
         break;
       case Transport::Tls:
         a.error.kind = ErrorKind::Tls;
-        a.error.message = where + "TLS failure with " + url_ + " (certificates are always verified): " +
-                          r.transportMessage;
+        a.error.message = where + "TLS failure with " + url_ +
+                          " (certificates are always verified): " + r.transportMessage;
         break;
       case Transport::TooLarge:
         a.error.kind = ErrorKind::MalformedResponse;
@@ -221,10 +220,11 @@ private:
       default:
         a.error.kind = ErrorKind::Connection;
         a.retryable = true;
-        a.error.message = where + std::string(r.transport == Transport::Reset
-                                                  ? "connection reset or closed early by "
-                                                  : "cannot connect to ") +
-                          url_ + ": " + r.transportMessage;
+        a.error.message =
+            where +
+            std::string(r.transport == Transport::Reset ? "connection reset or closed early by "
+                                                        : "cannot connect to ") +
+            url_ + ": " + r.transportMessage;
         break;
       }
       return a;
@@ -280,16 +280,11 @@ private:
                       const HttpResponse &resp, const Reply &reply) {
     if (!opts_.transcript)
       return;
-    json rec = {{"type", "exchange"},
-                {"provider", provider_},
-                {"api", apiName(api_)},
-                {"url", url_},
-                {"model", opts_.model.model},
-                {"sample", sample},
-                {"conversation", toJson(conv)},
-                {"request", body},
-                {"http_status", resp.status},
-                {"reply", toJson(reply)}};
+    json rec = {{"type", "exchange"},           {"provider", provider_},
+                {"api", apiName(api_)},         {"url", url_},
+                {"model", opts_.model.model},   {"sample", sample},
+                {"conversation", toJson(conv)}, {"request", body},
+                {"http_status", resp.status},   {"reply", toJson(reply)}};
     json headers = json::object();
     for (const auto &[k, v] : resp.headers)
       if (k != "set-cookie")

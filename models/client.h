@@ -91,9 +91,9 @@ struct Reply {
   std::string stopReason; // the provider's own word: end_turn, max_tokens, stop, length,
                           // completed, max_output_tokens, ...
   Usage usage;
-  double latencyMs = 0; // the successful (or last) attempt: request sent to body received
-  double totalMs = 0;   // all attempts and back-off sleeps
-  int attempts = 0;     // HTTP attempts made (1 = no retry)
+  double latencyMs = 0;   // the successful (or last) attempt: request sent to body received
+  double totalMs = 0;     // all attempts and back-off sleeps
+  int attempts = 0;       // HTTP attempts made (1 = no retry)
   std::string requestId;  // the provider's request id header (request-id / x-request-id)
   std::string responseId; // the id in the body (msg_..., resp_..., chatcmpl-...)
   std::string model;      // the model that answered, as the provider reports it
@@ -114,20 +114,20 @@ struct ModelConfig {
   std::string apiKeyEnv; // empty: ANTHROPIC_API_KEY / OPENAI_API_KEY
   int maxTokens = 4096;
   std::optional<double> temperature; // unset: not sent (reasoning models reject it)
-  double inputUsdPerMTok = 0;  // prices for cost reports only; 0 = unknown / free
+  double inputUsdPerMTok = 0;        // prices for cost reports only; 0 = unknown / free
   double outputUsdPerMTok = 0;
-  std::string presetName;      // where this came from, for reports
-  std::string replayPath;      // provider "replay": the JSONL transcript to play back
+  std::string presetName; // where this came from, for reports
+  std::string replayPath; // provider "replay": the JSONL transcript to play back
 };
 
 // Estimated cost of a reply in US dollars from the config's prices.
 double costUsd(const Usage &usage, const ModelConfig &config);
 
 struct RetryPolicy {
-  int maxAttempts = 5;        // total HTTP attempts per send(), first one included
-  double baseDelayMs = 1000;  // back-off before retry n is base * 2^(n-1), jittered
-  double maxDelayMs = 60000;  // cap on one computed back-off (retry-after may exceed it)
-  double budgetMs = 300000;   // cap on the sum of back-off sleeps of one send()
+  int maxAttempts = 5;       // total HTTP attempts per send(), first one included
+  double baseDelayMs = 1000; // back-off before retry n is base * 2^(n-1), jittered
+  double maxDelayMs = 60000; // cap on one computed back-off (retry-after may exceed it)
+  double budgetMs = 300000;  // cap on the sum of back-off sleeps of one send()
 };
 
 struct HttpOptions {
@@ -143,9 +143,9 @@ struct ClientOptions {
   ModelConfig model;
   HttpOptions http;
   std::shared_ptr<Transcript> transcript; // null: no transcript
-  EnvLookup env;      // null: the process environment
-  SleepFn sleep;      // null: really sleep (tests record the delays instead)
-  uint64_t jitterSeed = 0; // 0: seeded from std::random_device
+  EnvLookup env;                          // null: the process environment
+  SleepFn sleep;                          // null: really sleep (tests record the delays instead)
+  uint64_t jitterSeed = 0;                // 0: seeded from std::random_device
 };
 
 // Thread-safe: send() may run on several threads at once; each request uses its own curl

@@ -28,16 +28,16 @@ std::optional<ModelConfig> presetFromJson(const json &j, const std::string &name
   };
   if (!j.is_object())
     return bad("not a JSON object");
-  static const std::set<std::string> known = {"provider", "model", "api", "base_url",
-                                              "api_key_env", "max_tokens", "temperature",
-                                              "price_usd_per_mtok", "note"};
+  static const std::set<std::string> known = {
+      "provider",           "model", "api", "base_url", "api_key_env", "max_tokens", "temperature",
+      "price_usd_per_mtok", "note"};
   for (const auto &[k, v] : j.items()) {
     std::string lower = k;
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char c) { return std::tolower(c); });
-    if (lower != "api_key_env" && (lower.find("key") != std::string::npos ||
-                                   lower.find("secret") != std::string::npos ||
-                                   lower.find("token") != std::string::npos) &&
+    if (lower != "api_key_env" &&
+        (lower.find("key") != std::string::npos || lower.find("secret") != std::string::npos ||
+         lower.find("token") != std::string::npos) &&
         lower != "max_tokens")
       return bad("field '" + k +
                  "' looks like a credential; presets never hold keys (name the environment "
@@ -87,8 +87,8 @@ std::optional<ModelConfig> loadPreset(const std::string &nameOrPath, std::string
     std::string known;
     for (const auto &n : listPresets(dir))
       known += (known.empty() ? "" : ", ") + n;
-    error = "no model preset '" + nameOrPath + "' (" + path.string() + " not readable); known: " +
-            (known.empty() ? "none" : known);
+    error = "no model preset '" + nameOrPath + "' (" + path.string() +
+            " not readable); known: " + (known.empty() ? "none" : known);
     return std::nullopt;
   }
   json j = json::parse(in, nullptr, false);

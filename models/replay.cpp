@@ -38,7 +38,7 @@ std::string textDiff(const std::string &what, const std::string &rec, const std:
   size_t i = 0;
   while (i < rec.size() && i < now.size() && rec[i] == now[i])
     ++i;
-  return what + " differs at character " + std::to_string(i) + ": recorded " +
+  return what + " differs at character " + std::to_string(i + 1) + ": recorded " +
          quoteAround(rec, i) + ", now " + quoteAround(now, i);
 }
 
@@ -93,10 +93,12 @@ public:
     }
     reply.replayed = true;
     if (opts_.transcript) {
-      json rec = {{"type", "exchange"},       {"provider", "replay"},
+      json rec = {{"type", "exchange"},
+                  {"provider", "replay"},
                   {"replayed_from", opts_.model.replayPath},
                   {"model", hit ? hit->model : model},
-                  {"sample", sample},         {"conversation", now},
+                  {"sample", sample},
+                  {"conversation", now},
                   {"reply", toJson(reply)}};
       if (hit)
         rec["replayed_line"] = hit->line;
@@ -124,8 +126,8 @@ private:
         }
     if (!next) {
       e.kind = ErrorKind::ReplayExhausted;
-      e.message = "replay: " + path + " has no exchange left (all " +
-                  std::to_string(recs_.size()) + " used); the run asked for one more";
+      e.message = "replay: " + path + " has no exchange left (all " + std::to_string(recs_.size()) +
+                  " used); the run asked for one more";
       return e;
     }
     e.kind = ErrorKind::ReplayDiverged;
@@ -176,8 +178,8 @@ std::unique_ptr<Client> makeReplayClient(const ClientOptions &options, Error &er
         std::string role = t.at("role").get<std::string>();
         if (role != "user" && role != "assistant")
           throw json::other_error::create(501, "turn role '" + role + "'", &t);
-        conv.turns.push_back({role == "user" ? Role::User : Role::Assistant,
-                              t.at("text").get<std::string>()});
+        conv.turns.push_back(
+            {role == "user" ? Role::User : Role::Assistant, t.at("text").get<std::string>()});
       }
       r.conversation = toJson(conv);
       r.sample = j.value("sample", 0);

@@ -76,8 +76,8 @@ void parseAnthropic(const json &j, Reply &r, const std::string &provider) {
   const json &u = objAt(j, "usage");
   r.usage.cachedInputTokens = intAt(u, "cache_read_input_tokens");
   // Anthropic's input_tokens excludes cache reads and writes; report the whole input.
-  r.usage.inputTokens =
-      intAt(u, "input_tokens") + intAt(u, "cache_creation_input_tokens") + r.usage.cachedInputTokens;
+  r.usage.inputTokens = intAt(u, "input_tokens") + intAt(u, "cache_creation_input_tokens") +
+                        r.usage.cachedInputTokens;
   r.usage.outputTokens = intAt(u, "output_tokens");
   if (r.stopReason == "max_tokens")
     return fail(r, ErrorKind::TokenLimit, provider,
@@ -139,8 +139,7 @@ void parseResponses(const json &j, Reply &r, const std::string &provider) {
 
 void parseChat(const json &j, Reply &r, const std::string &provider) {
   auto choices = j.find("choices");
-  if (choices == j.end() || !choices->is_array() || choices->empty() ||
-      !(*choices)[0].is_object())
+  if (choices == j.end() || !choices->is_array() || choices->empty() || !(*choices)[0].is_object())
     return fail(r, ErrorKind::MalformedResponse, provider,
                 "reply has no 'choices' (not a Chat Completions reply?)");
   const json &c0 = (*choices)[0];
@@ -160,10 +159,10 @@ void parseChat(const json &j, Reply &r, const std::string &provider) {
   if (r.text.empty()) {
     std::string refusal = strAt(msg, "refusal");
     return fail(r, ErrorKind::NoText, provider,
-                refusal.empty() ? "reply has no text (finish_reason " +
-                                      (r.stopReason.empty() ? std::string("none") : r.stopReason) +
-                                      ")"
-                                : "the model refused: " + refusal);
+                refusal.empty()
+                    ? "reply has no text (finish_reason " +
+                          (r.stopReason.empty() ? std::string("none") : r.stopReason) + ")"
+                    : "the model refused: " + refusal);
   }
 }
 
@@ -346,8 +345,8 @@ Reply replyFromJson(const json &j) {
   if (!e.is_null()) {
     auto kind = errorKindFromName(e.at("kind").get<std::string>());
     if (!kind)
-      throw json::other_error::create(501, "unknown error kind '" + e.at("kind").get<std::string>() + "'",
-                                      &e);
+      throw json::other_error::create(
+          501, "unknown error kind '" + e.at("kind").get<std::string>() + "'", &e);
     r.error.kind = *kind;
     r.error.message = e.at("message").get<std::string>();
     r.error.httpStatus = e.at("http_status").get<long>();

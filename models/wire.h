@@ -22,8 +22,8 @@ const char *apiPath(Api api);
 
 // The JSON body for `conversation`. `legacyMaxTokens` sends Chat Completions' `max_tokens`
 // (what OpenAI-compatible servers read) instead of OpenAI's `max_completion_tokens`.
-nlohmann::json buildRequest(Api api, const ModelConfig &config,
-                            const Conversation &conversation, bool legacyMaxTokens);
+nlohmann::json buildRequest(Api api, const ModelConfig &config, const Conversation &conversation,
+                            bool legacyMaxTokens);
 
 // Parses a 2xx body. Fills text, stopReason, usage, responseId, model; sets
 // error MalformedResponse (not the JSON the API promises), NoText (no text at all) or
