@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include <netinet/in.h>
 #include <sys/socket.h>
@@ -280,6 +281,38 @@ TEST_CASE("nothing listening: a connection error after the retries") {
   CHECK(r.error.kind == ErrorKind::Connection);
   CHECK(r.attempts == 3);
   CHECK(r.error.message.find("cannot connect to") != std::string::npos);
+}
+
+TEST_CASE("https to a server that does not speak TLS is a TLS error, never retried") {
+  // A listener that answers every connection with plain HTTP: the TLS handshake fails.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::bind(fd, reinterpret_cast<sockaddr *>(&a), sizeof a) == 0);
+  REQUIRE(::listen(fd, 8) == 0);
+  socklen_t len = sizeof a;
+  getsockname(fd, reinterpret_cast<sockaddr *>(&a), &len);
+  int connections = 0;
+  std::thread plain([&] {
+    int c = ::accept(fd, nullptr, nullptr);
+    if (c < 0)
+      return;
+    ++connections;
+    const char reply[] = "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n";
+    (void)::send(c, reply, sizeof reply - 1, MSG_NOSIGNAL);
+    ::close(c);
+  });
+  Setup s("anthropic", "https://127.0.0.1:" + std::to_string(ntohs(a.sin_port)));
+  Reply r = s.client()->send(convo());
+  ::shutdown(fd, SHUT_RDWR);
+  plain.join();
+  ::close(fd);
+  CHECK(r.error.kind == ErrorKind::Tls);
+  CHECK(r.error.message.rfind("anthropic: TLS failure with https://127.0.0.1:", 0) == 0);
+  CHECK(r.attempts == 1);
+  CHECK(connections == 1);
+  CHECK(s.sleeps.delays.empty());
 }
 
 TEST_CASE("truncated JSON in a complete 200 is a malformed reply, not retried") {
