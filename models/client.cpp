@@ -120,6 +120,7 @@ public:
     HttpResponse resp;
     double slept = 0;
     int attempt = 0;
+    std::string retryRecordError;
     while (true) {
       ++attempt;
       resp = pool_.post(req);
@@ -149,15 +150,18 @@ public:
             " would exceed the retry budget of " + fmtSeconds(policy.budgetMs) + ")";
         break;
       }
-      record(json{{"type", "retry"},
-                  {"provider", provider_},
-                  {"url", url_},
-                  {"sample", sample},
-                  {"attempt", attempt},
-                  {"http_status", resp.status},
-                  {"error", {{"kind", errorKindName(a.error.kind)}, {"message", a.error.message}}},
-                  {"retry_after_ms", asked >= 0 ? json(asked) : json(nullptr)},
-                  {"delay_ms", delay}});
+      std::string recErr = record(
+          json{{"type", "retry"},
+               {"provider", provider_},
+               {"url", url_},
+               {"sample", sample},
+               {"attempt", attempt},
+               {"http_status", resp.status},
+               {"error", {{"kind", errorKindName(a.error.kind)}, {"message", a.error.message}}},
+               {"retry_after_ms", asked >= 0 ? json(asked) : json(nullptr)},
+               {"delay_ms", delay}});
+      if (retryRecordError.empty())
+        retryRecordError = recErr;
       if (opts_.sleep)
         opts_.sleep(delay);
       else
@@ -173,6 +177,8 @@ public:
         reply.requestId = it->second;
     reply.error.message = redact(reply.error.message, key_);
     recordExchange(conv, sample, body, resp, reply);
+    if (reply.transcriptError.empty())
+      reply.transcriptError = retryRecordError;
     return reply;
   }
 
@@ -269,15 +275,16 @@ private:
     return a;
   }
 
-  void record(json rec) {
+  // "" when written (or there is no transcript), else why not.
+  std::string record(json rec) {
     if (!opts_.transcript)
-      return;
+      return "";
     redactJson(rec, key_);
-    opts_.transcript->append(std::move(rec));
+    return opts_.transcript->append(std::move(rec)) ? "" : opts_.transcript->lastError();
   }
 
   void recordExchange(const Conversation &conv, int sample, const json &body,
-                      const HttpResponse &resp, const Reply &reply) {
+                      const HttpResponse &resp, Reply &reply) {
     if (!opts_.transcript)
       return;
     json rec = {{"type", "exchange"},           {"provider", provider_},
@@ -299,7 +306,7 @@ private:
       if (resp.body.size() > kMaxRawInTranscript)
         rec["response_text_truncated_from"] = resp.body.size();
     }
-    record(std::move(rec));
+    reply.transcriptError = record(std::move(rec));
   }
 
   ClientOptions opts_;

@@ -99,6 +99,9 @@ struct Reply {
   std::string model;      // the model that answered, as the provider reports it
   bool replayed = false;  // true when this came from a recorded transcript
   Error error;
+  // Non-empty when this exchange could not be appended to the transcript (disk full, ...):
+  // the run is then no longer replayable, and the caller should say so or stop.
+  std::string transcriptError;
   bool ok() const { return error.kind == ErrorKind::None; }
 };
 

@@ -102,7 +102,8 @@ public:
                   {"reply", toJson(reply)}};
       if (hit)
         rec["replayed_line"] = hit->line;
-      opts_.transcript->append(std::move(rec));
+      if (!opts_.transcript->append(std::move(rec)))
+        reply.transcriptError = opts_.transcript->lastError();
     }
     return reply;
   }

@@ -55,13 +55,14 @@ std::shared_ptr<Transcript> Transcript::open(const std::string &path, std::strin
   }
   std::shared_ptr<Transcript> t(new Transcript(path, fd));
   struct stat st {};
-  if (::fstat(fd, &st) == 0 && st.st_size == 0) {
+  // Only a new regular file gets a header (not a pipe or a device).
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size == 0) {
     json header = {{"type", "header"},
                    {"format", "ksynth-transcript"},
                    {"version", 1},
                    {"source", "written by ksynth models/ as exchanges completed"}};
     if (!t->append(header)) {
-      error = "cannot write transcript '" + path + "': " + t->lastError();
+      error = t->lastError();
       return nullptr;
     }
   }
@@ -76,7 +77,7 @@ bool Transcript::append(json record) {
   std::lock_guard<std::mutex> lock(mu_);
   std::string err;
   if (!writeAll(fd_, line, err)) {
-    lastError_ = err;
+    lastError_ = "cannot append to transcript '" + path_ + "': " + err;
     return false;
   }
   return true;

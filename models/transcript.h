@@ -24,14 +24,15 @@ namespace ksynth::models {
 class Transcript {
 public:
   // Opens `path` for appending, creating it (mode 0600: prompts may be private) with a
-  // header line when it is new or empty. Null and `error` set on failure.
+  // header line when it is a new or empty regular file. Null and `error` set on failure.
   static std::shared_ptr<Transcript> open(const std::string &path, std::string &error);
   ~Transcript();
   Transcript(const Transcript &) = delete;
   Transcript &operator=(const Transcript &) = delete;
 
   // Appends `record` as one line with a "time" field (UTC, ms) added. Thread-safe; one
-  // write(2) per line on an O_APPEND descriptor. False (and lastError()) on I/O failure.
+  // write(2) per line on an O_APPEND descriptor. False (and lastError(), which names the
+  // file) on I/O failure.
   bool append(nlohmann::json record);
   std::string lastError() const;
   const std::string &path() const { return path_; }

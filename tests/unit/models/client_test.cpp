@@ -528,6 +528,20 @@ TEST_CASE("the transcript: a header, then each exchange as it completes, without
   CHECK(records(path, "exchange").size() == 3);
 }
 
+TEST_CASE("a transcript that cannot be written is reported with the reply, not ignored") {
+  LoopbackServer server;
+  server.push(Action::json(503, json::object()));
+  Setup s("anthropic", server.url());
+  std::string err;
+  s.opts.transcript = Transcript::open("/dev/full", err); // a device: no header; every write fails
+  REQUIRE_MESSAGE(s.opts.transcript, err);
+  Reply r = s.client()->send(convo());
+  CHECK(r.ok()); // the reply itself is fine ...
+  CHECK(r.attempts == 2);
+  // ... but the run can no longer be replayed, and the caller is told.
+  CHECK(r.transcriptError == "cannot append to transcript '/dev/full': No space left on device");
+}
+
 TEST_CASE("configuration errors are clear and name what to set") {
   Setup s("anthropic", "");
   auto expect = [&](const std::string &message) {
