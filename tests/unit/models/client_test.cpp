@@ -135,8 +135,17 @@ TEST_CASE("openai-compatible: any base URL, key optional, max_tokens") {
   s.opts.env = envOf({{"LOCAL_LLM_KEY", kKey}});
   CHECK(s.client()->send(convo()).ok());
 
+  // A keyless server that turns out to want a key says which variable to set.
+  s.opts.model.apiKeyEnv = "";
+  s.opts.env = envOf({});
+  server.push(Action::json(401, {{"error", "unauthorized"}}));
+  Reply denied = s.client()->send(convo());
+  CHECK(denied.error.kind == ErrorKind::Auth);
+  CHECK(denied.error.message == "openai-compatible: HTTP 401 authentication failed (no key was "
+                                "sent; set OPENAI_API_KEY if this server needs one): unauthorized");
+
   auto got = server.received();
-  REQUIRE(got.size() == 2);
+  REQUIRE(got.size() == 3);
   CHECK(got[0].target == "/v1/chat/completions");
   CHECK_FALSE(got[0].has("authorization"));
   CHECK(got[0].json()["max_tokens"] == 256);
