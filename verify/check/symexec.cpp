@@ -136,8 +136,13 @@ namespace {
 
 struct SVal {
   Term t = nullptr;  // Int/Real/Bool value
-  int array = -1;    // pointer: array id (-2: unknown)
+  int array = -1;    // pointer: array id (-2: unknown; -3: one of `alts`)
   Term off = nullptr; // pointer: element offset
+  struct Alt {
+    int array;
+    Term guard, off;
+  };
+  std::vector<Alt> alts; // array == -3: the pointer is alts[i] when alts[i].guard holds
 };
 
 // Thread-local arrays are private to their thread, so their contents are modelled exactly:
@@ -318,18 +323,45 @@ private:
     case Op::PtrAdd: {
       SVal p = evalPtr(*e.args[0], s, pc);
       Term off = eval(*e.args[1], s, pc);
+      if (p.array == -3) {
+        for (SVal::Alt &a : p.alts)
+          a.off = tc_.add(a.off, off);
+        return p;
+      }
       return {nullptr, p.array, p.off ? tc_.add(p.off, off) : off};
     }
     case Op::Select: {
       Term c = eval(*e.args[0], s, pc);
       SVal a = evalPtr(*e.args[1], s, tc_.mkAnd(pc, c));
       SVal b = evalPtr(*e.args[2], s, tc_.mkAnd(pc, tc_.mkNot(c)));
-      if (a.array != b.array || a.array < 0)
-        return {nullptr, -2, tc_.intConst(0)};
-      return {nullptr, a.array, tc_.ite(c, a.off, b.off)};
+      return choosePtr(c, a, b);
     }
     default: return {nullptr, -2, tc_.intConst(0)};
     }
+  }
+
+  // `c ? a : b` for pointers: one array with a chosen offset, or a choice of arrays.
+  SVal choosePtr(Term c, const SVal &a, const SVal &b) {
+    if (a.array == -2 || b.array == -2 || a.array == -1 || b.array == -1)
+      return {nullptr, -2, tc_.intConst(0)};
+    if (a.array == b.array && a.array >= 0)
+      return {nullptr, a.array, tc_.ite(c, a.off, b.off)};
+    auto altsOf = [&](const SVal &p, Term g) {
+      std::vector<SVal::Alt> r;
+      if (p.array >= 0)
+        r.push_back({p.array, g, p.off});
+      else
+        for (const SVal::Alt &x : p.alts)
+          r.push_back({x.array, tc_.mkAnd(g, x.guard), x.off});
+      return r;
+    };
+    SVal r{nullptr, -3, tc_.intConst(0)};
+    r.alts = altsOf(a, c);
+    for (const SVal::Alt &x : altsOf(b, tc_.mkNot(c)))
+      r.alts.push_back(x);
+    if (r.alts.size() > 16)
+      return {nullptr, -2, tc_.intConst(0)};
+    return r;
   }
 
   Term eval(const ir::Expr &e, const State &s, Term pc) {
@@ -547,8 +579,10 @@ private:
       const SVal &x = a.vars[i], &y = b.vars[i];
       if (x.t && y.t) {
         r.vars[i].t = tc_.ite(c, x.t, y.t);
-      } else if (x.array == y.array && x.off && y.off) {
+      } else if (x.array == y.array && x.array != -3 && x.off && y.off) {
         r.vars[i] = {nullptr, x.array, tc_.ite(c, x.off, y.off)};
+      } else if ((x.array >= 0 || x.array == -3) && (y.array >= 0 || y.array == -3)) {
+        r.vars[i] = choosePtr(c, x, y);
       } else if (x.array == -2 && x.off == tc_.intConst(0) && !x.t) {
         r.vars[i] = y; // unassigned on one side
       } else if (y.array == -2 && y.off == tc_.intConst(0) && !y.t) {
@@ -632,7 +666,7 @@ private:
   }
 
   void access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded,
-              int *arrOut = nullptr, Term *flatOut = nullptr) {
+              int *arrOut = nullptr, Term *flatOut = nullptr, std::vector<SVal::Alt> *alts = nullptr) {
     AccessSite a;
     a.stmt = &st;
     a.write = write;
@@ -646,6 +680,25 @@ private:
     std::vector<Term> idx;
     for (const auto &i : st.index)
       idx.push_back(eval(*i, s, s.pc));
+    if (p.array == -3) {
+      // One access per array the pointer may name, each under its condition.
+      Term i0 = idx.empty() ? tc_.intConst(0) : idx[0];
+      for (const SVal::Alt &alt : p.alts) {
+        AccessSite b = a;
+        b.array = alt.array;
+        b.pc = tc_.mkAnd(s.pc, alt.guard);
+        b.flat = tc_.add(alt.off, i0);
+        if (loaded && *loaded && !dry_)
+          out_.loads.push_back({*loaded, b.array, b.flat});
+        if (!dry_)
+          out_.accesses.push_back(std::move(b));
+      }
+      if (arrOut)
+        *arrOut = -3;
+      if (alts)
+        *alts = p.alts;
+      return;
+    }
     a.array = p.array;
     if (p.array < 0) {
       a.pointerKnown = false;
@@ -676,6 +729,10 @@ private:
       out_.accesses.push_back(std::move(a));
   }
 
+  Term idxOf(const ir::Stmt &st, const State &s) {
+    return st.index.empty() ? tc_.intConst(0) : eval(*st.index[0], s, s.pc);
+  }
+
   void assign(State &s, int var, const ir::Expr &value) {
     if (k_.vars[var].type.isPtr()) {
       SVal p = evalPtr(value, s, s.pc);
@@ -694,14 +751,27 @@ private:
       const ir::Var &v = k_.vars[st.var];
       int arr = -1;
       Term flat = nullptr;
-      access(st, s, false, false, nullptr, &arr, &flat);
+      std::vector<SVal::Alt> alts;
+      Term sym = v.type.isPtr() ? nullptr : fresh("load." + v.name, sortOf(v.type));
+      access(st, s, false, false, &sym, &arr, &flat, &alts);
       if (!v.type.isPtr() && arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
         s.vars[st.var] = {readLocal(s, arr, flat, v.type)};
         return;
       }
-      Term sym = v.type.isPtr() ? nullptr : fresh("load." + v.name, sortOf(v.type));
-      if (sym && arr >= 0 && !dry_)
-        out_.loads.push_back({sym, arr, flat});
+      if (!v.type.isPtr() && arr == -3) {
+        // A choice of arrays: the value read from whichever one it is.
+        Term val = sym;
+        for (const SVal::Alt &a : alts)
+          if (k_.arrays[a.array].space == ir::Space::Local)
+            val = tc_.ite(a.guard, readLocal(s, a.array, tc_.add(a.off, idxOf(st, s)), v.type), val);
+        if (v.type.isInt()) {
+          tc_.setBounds(sym, v.type.minValue(), v.type.maxValue());
+          if (!dry_)
+            out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
+        }
+        s.vars[st.var] = {val};
+        return;
+      }
       if (v.type.isPtr()) {
         s.vars[st.var] = {nullptr, -2, tc_.intConst(0)};
       } else {
@@ -717,12 +787,22 @@ private:
       Term val = st.value->type.isPtr() ? nullptr : eval(*st.value, s, s.pc);
       int arr = -1;
       Term flat = nullptr;
-      access(st, s, true, false, nullptr, &arr, &flat);
+      std::vector<SVal::Alt> alts;
+      access(st, s, true, false, nullptr, &arr, &flat, &alts);
       if (arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
         if (val && !k_.arrays[arr].elem.isPtr())
           s.local[arr].writes.push_back(std::make_shared<LocalWrite>(LocalWrite{s.pc, flat, val}));
         else
           forgetLocals(s, {arr}, false);
+      } else if (arr == -3) {
+        for (const SVal::Alt &a : alts)
+          if (k_.arrays[a.array].space == ir::Space::Local) {
+            if (val && !k_.arrays[a.array].elem.isPtr())
+              s.local[a.array].writes.push_back(std::make_shared<LocalWrite>(
+                  LocalWrite{tc_.mkAnd(s.pc, a.guard), tc_.add(a.off, idxOf(st, s)), val}));
+            else
+              forgetLocals(s, {a.array}, false);
+          }
       } else if (arr < 0) {
         forgetLocals(s, {}, true); // a store through an unresolved pointer may hit any of them
       }

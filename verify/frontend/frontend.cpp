@@ -117,6 +117,9 @@ public:
     frame.fd = fd;
     frame.returnLabel = 0;
     frames_.push_back(std::move(frame));
+    std::set<const VarDecl *> reassigned;
+    scanAssignedParams(fd->getBody(), reassigned);
+    std::vector<std::pair<int, int>> pointerInits; // (var, array)
     for (unsigned i = 0; i < fd->getNumParams(); ++i) {
       const ParmVarDecl *p = fd->getParamDecl(i);
       QualType qt = p->getType();
@@ -187,6 +190,17 @@ public:
         int id = k_.addArray(a);
         k_.params.push_back({true, id});
         frames_.back().bindings[p] = {Binding::Array, id};
+        paramArray_[p] = id;
+        if (reassigned.count(p)) {
+          // The kernel assigns to the parameter: it is a pointer variable starting at the array.
+          ir::Var v;
+          v.name = name;
+          v.type = Type::pointer();
+          v.loc = a.loc;
+          int vid = k_.addVar(v);
+          frames_.back().bindings[p] = {Binding::Var, vid};
+          pointerInits.push_back({vid, id});
+        }
       } else {
         auto t = scalarType(qt);
         ir::Var v;
@@ -207,6 +221,11 @@ public:
     top->loc = k_.loc;
     cur_ = &top->body;
     inKernelTop_ = true;
+    for (auto [var, arr] : pointerInits) {
+      auto s = emit(StmtKind::Assign, fd->getLocation());
+      s->var = var;
+      s->value = ir::mkArrayRef(arr);
+    }
     scanAddressTaken(fd->getBody());
     // GPUVerify's file-scope `__axiom(e)` (see the prelude) holds in every kernel.
     for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
@@ -233,6 +252,24 @@ private:
   std::set<std::string> bodilessSeen_;
   std::set<std::string> fnptrAssumed_;
   std::set<const VarDecl *> addressTaken_; // locals whose address is taken: kept in local memory
+  std::map<const ValueDecl *, int> paramArray_; // pointer parameter -> its array (for __len)
+
+  // Pointer parameters the kernel assigns to (`p = q`, `p += k`, `p++`).
+  static void scanAssignedParams(const Stmt *s, std::set<const VarDecl *> &out) {
+    if (!s)
+      return;
+    const Expr *target = nullptr;
+    if (const auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp())
+      target = bo->getLHS();
+    if (const auto *uo = dyn_cast<UnaryOperator>(s); uo && uo->isIncrementDecrementOp())
+      target = uo->getSubExpr();
+    if (target)
+      if (const auto *dr = dyn_cast<DeclRefExpr>(target->IgnoreParens()))
+        if (const auto *pv = dyn_cast<ParmVarDecl>(dr->getDecl()); pv && pv->getType()->isPointerType())
+          out.insert(pv);
+    for (const Stmt *c : s->children())
+      scanAssignedParams(c, out);
+  }
 
   void scanAddressTaken(const Stmt *s) {
     if (!s)
@@ -1860,6 +1897,8 @@ private:
           auto b = lookup(dr->getDecl());
           if (b && b->kind == Binding::Array && k_.arrays[b->id].paramIndex >= 0)
             return ir::mkLen(b->id);
+          if (auto pa = paramArray_.find(dr->getDecl()); pa != paramArray_.end() && frames_.size() == 1)
+            return ir::mkLen(pa->second); // a parameter the kernel reassigns: its original array
           if (b && b->kind == Binding::Agg && aggs_[b->id].isPtr && !aggs_[b->id].leaves.empty() &&
               aggs_[b->id].leaves[0].kind == Binding::Array)
             return ir::mkLen(aggs_[b->id].leaves[0].id); // all fields share one length
