@@ -1,6 +1,7 @@
 #include "verify/frontend/frontend.h"
 
 #include <clang/AST/ASTContext.h>
+#include <clang/AST/RecordLayout.h>
 #include <clang/AST/Attr.h>
 #include <clang/AST/Decl.h>
 #include <clang/AST/Expr.h>
@@ -68,6 +69,8 @@ struct Leaf {
   std::string path;          // "x", "v.p" (nested), "s::x" (base class s), "p[4]"
   QualType type;             // scalar or pointer type
   std::vector<int64_t> dims; // a constant-size array of scalars: its extents
+  int64_t offset = 0;        // bytes from the start of the struct
+  int64_t size = 0;          // bytes (the whole array for an array leaf)
 };
 using Layout = std::vector<Leaf>;
 
@@ -456,7 +459,8 @@ private:
     return out;
   }
 
-  bool flattenRecord(const RecordDecl *rd, const std::string &prefix, Layout &out, std::string &why) {
+  bool flattenRecord(const RecordDecl *rd, const std::string &prefix, Layout &out, std::string &why,
+                     int64_t base = 0) {
     const RecordDecl *def = rd->getDefinition();
     if (!def) {
       why = "incomplete type '" + rd->getNameAsString() + "'";
@@ -471,12 +475,15 @@ private:
         why = "class '" + cx->getNameAsString() + "' with virtual functions or bases";
         return false;
       }
+      const ASTRecordLayout &rl = ctx_.getASTRecordLayout(cx);
       for (const CXXBaseSpecifier &b : cx->bases()) {
-        const RecordDecl *bd = b.getType()->getAsRecordDecl();
-        if (!bd || !flattenRecord(bd, prefix + bd->getNameAsString() + "::", out, why))
+        const auto *bd = b.getType()->getAsCXXRecordDecl();
+        if (!bd || !flattenRecord(bd, prefix + bd->getNameAsString() + "::", out, why,
+                                  base + rl.getBaseClassOffset(bd).getQuantity()))
           return false;
       }
     }
+    const ASTRecordLayout &layout = ctx_.getASTRecordLayout(def);
     for (const FieldDecl *f : def->fields()) {
       if (f->isBitField()) {
         why = "bit-field '" + f->getNameAsString() + "'";
@@ -485,7 +492,8 @@ private:
       std::string name = f->getNameAsString();
       if (name.empty())
         name = "anon" + std::to_string(f->getFieldIndex());
-      if (!flattenType(f->getType(), prefix + name, out, why))
+      if (!flattenType(f->getType(), prefix + name, out, why,
+                       base + static_cast<int64_t>(layout.getFieldOffset(f->getFieldIndex()) / 8)))
         return false;
     }
     if (out.size() > 256) {
@@ -495,14 +503,14 @@ private:
     return true;
   }
 
-  bool flattenType(QualType t, const std::string &path, Layout &out, std::string &why) {
+  bool flattenType(QualType t, const std::string &path, Layout &out, std::string &why, int64_t offset) {
     t = t.getCanonicalType().getUnqualifiedType();
     if (scalarType(t)) {
-      out.push_back({path, t, {}});
+      out.push_back({path, t, {}, offset, static_cast<int64_t>(ctx_.getTypeSizeInChars(t).getQuantity())});
       return true;
     }
     if (const RecordDecl *rd = t->getAsRecordDecl())
-      return flattenRecord(rd, path + ".", out, why);
+      return flattenRecord(rd, path + ".", out, why, offset);
     if (ctx_.getAsConstantArrayType(t)) {
       std::vector<int64_t> dims;
       QualType et = t;
@@ -512,16 +520,17 @@ private:
       }
       et = et.getCanonicalType().getUnqualifiedType();
       if (scalarType(et) && !et->isPointerType()) {
-        out.push_back({path, et, dims});
+        out.push_back({path, et, dims, offset, static_cast<int64_t>(ctx_.getTypeSizeInChars(t).getQuantity())});
         return true;
       }
+      int64_t esz = static_cast<int64_t>(ctx_.getTypeSizeInChars(et).getQuantity());
       // Arrays of pointers or structs: one leaf per element, reached by constant indices.
       if (dims.size() != 1 || dims[0] > 64) {
         why = "field '" + path + "' (an array of pointers or structs larger than 64)";
         return false;
       }
       for (int64_t i = 0; i < dims[0]; ++i)
-        if (!flattenType(et, path + "[" + std::to_string(i) + "]", out, why))
+        if (!flattenType(et, path + "[" + std::to_string(i) + "]", out, why, offset + i * esz))
           return false;
       return true;
     }
@@ -1929,6 +1938,8 @@ private:
           args.push_back(cast(arg(i), rt));
         return ir::mkCall(name, rt, std::move(args), loc(sl));
       }
+      if (name == "memcpy" || name == "__builtin_memcpy" || name == "memset" || name == "__builtin_memset")
+        return memOp(call, name.find("memset") != std::string::npos);
       if (name == "__requires_fresh_array")
         return ir::mkConstInt(0, Type::i32()); // distinct pointer parameters never alias anyway
       if (name.rfind("__", 0) == 0 && fromPrelude) {
@@ -2072,6 +2083,161 @@ private:
       cur_ = saved;
       return ir::mkVar(ret, rt);
     }
+    return ir::mkConstInt(0, Type::i32());
+  }
+
+  // Whether `vd` is assigned, incremented or has its address taken anywhere in `s`.
+  static bool modifiedIn(const Stmt *s, const VarDecl *vd) {
+    if (!s)
+      return false;
+    const Expr *target = nullptr;
+    if (const auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp())
+      target = bo->getLHS();
+    if (const auto *uo = dyn_cast<UnaryOperator>(s);
+        uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
+      target = uo->getSubExpr();
+    if (target)
+      if (const auto *dr = dyn_cast<DeclRefExpr>(target->IgnoreParens()); dr && dr->getDecl() == vd)
+        return true;
+    for (const Stmt *c : s->children())
+      if (modifiedIn(c, vd))
+        return true;
+    return false;
+  }
+
+  // An integer constant, or a local initialised with one and never changed (`size_t len = 4;`).
+  std::optional<int64_t> constIntThroughLocals(const Expr *e) {
+    if (auto c = constInt(e))
+      return c;
+    const auto *dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+    if (!vd || !vd->hasLocalStorage() || isa<ParmVarDecl>(vd) || !vd->getInit() ||
+        modifiedIn(frames_.back().fd->getBody(), vd))
+      return std::nullopt;
+    return constInt(vd->getInit());
+  }
+
+  // memcpy/memset with a length ksynth can evaluate: the bytes [0, len) of the destination
+  // (and the source) are mapped onto the fields of the elements they overlap. A field
+  // copied whole between identical layouts keeps its value (memset 0 gives 0); a field
+  // touched in part gets some value. Reads and writes are real accesses (races, bounds).
+  ExprPtr memOp(const CallExpr *call, bool isSet) {
+    SourceLocation sl = call->getExprLoc();
+    std::string nm = isSet ? "memset" : "memcpy";
+    auto fail = [&](const std::string &why) {
+      unsupported(sl, nm + " " + why);
+      return ir::mkConstInt(0, Type::i32());
+    };
+    if (call->getNumArgs() != 3)
+      return fail("with an unexpected number of arguments");
+    auto len = constIntThroughLocals(call->getArg(2));
+    if (!len || *len < 0)
+      return fail("with a length ksynth cannot evaluate ('" + text(call->getArg(2)->getSourceRange()) + "')");
+    struct View {
+      Layout lay;
+      int64_t elem = 0;
+      std::vector<ExprPtr> ptrs;
+      bool ok = false;
+      std::string text;
+    };
+    auto view = [&](const Expr *e) {
+      View v;
+      const Expr *x = e->IgnoreParenImpCasts(); // the conversion to void *
+      v.text = text(x->getSourceRange());
+      if (x->isNullPointerConstant(ctx_, Expr::NPC_ValueDependentIsNotNull)) {
+        fail("through a null pointer");
+        return v;
+      }
+      QualType pointee = x->getType()->isPointerType() ? x->getType()->getPointeeType() : QualType();
+      if (pointee.isNull() || pointee->isVoidType() || pointee->isIncompleteType()) {
+        fail("through '" + v.text + "', whose element type is not known");
+        return v;
+      }
+      v.elem = static_cast<int64_t>(ctx_.getTypeSizeInChars(pointee).getQuantity());
+      if (isRecord(pointee)) {
+        AggPtr p = aggPtr(x);
+        if (!p.ok)
+          return v;
+        for (const Leaf &lf : p.layout)
+          if (!lf.dims.empty()) {
+            fail("of a struct with an array field");
+            return v;
+          }
+        v.lay = p.layout;
+        v.ptrs = p.ptrs;
+      } else if (scalarType(pointee) && !pointee->isPointerType()) {
+        v.lay = {Leaf{"", pointee.getCanonicalType(), {}, 0, v.elem}};
+        v.ptrs = {rvalue(x)};
+      } else {
+        fail("through '" + v.text + "'");
+        return v;
+      }
+      v.ok = v.elem > 0;
+      return v;
+    };
+    View dst = view(call->getArg(0));
+    if (!dst.ok)
+      return ir::mkConstInt(0, Type::i32());
+    View src;
+    ExprPtr setVal;
+    if (isSet) {
+      setVal = rvalue(call->getArg(1)); // evaluated for its effects; the bytes are modelled below
+      (void)setVal;
+    } else {
+      src = view(call->getArg(1));
+      if (!src.ok)
+        return ir::mkConstInt(0, Type::i32());
+    }
+    auto cells = [&](const View &v, auto &&fn) {
+      int64_t n = (*len + v.elem - 1) / v.elem;
+      if (n > 64)
+        return false;
+      for (int64_t j = 0; j < n; ++j)
+        for (size_t f = 0; f < v.lay.size(); ++f) {
+          int64_t lo = j * v.elem + v.lay[f].offset, hi = lo + v.lay[f].size;
+          if (hi > 0 && lo < *len) {
+            LValue lv;
+            lv.mem.ptr = v.ptrs[f];
+            lv.mem.index.push_back(ir::mkConstInt(j, Type::i64()));
+            lv.mem.elem = *scalarType(v.lay[f].type);
+            lv.mem.text = v.text + (v.lay[f].path.empty() ? "" : "->" + v.lay[f].path) +
+                          (j ? " (element " + std::to_string(j) + ")" : "");
+            fn(j, f, lv, lo >= 0 && hi <= *len);
+          }
+        }
+      return true;
+    };
+    bool same = !isSet && src.elem == dst.elem && src.lay.size() == dst.lay.size();
+    for (size_t f = 0; same && f < dst.lay.size(); ++f)
+      same = src.lay[f].offset == dst.lay[f].offset && src.lay[f].size == dst.lay[f].size &&
+             ctx_.hasSameType(src.lay[f].type, dst.lay[f].type);
+    std::map<std::pair<int64_t, size_t>, ExprPtr> copied;
+    if (!isSet && !cells(src, [&](int64_t j, size_t f, const LValue &lv, bool whole) {
+          ExprPtr v = readLeaf(lv, lv.mem.elem, sl);
+          if (whole)
+            copied[{j, f}] = v;
+        }))
+      return fail("of more than 64 elements");
+    bool zero = false;
+    if (isSet)
+      if (auto c = constInt(call->getArg(1)))
+        zero = *c == 0;
+    if (!cells(dst, [&](int64_t j, size_t f, const LValue &lv, bool whole) {
+          ExprPtr v;
+          if (isSet && whole && zero && !lv.mem.elem.isPtr())
+            v = zeroOf(lv.mem.elem);
+          else if (same && whole && copied.count({j, f}))
+            v = copied[{j, f}];
+          if (!v) {
+            int t = newTemp(lv.mem.elem, "bytes");
+            auto h = emit(StmtKind::Havoc, sl);
+            h->var = t;
+            h->text = "the bytes " + nm + " leaves in '" + lv.mem.text + "'";
+            v = ir::mkVar(t, lv.mem.elem);
+          }
+          writeLValue(lv, v, sl);
+        }))
+      return fail("of more than 64 elements");
     return ir::mkConstInt(0, Type::i32());
   }
 

@@ -201,3 +201,6 @@ KSYNTH_DEV float curand_normal(curandStateMtgp32 *state);
 // Short unsigned type names that glibc's <sys/types.h> provides to most CUDA programs.
 typedef unsigned int uint;
 typedef unsigned short ushort;
+// Device-side memcpy/memset (the frontend maps their bytes onto the fields they touch).
+extern "C" __device__ void *memcpy(void *, const void *, size_t);
+extern "C" __device__ void *memset(void *, int, size_t);
