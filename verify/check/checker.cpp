@@ -270,6 +270,15 @@ private:
     for (const auto &t : threads)
       th.push_back({{"block", {t.block.x, t.block.y, t.block.z}}, {"thread", {t.thread.x, t.thread.y, t.thread.z}}});
     w["threads"] = th;
+    // Initial memory the replay relied on (cells not listed are 0).
+    nlohmann::json mem = nlohmann::json::array();
+    for (auto &[key, v] : env.memory)
+      if (k_.arrays[key.first].space != ir::Space::Local)
+        mem.push_back({{"array", k_.arrays[key.first].name}, {"index", key.second},
+                       {"value", v.kind == interp::Value::Kind::Float ? nlohmann::json(v.f)
+                                                                      : nlohmann::json(static_cast<int64_t>(v.i))}});
+    if (!mem.empty())
+      w["memory"] = mem;
     w["replayed"] = true;
     return w;
   }
@@ -517,44 +526,151 @@ private:
                              return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
                            };
                            bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
-                           if (!shared || true) {
-                             for (const interp::Event &e1 : tr1.events) {
-                               if (e1.kind != interp::EventKind::Access || e1.stmt != sa)
+                           auto report = [&](const interp::Event &e1, const interp::Event &e2, const std::string &how) {
+                             std::string arrName = k_.arrays[e1.array].name;
+                             ob.reason = std::string("data race on ") + (shared ? "shared" : "global") + " array '" +
+                                         arrName + "'";
+                             ob.loc = sa->loc;
+                             auto acc = [&](const interp::Event &e, const interp::ThreadId &t, bool w, bool at,
+                                            const ir::Stmt *s) {
+                               std::string verb = at ? "atomically updates" : w ? "writes" : "reads";
+                               return threadText(t, env) + " " + verb + " " + arrName + "[" +
+                                      std::to_string(e.flat) + "] (as " + s->text + ")" + iterText(e, s->text);
+                             };
+                             ob.notes.push_back({sa->loc, acc(e1, i1, wa, aa, sa)});
+                             ob.notes.push_back({sb->loc, acc(e2, i2, wb, ab, sb)});
+                             ob.notes.push_back({{}, std::string(sameBlk ? "no barrier separates them"
+                                                                         : "the threads are in different blocks, which never synchronise") +
+                                                         how + "; " + sizesText(env)});
+                             ob.witness = witnessJson(env, {i1, i2});
+                             ob.witness["address"] = e1.flat;
+                             ob.witness["accesses"] = {{{"line", sa->loc.line}, {"col", sa->loc.col}, {"write", wa}},
+                                                       {{"line", sb->loc.line}, {"col", sb->loc.col}, {"write", wb}}};
+                             return true;
+                           };
+                           for (const interp::Event &e1 : tr1.events) {
+                             if (e1.kind != interp::EventKind::Access || e1.stmt != sa)
+                               continue;
+                             for (const interp::Event &e2 : tr2.events) {
+                               if (e2.kind != interp::EventKind::Access || e2.stmt != sb)
                                  continue;
-                               for (const interp::Event &e2 : tr2.events) {
-                                 if (e2.kind != interp::EventKind::Access || e2.stmt != sb)
-                                   continue;
-                                 if (e1.array != e2.array || e1.flat != e2.flat)
-                                   continue;
-                                 if (shared && !sameBlk)
-                                   continue;
-                                 if (!sameInterval(e1, e2, sameBlk, sameWrp))
-                                   continue;
-                                 if (!e1.taint.empty() || !e2.taint.empty()) {
-                                   why = "depends on " + (e1.taint.empty() ? e2.taint : e1.taint);
-                                   continue;
-                                 }
-                                 std::string arrName = k_.arrays[e1.array].name;
-                                 ob.reason = std::string("data race on ") + (shared ? "shared" : "global") + " array '" +
-                                             arrName + "'";
-                                 ob.loc = sa->loc;
-                                 auto acc = [&](const interp::Event &e, const interp::ThreadId &t, bool w, bool at,
-                                                const ir::Stmt *s) {
-                                   std::string verb = at ? "atomically updates" : w ? "writes" : "reads";
-                                   return threadText(t, env) + " " + verb + " " + arrName + "[" +
-                                          std::to_string(e.flat) + "] (as " + s->text + ")" + iterText(e, s->text);
-                                 };
-                                 ob.notes.push_back({sa->loc, acc(e1, i1, wa, aa, sa)});
-                                 ob.notes.push_back({sb->loc, acc(e2, i2, wb, ab, sb)});
-                                 ob.notes.push_back({{}, std::string(sameBlk ? "no barrier separates them"
-                                                                             : "the threads are in different blocks, which never synchronise") +
-                                                             "; " + sizesText(env)});
-                                 ob.witness = witnessJson(env, {i1, i2});
-                                 ob.witness["address"] = e1.flat;
-                                 ob.witness["accesses"] = {{{"line", sa->loc.line}, {"col", sa->loc.col}, {"write", wa}},
-                                                           {{"line", sb->loc.line}, {"col", sb->loc.col}, {"write", wb}}};
-                                 return true;
+                               if (e1.array != e2.array || e1.flat != e2.flat)
+                                 continue;
+                               if (shared && !sameBlk)
+                                 continue;
+                               if (!sameInterval(e1, e2, sameBlk, sameWrp))
+                                 continue;
+                               if (!e1.taint.empty() || !e2.taint.empty()) {
+                                 why = "depends on " + (e1.taint.empty() ? e2.taint : e1.taint);
+                                 continue;
                                }
+                               return report(e1, e2, "");
+                             }
+                           }
+                           // Values read from memory are abstract in the replay above. Run the two
+                           // threads one after the other instead — the first to its end without
+                           // meeting a barrier, the second from the memory the first left — which
+                           // is a real schedule, so what they read is what a GPU could read.
+                           if (!why.empty() && !(shared && !sameBlk)) {
+                             // Returns the two conflicting events (of thread 1 and thread 2) and
+                             // which thread ran first, starting from initial memory `mem`.
+                             struct Joint {
+                               interp::Event e1, e2;
+                               int first = -1;
+                               std::set<std::pair<int, int64_t>> read; // shared/global cells read
+                             };
+                             auto joint = [&](const std::map<std::pair<int, int64_t>, interp::Value> &mem) {
+                               Joint j;
+                               for (int order = 0; order < 2 && j.first < 0; ++order) {
+                                 const interp::ThreadId &first = order == 0 ? i1 : i2, &second = order == 0 ? i2 : i1;
+                                 interp::Env ex = env;
+                                 ex.memory = mem;
+                                 ex.exactMemory = true;
+                                 interp::Trace tf = interp::runThread(k_, ex, first);
+                                 bool barrier = false;
+                                 for (const interp::Event &e : tf.events)
+                                   barrier |= e.kind == interp::EventKind::Barrier;
+                                 if (barrier || !tf.completed)
+                                   continue;
+                                 for (const auto &[key, v] : tf.writes)
+                                   ex.memory[key] = v;
+                                 interp::Trace ts = interp::runThread(k_, ex, second);
+                                 const interp::Trace &t1r = order == 0 ? tf : ts, &t2r = order == 0 ? ts : tf;
+                                 for (const interp::Trace *t : {&tf, &ts})
+                                   for (const interp::Event &e : t->events)
+                                     if (e.kind == interp::EventKind::Access && (!e.isWrite || e.isAtomic) && e.array >= 0 &&
+                                         k_.arrays[e.array].space != ir::Space::Local)
+                                       j.read.insert({e.array, e.flat});
+                                 for (const interp::Event &e1 : t1r.events) {
+                                   if (e1.kind != interp::EventKind::Access || e1.stmt != sa || !e1.taint.empty())
+                                     continue;
+                                   for (const interp::Event &e2 : t2r.events) {
+                                     if (e2.kind != interp::EventKind::Access || e2.stmt != sb || !e2.taint.empty() ||
+                                         e1.array != e2.array || e1.flat != e2.flat)
+                                       continue;
+                                     const interp::Event &es = order == 0 ? e2 : e1;
+                                     if (es.blockBarriers || es.warpBarriers || es.gridBarriers)
+                                       continue; // the second thread passed a barrier the first never reached
+                                     if (j.first < 0) {
+                                       j.e1 = e1;
+                                       j.e2 = e2;
+                                       j.first = order;
+                                     }
+                                   }
+                                 }
+                               }
+                               return j;
+                             };
+                             auto memText = [&](const std::map<std::pair<int, int64_t>, interp::Value> &mem) {
+                               std::string cells;
+                               for (auto &[key, v] : mem)
+                                 if (k_.arrays[key.first].space != ir::Space::Local && cells.size() < 200)
+                                   cells += (cells.empty() ? "" : ", ") + k_.arrays[key.first].name + "[" +
+                                            std::to_string(key.second) + "]=" +
+                                            (v.kind == interp::Value::Kind::Float ? std::to_string(v.f)
+                                                                                  : smt::toString(v.i));
+                               return cells.empty() ? std::string("memory all zero") : "memory " + cells + " (other cells zero)";
+                             };
+                             Joint found = joint(env.memory);
+                             if (found.first >= 0) {
+                               // A race that needs particular memory contents (e.g. equal
+                               // indices in an index array) is input-dependent: reported with
+                               // its witness but as unknown. One that shows with other contents
+                               // too (all zero; the same cells scrambled) does not hinge on them.
+                               std::map<std::pair<int, int64_t>, interp::Value> zero, scrambled;
+                               uint64_t h = 0x9e3779b97f4a7c15ull;
+                               for (const auto &key : found.read) {
+                                 h = h * 6364136223846793005ull + 1442695040888963407ull;
+                                 interp::Value x;
+                                 auto known = env.memory.find(key);
+                                 if (known != env.memory.end())
+                                   x = known->second;
+                                 else if (k_.arrays[key.first].elem.isFloat())
+                                   x.kind = interp::Value::Kind::Float;
+                                 if (x.kind == interp::Value::Kind::Float)
+                                   x.f = static_cast<double>(static_cast<int64_t>(h >> 40) % 1000) / 7.0;
+                                 else
+                                   x.i = static_cast<int64_t>(h >> 33) % 100000 - 50000;
+                                 scrambled[key] = x;
+                               }
+                               bool robust = joint(zero).first >= 0 && joint(scrambled).first >= 0;
+                               const interp::ThreadId &first = found.first == 0 ? i1 : i2, &second = found.first == 0 ? i2 : i1;
+                               std::string how = "; " + threadText(first, env) + " runs to its end first, then " +
+                                                 threadText(second, env) + " starts";
+                               if (robust) {
+                                 std::vector<std::string> tried{memText(env.memory)};
+                                 for (const std::string &t : {memText(zero), memText(scrambled)})
+                                   if (std::find(tried.begin(), tried.end(), t) == tried.end())
+                                     tried.push_back(t);
+                                 std::string list;
+                                 for (size_t n = 0; n < tried.size(); ++n)
+                                   list += (n ? (n + 1 == tried.size() ? " and with " : ", with ") : "with ") + tried[n];
+                                 return report(found.e1, found.e2,
+                                               how + "; it does not hinge on what memory holds (replayed " + list + ")");
+                               }
+                               why = "depends on the contents of memory: with " + memText(env.memory) + ", " +
+                                     threadText(i1, env) + " and " + threadText(i2, env) + " both access " +
+                                     k_.arrays[found.e1.array].name + "[" + std::to_string(found.e1.flat) + "]" + how;
                              }
                            }
                            if (why.empty())

@@ -306,6 +306,7 @@ public:
   }
 
   Trace trace;
+  const std::map<std::pair<int, int64_t>, Value> &writes() const { return mem; }
 
   Flow execBlock(const ir::Block &b) {
     for (const ir::StmtPtr &s : b) {
@@ -870,7 +871,8 @@ Flow Machine::execAccess(const Stmt &s) {
     } else {
       auto init = env.memory.find(key);
       v = init != env.memory.end() ? fit(init->second, arr.elem) : zeroOf(arr.elem);
-      addTaint(v.taint, "value loaded from " + arr.name + "[" + std::to_string(key.second) + "]");
+      if (!env.exactMemory)
+        addTaint(v.taint, "value loaded from " + arr.name + "[" + std::to_string(key.second) + "]");
     }
     addTaint(v.taint, addrT);
     return v;
@@ -1054,6 +1056,9 @@ Trace runThread(const Kernel &k, const Env &env, const ThreadId &tid) {
     m.trace.completed = false;
     m.trace.stopReason = s.reason;
   }
+  for (const auto &[key, v] : m.writes())
+    if (k.arrays[key.first].space != ir::Space::Local)
+      m.trace.writes.emplace(key, v);
   return std::move(m.trace);
 }
 

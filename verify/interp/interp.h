@@ -41,6 +41,10 @@ struct Env {
   std::map<int, int64_t> lens;                     // pointer parameter array id -> __len
   std::map<std::pair<int, int64_t>, Value> memory; // (array id, flat index) -> initial value
   int64_t maxSteps = 5'000'000;                    // statements executed before giving up
+  // The initial memory is a real state that no other thread changes while this one runs
+  // (the thread runs alone, before or after another thread that has finished): values read
+  // from it are facts, not tainted. Used to replay two threads one after the other.
+  bool exactMemory = false;
 };
 
 enum class EventKind : uint8_t {
@@ -75,6 +79,8 @@ struct Trace {
   bool completed = false;   // ran to the end of the kernel
   std::string stopReason;   // why not: "assumption violated", "step limit", "division by zero",
                             // "unsupported: ...", ...
+  // The shared and global cells this thread wrote, with their final values (not local ones).
+  std::map<std::pair<int, int64_t>, Value> writes;
 };
 
 struct ThreadId {
