@@ -50,23 +50,23 @@ public:
     describeLaunch();
 
     for (Term f : g_.facts)
-      solver_.addBackground(f);
+      addBackground(f);
     for (const ThreadSyms *t : {&t1_, &t2_})
       for (int d = 0; d < 3; ++d) {
-        solver_.addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->tid[d]), tc_.lt(t->tid[d], g_.blockDim[d])));
-        solver_.addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->bid[d]), tc_.lt(t->bid[d], g_.gridDim[d])));
+        addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->tid[d]), tc_.lt(t->tid[d], g_.blockDim[d])));
+        addBackground(tc_.mkAnd(tc_.le(tc_.intConst(0), t->bid[d]), tc_.lt(t->bid[d], g_.gridDim[d])));
       }
     for (const ThreadModel *m : {&m1_, &m2_}) {
       for (Term a : m->assumptions)
-        solver_.addBackground(a);
+        addBackground(a);
       for (Term f : m->facts)
-        solver_.addBackground(f);
+        addBackground(f);
     }
     for (const ir::ExprPtr &e : opts_.assumes)
-      solver_.addBackground(evalUniform(tc_, k_, g_, *e));
+      addBackground(evalUniform(tc_, k_, g_, *e));
     // Every range the simplifier relied on is asserted too (after all terms exist).
     for (Term b : tc_.boundFacts())
-      solver_.addBackground(b);
+      addBackground(b);
     for (const ir::StmtPtr &s : collectAssumeTexts())
       rep_.assumptions.push_back("precondition " + s->text);
 
@@ -328,6 +328,64 @@ private:
 
   // ---- query driver -------------------------------------------------------------------
 
+  // Facts about products of symbolic terms that nonlinear solvers miss: for products F*X1 and
+  // F*X2 with a common factor F, F >= 0 and X1 >= X2 + 1 imply F*X1 >= F*X2 + F. This is what
+  // separates grid-stride iterations (i + k*stride) and row-major rows (r*N + c). Every
+  // lemma is a true statement about integers, so adding it never changes what is provable.
+  void addBackground(Term f) {
+    background_.push_back(f);
+    solver_.addBackground(f);
+  }
+  std::vector<Term> background_;
+
+  Term productLemmas(Term goal) {
+    std::vector<Term> prods;
+    std::set<Term> seen;
+    std::vector<Term> todo = background_;
+    todo.push_back(goal);
+    while (!todo.empty()) {
+      Term t = todo.back();
+      todo.pop_back();
+      if (!seen.insert(t).second)
+        continue;
+      if (t->kind == smt::Kind::Mul && t->sort == Sort::Int) {
+        int nonConst = 0;
+        for (Term k : t->kids)
+          nonConst += k->kind != smt::Kind::Const;
+        if (nonConst >= 2)
+          prods.push_back(t);
+      }
+      for (Term k : t->kids)
+        todo.push_back(k);
+    }
+    // (product, common factor, the other factor)
+    std::map<Term, std::vector<std::pair<Term, Term>>> byFactor;
+    for (Term p : prods)
+      for (size_t i = 0; i < p->kids.size(); ++i) {
+        Term f = p->kids[i];
+        if (f->kind == smt::Kind::Const)
+          continue;
+        Term x = tc_.intConst(1);
+        for (size_t j = 0; j < p->kids.size(); ++j)
+          if (j != i)
+            x = tc_.mul(x, p->kids[j]);
+        byFactor[f].push_back({p, x});
+      }
+    std::vector<Term> lemmas;
+    for (auto &[f, ps] : byFactor)
+      for (size_t a = 0; a < ps.size() && lemmas.size() < 400; ++a)
+        for (size_t b = a + 1; b < ps.size(); ++b) {
+          auto [p1, x1] = ps[a];
+          auto [p2, x2] = ps[b];
+          Term fPos = tc_.le(tc_.intConst(0), f);
+          lemmas.push_back(tc_.implies(tc_.mkAnd(fPos, tc_.le(tc_.add(x2, tc_.intConst(1)), x1)),
+                                       tc_.le(tc_.add(p2, f), p1)));
+          lemmas.push_back(tc_.implies(tc_.mkAnd(fPos, tc_.le(tc_.add(x1, tc_.intConst(1)), x2)),
+                                       tc_.le(tc_.add(p1, f), p2)));
+        }
+    return tc_.mkAnd(lemmas);
+  }
+
   // Asks whether any candidate can happen; replays each model; excludes candidates whose
   // witness does not replay and asks again (a bounded number of times).
   void decide(Obligation &o, std::vector<Candidate> &cands) {
@@ -339,6 +397,7 @@ private:
         if (!excluded[i])
           live.push_back(cands[i].cond);
       Term goal = tc_.mkOr(live);
+      goal = tc_.mkAnd(goal, productLemmas(goal));
       if (round == 0)
         dumpQuery(o.name, goal, o);
       smt::Result r = solver_.check(goal);

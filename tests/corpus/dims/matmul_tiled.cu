@@ -1,6 +1,5 @@
 // expect: proven
-// args: --block 16,16 --checks race,barrier,bounds,overflow,assert --timeout 60
-// note: slow (about 9 s on 2 cores): the bounds query multiplies two symbolic sizes; a larger --timeout keeps it from flaking under load
+// args: --block 16,16 --checks race,barrier,bounds,overflow,assert
 // note: standalone safe kernel: tiled matrix product with guards
 #define TILE 16
 __global__ void matmul(const float *A, const float *B, float *C, int n) {

@@ -1,6 +1,5 @@
 // expect: proven
 // args: --block 256 --checks race,barrier,bounds,overflow,assert
-// known-bug: unknown: the race query times out (nonlinear)
 // note: unsigned grid-stride loop; n <= 2^31 and stride < 2^31 so i + stride never wraps
 __global__ void scale(float *a, unsigned n) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
