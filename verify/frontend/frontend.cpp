@@ -254,6 +254,7 @@ private:
   std::map<const VarDecl *, Binding> globalAggs_;
   std::set<std::string> bodilessSeen_;
   std::set<std::string> fnptrAssumed_;
+  std::map<const LabelDecl *, int> gotoTargets_; // labels a forward goto may exit to now
   std::set<const VarDecl *> addressTaken_; // locals whose address is taken: kept in local memory
   std::map<const ValueDecl *, int> paramArray_; // pointer parameter -> its array (for __len)
 
@@ -1858,6 +1859,8 @@ private:
         return ir::mkConstInt(0, Type::i32()); // a handle without state
       if (name == "curand_init" || name == "curand" || name == "curand_uniform" || name == "curand_normal")
         return curandCall(call, name, rt);
+      if ((name == "__mul24" || name == "__umul24") && call->getNumArgs() == 2)
+        return mul24(call, name == "__mul24");
       if (name == "tex1Dfetch" && call->getNumArgs() == 2) {
         discard(call->getArg(1));
         int t = newTemp(rt, "tex");
@@ -2241,6 +2244,29 @@ private:
     return ir::mkConstInt(0, Type::i32());
   }
 
+  // __mul24 / __umul24: the product of the low 24 bits of each operand (sign-extended for
+  // __mul24), truncated to 32 bits. Written with exact 64-bit arithmetic.
+  ExprPtr mul24(const CallExpr *call, bool isSigned) {
+    SourceLocation sl = call->getExprLoc();
+    Type w = isSigned ? Type::i64() : Type::u64();
+    auto c = [&](int64_t v) { return ir::mkConstInt(v, w); };
+    auto low24 = [&](ExprPtr a) {
+      ExprPtr x = cast(a, w);
+      if (isSigned) // (a + 2^31) mod 2^24 == a mod 2^24, and a + 2^31 >= 0
+        x = ir::mkBinary(Op::Add, w, x, c(int64_t(1) << 31));
+      ExprPtr lo = ir::mkBinary(Op::Rem, w, x, c(int64_t(1) << 24));
+      if (!isSigned)
+        return lo;
+      return ir::mkSelect(w, ir::mkBinary(Op::Ge, Type::boolean(), lo, c(int64_t(1) << 23)),
+                          ir::mkBinary(Op::Sub, w, lo, c(int64_t(1) << 24)), lo);
+    };
+    ExprPtr a = low24(cast(rvalue(call->getArg(0)), isSigned ? Type::i32() : Type::u32()));
+    ExprPtr b = low24(cast(rvalue(call->getArg(1)), isSigned ? Type::i32() : Type::u32()));
+    auto p = std::const_pointer_cast<ir::Expr>(ir::mkBinary(Op::Mul, w, a, b, loc(sl)));
+    p->text = text(call->getSourceRange());
+    return cast(p, isSigned ? Type::i32() : Type::u32(), loc(sl));
+  }
+
   // cuRAND (XORWOW): curand_init writes the whole state; drawing a number reads and then
   // writes every field of *state. The numbers themselves are some values.
   ExprPtr curandCall(const CallExpr *call, const std::string &name, Type rt) {
@@ -2424,8 +2450,8 @@ private:
       return;
     SourceLocation sl = s->getBeginLoc();
     if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
-      for (const Stmt *c : cs->body())
-        stmt(c);
+      std::vector<const Stmt *> kids(cs->body_begin(), cs->body_end());
+      stmtRange(kids, kids.size());
       return;
     }
     if (isa<NullStmt>(s))
@@ -2495,8 +2521,23 @@ private:
       unsupported(sl, "switch statement");
       return;
     }
-    if (isa<GotoStmt>(s) || isa<LabelStmt>(s) || isa<IndirectGotoStmt>(s)) {
-      unsupported(sl, "goto");
+    if (const auto *ls = dyn_cast<LabelStmt>(s)) {
+      stmt(ls->getSubStmt()); // reached by falling through; forward gotos exit the block before it
+      return;
+    }
+    if (const auto *gs = dyn_cast<GotoStmt>(s)) {
+      auto it = gotoTargets_.find(gs->getLabel());
+      if (it == gotoTargets_.end()) {
+        unsupported(sl, "goto '" + gs->getLabel()->getNameAsString() +
+                            "' backwards or into a block (only forward gotos to a later statement of an enclosing block are supported)");
+        return;
+      }
+      auto e = emit(StmtKind::Exit, sl);
+      e->label = it->second;
+      return;
+    }
+    if (isa<IndirectGotoStmt>(s)) {
+      unsupported(sl, "computed goto");
       return;
     }
     if (const auto *as = dyn_cast<AttributedStmt>(s)) {
@@ -2508,6 +2549,46 @@ private:
       return;
     }
     unsupported(sl, std::string("statement '") + s->getStmtClassName() + "'");
+  }
+
+  // The first `end` statements of a block. A label among them that a goto before it targets
+  // splits the block: everything before the label goes into a KIR Block the goto exits.
+  void stmtRange(const std::vector<const Stmt *> &kids, size_t end) {
+    for (size_t j = end; j-- > 0;) {
+      const auto *ls = dyn_cast<LabelStmt>(kids[j]);
+      if (!ls)
+        continue;
+      bool targeted = false;
+      for (size_t i = 0; i < j && !targeted; ++i)
+        targeted = gotoIn(kids[i], ls->getDecl());
+      if (!targeted)
+        continue;
+      auto blk = emit(StmtKind::Block, kids[j]->getBeginLoc());
+      blk->label = k_.newLabel();
+      ir::Block *saved = cur_;
+      cur_ = &blk->body;
+      gotoTargets_[ls->getDecl()] = blk->label;
+      // Loops inside keep their own break/continue targets; a goto leaves them.
+      stmtRange(kids, j);
+      gotoTargets_.erase(ls->getDecl());
+      cur_ = saved;
+      for (size_t i = j; i < end; ++i)
+        stmt(kids[i]);
+      return;
+    }
+    for (size_t i = 0; i < end; ++i)
+      stmt(kids[i]);
+  }
+
+  static bool gotoIn(const Stmt *s, const LabelDecl *l) {
+    if (!s)
+      return false;
+    if (const auto *g = dyn_cast<GotoStmt>(s); g && g->getLabel() == l)
+      return true;
+    for (const Stmt *c : s->children())
+      if (gotoIn(c, l))
+        return true;
+    return false;
   }
 
   void loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,
