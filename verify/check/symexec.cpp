@@ -953,7 +953,8 @@ private:
     return s;
   }
 
-  Term valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort) {
+  Term valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort,
+               const ir::Type *ty = nullptr) {
     switch (sm.shape) {
     case Shape::Invariant: return v0;
     case Shape::Affine: return tc_.add(v0, tc_.mul(i, sm.step));
@@ -964,6 +965,18 @@ private:
       Term r = sm.shape == Shape::ShiftRight
                    ? tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1))
                    : fresh("loopvar." + name, sort);
+      if (sm.shape == Shape::ShiftLeft && ty && ty->isInt() && ty->isSigned && ty->bits < 62) {
+        // A signed variable doubled past its width has overflowed on the way (undefined
+        // behaviour, which the overflow obligation reports where it can happen). Without
+        // overflow only v0 == 0 gets there; any other start would be out of the type's range,
+        // which is what the value says (|v| >= 2^bits), so conditions like `d < n` end the loop.
+        maxIter = (ty->bits - 1) / sm.k;
+        Term m = fresh("loopvar.mult." + name, sort);
+        if (!dry_)
+          out_.facts.push_back(tc_.le(tc_.intConst(1), m));
+        r = tc_.ite(tc_.eq(v0, tc_.intConst(0)), tc_.intConst(0),
+                    tc_.mul(tc_.mul(v0, tc_.intConst(static_cast<int128>(1) << ((maxIter + 1) * sm.k))), m));
+      }
       for (int n = maxIter; n >= 0; --n) {
         Term p = tc_.intConst(static_cast<int128>(1) << (n * sm.k));
         Term vn = sm.shape == Shape::ShiftRight ? tc_.div(v0, p) : tc_.mul(v0, p);
@@ -1128,7 +1141,7 @@ private:
         if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
           abstraction("loop-carried variable '" + k_.vars[v].name + "' summarised as unknown");
         Term val = valueAt(sm, s.vars[v].t ? s.vars[v].t : tc_.intConst(0), i, k_.vars[v].name,
-                           sortOf(k_.vars[v].type));
+                           sortOf(k_.vars[v].type), &k_.vars[v].type);
         if (sm.shape == Shape::Havoc && k_.vars[v].type.isInt() && !dry_)
           out_.facts.push_back(tc_.inRange(val, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
         r.vars[v] = {val};

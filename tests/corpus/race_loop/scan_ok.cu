@@ -1,6 +1,5 @@
 // expect: proven
 // args: --block 256 --checks race,barrier,bounds,overflow,assert
-// known-bug: unknown: the doubling stride loop (d *= 2) is not summarised precisely enough (spurious candidates do not replay)
 __global__ void block_scan(const float *in, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(in) >= n);
