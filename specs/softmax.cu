@@ -6,7 +6,7 @@ __global__ void softmax(const float *X, float *Y, int R, int C) {
   unsigned t = threadIdx.x;
   int r = blockIdx.x;
   const float *x = X + r * C;
-  float m = -INFINITY;
+  float m = -3.402823466e+38f; // -FLT_MAX
   for (int c = t; c < C; c += blockDim.x)
     m = fmaxf(m, x[c]);
   red[t] = m;
