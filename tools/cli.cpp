@@ -6,6 +6,9 @@
 #include "verify/frontend/frontend.h"
 #include "verify/ir/cexpr.h"
 #include "verify/smt/solver.h"
+#include "verify/spec/bind.h"
+#include "verify/spec/check.h"
+#include "verify/spec/parser.h"
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +46,8 @@ struct VerifyArgs {
   bool blockSet = false, gridSet = false;
   frontend::Options fe;
   std::set<std::string> checks = {"race", "barrier", "bounds", "overflow", "assert"};
+  bool checksSet = false;
+  std::string spec; // --spec FILE
   std::vector<std::string> assumes;
   bool json = false;
   bool dumpKir = false;
@@ -53,9 +58,10 @@ struct VerifyArgs {
 
 int usage(const std::string &msg) {
   std::cerr << "ksynth: error: " << msg << "\n"
-            << "usage: ksynth verify FILE.cu [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
+            << "usage: ksynth verify FILE.cu [--spec SPEC.smt] [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
             << "                     [-D NAME=VALUE] [-I DIR] [--assume EXPR] [--checks LIST]\n"
             << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--timeout S]\n"
+            << "       ksynth spec SPEC.smt [--print | --explain] [--json]\n"
             << "run 'ksynth help' for more\n";
   return kExitUsage;
 }
@@ -63,16 +69,23 @@ int usage(const std::string &msg) {
 void printHelp() {
   std::cout << "ksynth " << KSYNTH_VERSION << " — formally verified GPU kernels\n\n"
             << "ksynth verify FILE.cu [options]   prove race freedom, barrier uniformity, bounds, overflow\n"
+            << "  --spec SPEC.smt      bind the kernel to a spec: its tensors, dims and scalars become the\n"
+            << "                       kernel's parameters' sizes and preconditions (coverage and\n"
+            << "                       equivalence with the spec are not decided yet: unknown)\n"
             << "  --kernel NAME        check only this __global__ kernel (default: all in the file)\n"
             << "  --block X[,Y[,Z]]    block shape (also --blockDim=X or --blockDim=[X,Y]); omitted: symbolic\n"
             << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
             << "  -D NAME[=VALUE]      define a macro      -I DIR   add an include directory\n"
             << "  --assume EXPR        precondition over scalar parameters and __len(p), e.g. 'n <= 4096'\n"
-            << "  --checks LIST        race,barrier,bounds,overflow,assert (default: all)\n"
+            << "  --checks LIST        race,barrier,bounds,overflow,assert[,coverage,equivalence with --spec]\n"
+            << "                       (default: all)\n"
             << "  --json               one JSON object on stdout      --sarif FILE   SARIF 2.1.0 report\n"
             << "  --dump-smt DIR       write every query as an SMT-LIB2 file\n"
             << "  --dump-kir           print the kernel IR           --timeout S   per-query limit (10)\n\n"
-            << "A kernel's own '// ksynth:launch grid=(...) block=(...)' line is used when no flag overrides it.\n"
+            << "A kernel's own '// ksynth:launch grid=(...) block=(...)' line is used when no flag overrides it.\n\n"
+            << "ksynth spec SPEC.smt  parse a spec and check it is well formed (assumptions satisfiable, ranges\n"
+            << "                     of max-over/min-over non-empty, reads in bounds); --print the canonical\n"
+            << "                     text, --explain a plain-language description, --json a summary\n"
             << "Exit: 0 proven, 1 refuted, 2 unknown, 64 usage, 65 malformed input, 70 internal error.\n"
             << "Model: " << kModel << ".\n";
 }
@@ -106,25 +119,40 @@ std::vector<std::string> splitDims(std::string s) {
   return out;
 }
 
+const std::set<std::string> kSafetyChecks = {"race", "barrier", "bounds", "overflow", "assert"};
+const std::set<std::string> kSpecChecks = {"coverage", "equivalence"};
+
+// `all` stands for every check; coverage and equivalence are kept only when a spec is given
+// (resolveChecks).
 bool parseChecks(const std::string &s, std::set<std::string> &out, std::string &err) {
   out.clear();
-  static const std::set<std::string> known = {"race", "barrier", "bounds", "overflow", "assert"};
   for (const std::string &c : splitDims(s)) {
     if (c == "all") {
-      out = known;
+      out.insert(kSafetyChecks.begin(), kSafetyChecks.end());
+      out.insert("all");
       continue;
     }
-    if (c == "coverage" || c == "equivalence") {
-      err = "check '" + c + "' needs --spec, which this version does not implement yet";
-      return false;
-    }
-    if (!known.count(c)) {
-      err = "unknown check '" + c + "' (known: race, barrier, bounds, overflow, assert)";
+    if (!kSafetyChecks.count(c) && !kSpecChecks.count(c)) {
+      err = "unknown check '" + c + "' (known: race, barrier, bounds, overflow, assert, coverage, equivalence)";
       return false;
     }
     out.insert(c);
   }
   return !out.empty();
+}
+
+bool resolveChecks(VerifyArgs &va, std::string &err) {
+  bool all = !va.checksSet || va.checks.erase("all");
+  if (va.spec.empty()) {
+    for (const std::string &c : kSpecChecks)
+      if (va.checks.count(c)) {
+        err = "check '" + c + "' needs --spec SPEC.smt";
+        return false;
+      }
+  } else if (all) {
+    va.checks.insert(kSpecChecks.begin(), kSpecChecks.end());
+  }
+  return true;
 }
 
 // `// ksynth:launch grid=(...) block=(...)`
@@ -251,6 +279,69 @@ void writeSarif(const std::string &path, const std::string &file, const std::vec
   std::ofstream(path) << doc.dump(2) << "\n";
 }
 
+// Parses and checks a spec file; prints its diagnostics (clang style) and returns nullopt
+// when it is malformed.
+std::optional<spec::Spec> loadSpec(const std::string &path, bool json) {
+  spec::ParseResult r = spec::parseFile(path);
+  std::vector<spec::Diagnostic> errors = r.errors;
+  if (r.spec) {
+    spec::CheckResult c = spec::checkSpec(*r.spec);
+    errors.insert(errors.end(), c.errors.begin(), c.errors.end());
+  }
+  if (errors.empty())
+    return r.spec;
+  nlohmann::json list = nlohmann::json::array();
+  for (const spec::Diagnostic &d : errors) {
+    std::cerr << spec::format(path, d) << "\n";
+    list.push_back({{"line", d.loc.line}, {"col", d.loc.col}, {"message", d.message}});
+  }
+  std::cerr << "ksynth: error: spec '" << path << "' is malformed\n";
+  if (json)
+    std::cout << nlohmann::json{{"tool", "ksynth"}, {"spec", path}, {"verdict", "malformed"}, {"errors", list}}.dump()
+              << "\n";
+  else
+    std::cout << "VERDICT: UNKNOWN\n";
+  return std::nullopt;
+}
+
+nlohmann::json bindErrorsJson(const spec::Binding &b, const VerifyArgs &va) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const spec::BindError &e : b.errors)
+    list.push_back({{"file", e.inSpec ? va.spec : va.file}, {"line", e.line}, {"col", e.col}, {"message", e.message}});
+  return list;
+}
+
+// The spec's facts as report assumptions, and the obligations this version cannot decide
+// yet: coverage and equivalence of every out/inout tensor are unknown, never proven.
+void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const VerifyArgs &va,
+                        const spec::Binding &b) {
+  for (const spec::Precondition &p : b.preconditions)
+    rep.assumptions.push_back("spec " + sp.name + ": " + p.text);
+  for (const std::string &u : b.unused)
+    rep.assumptions.push_back("spec " + sp.name + ": " + u);
+  bool added = false;
+  for (const char *kind : {"coverage", "equivalence"}) {
+    if (!va.checks.count(kind))
+      continue;
+    for (const spec::Tensor &t : sp.tensors) {
+      if (t.mode == spec::Mode::In)
+        continue;
+      check::Obligation o;
+      o.kind = kind;
+      o.name = std::string(kind) + "." + t.name;
+      o.status = check::Status::Unknown;
+      o.reason = std::string("not implemented yet: ") +
+                 (std::string(kind) == "coverage" ? "that every element of '" + t.name + "' is written exactly once"
+                                                  : "that '" + t.name + "' equals the spec's ensures") +
+                 " is not checked by this version";
+      rep.obligations.push_back(o);
+      added = true;
+    }
+  }
+  if (added && rep.verdict == check::Status::Proven)
+    rep.verdict = check::Status::Unknown;
+}
+
 int verifyMain(const std::vector<std::string> &args) {
   VerifyArgs va;
   for (size_t i = 0; i < args.size(); ++i) {
@@ -298,6 +389,7 @@ int verifyMain(const std::vector<std::string> &args) {
       std::string err;
       if (!v || !parseChecks(*v, va.checks, err))
         return usage(err.empty() ? "--checks needs a list" : err);
+      va.checksSet = true;
     } else if (is("--assume")) {
       auto v = value("--assume");
       if (!v)
@@ -326,8 +418,11 @@ int verifyMain(const std::vector<std::string> &args) {
       }
       if (va.timeoutS <= 0)
         return usage("--timeout needs a positive number of seconds");
-    } else if (a == "--spec" || a.rfind("--spec=", 0) == 0) {
-      return usage("--spec (equivalence with a spec) is not implemented yet");
+    } else if (is("--spec")) {
+      auto v = value("--spec");
+      if (!v)
+        return usage("--spec needs a spec file");
+      va.spec = *v;
     } else if (!a.empty() && a[0] == '-') {
       return usage("unknown option '" + a + "'");
     } else if (va.file.empty()) {
@@ -338,6 +433,11 @@ int verifyMain(const std::vector<std::string> &args) {
   }
   if (va.file.empty())
     return usage("no input file");
+  {
+    std::string err;
+    if (!resolveChecks(va, err))
+      return usage(err);
+  }
   if (va.block.size() > 3 || va.grid.size() > 3)
     return usage("--block/--grid take at most three dimensions");
   {
@@ -349,6 +449,12 @@ int verifyMain(const std::vector<std::string> &args) {
   }
 
   auto t0 = std::chrono::steady_clock::now();
+  std::optional<spec::Spec> sp;
+  if (!va.spec.empty()) {
+    sp = loadSpec(va.spec, va.json);
+    if (!sp)
+      return kExitMalformed;
+  }
   frontend::ParseResult pr = frontend::parseFile(va.file, va.fe);
   if (!pr.parsed) {
     std::cerr << pr.clangOutput;
@@ -366,6 +472,17 @@ int verifyMain(const std::vector<std::string> &args) {
   for (size_t i = 0; i < pr.kernels.size(); ++i)
     if (va.kernel.empty() || pr.kernels[i].name == va.kernel)
       selected.push_back(i);
+  if (sp && selected.size() > 1) {
+    // One kernel implements the spec: the one named like it, or the one --kernel names.
+    std::vector<size_t> named;
+    for (size_t i : selected)
+      if (pr.kernels[i].name == sp->name)
+        named.push_back(i);
+    if (named.size() != 1)
+      return usage("'" + va.file + "' has " + std::to_string(selected.size()) +
+                   " kernels; name the one that implements spec '" + sp->name + "' with --kernel");
+    selected = named;
+  }
   if (selected.empty()) {
     std::cerr << "ksynth: error: " << (va.kernel.empty() ? "no __global__ kernel with a body in '" + va.file + "'"
                                                          : "no __global__ kernel named '" + va.kernel + "'")
@@ -410,11 +527,38 @@ int verifyMain(const std::vector<std::string> &args) {
       }
       opts.assumes.push_back(e);
     }
+    spec::Binding binding;
+    if (sp) {
+      binding = spec::bind(*sp, k);
+      if (!binding.ok()) {
+        for (const spec::BindError &e : binding.errors)
+          std::cerr << (e.inSpec ? va.spec : va.file) << ":" << e.line << ":" << e.col << ": error: " << e.message
+                    << "\n";
+        std::cerr << "ksynth: error: kernel '" << k.name << "' does not match spec '" << sp->name << "'\n";
+        if (va.json)
+          std::cout << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"spec", va.spec}, {"verdict", "malformed"},
+                                      {"errors", bindErrorsJson(binding, va)}}
+                           .dump()
+                    << "\n";
+        else
+          std::cout << "VERDICT: UNKNOWN\n";
+        return kExitMalformed;
+      }
+      for (const spec::Precondition &p : binding.preconditions)
+        opts.assumes.push_back(p.expr);
+      std::set<std::string> safety;
+      for (const std::string &c : va.checks)
+        if (kSafetyChecks.count(c))
+          safety.insert(c);
+      opts.checks = safety;
+    }
     auto k0 = std::chrono::steady_clock::now();
     KernelRun run;
     run.report = check::verifyKernel(k, opts);
     for (const std::string &a : va.assumes)
       run.report.assumptions.push_back("--assume " + a);
+    if (sp)
+      addSpecObligations(run.report, *sp, va, binding);
     run.notes = pr.notes[idx];
     run.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k0).count();
     runs.push_back(std::move(run));
@@ -458,6 +602,8 @@ int verifyMain(const std::vector<std::string> &args) {
                           {"file", va.file},    {"verdict", verdict},        {"checks", va.checks},
                           {"kernels", kernels}, {"assumptions", assumptions}, {"model", kModel},
                           {"time_ms", totalMs}};
+    if (sp)
+      out["spec"] = {{"file", va.spec}, {"name", sp->name}};
     std::cout << out.dump(2) << "\n";
     return code;
   }
@@ -499,6 +645,85 @@ int verifyMain(const std::vector<std::string> &args) {
   return code;
 }
 
+// `ksynth spec SPEC.smt [--print | --explain] [--json]`
+int specMain(const std::vector<std::string> &args) {
+  std::string file;
+  bool print = false, explain = false, json = false;
+  for (const std::string &a : args) {
+    if (a == "--print")
+      print = true;
+    else if (a == "--explain")
+      explain = true;
+    else if (a == "--json")
+      json = true;
+    else if (!a.empty() && a[0] == '-')
+      return usage("unknown option '" + a + "' for 'ksynth spec'");
+    else if (file.empty())
+      file = a;
+    else
+      return usage("more than one spec file ('" + file + "', '" + a + "')");
+  }
+  if (file.empty())
+    return usage("no spec file");
+  spec::ParseResult r = spec::parseFile(file);
+  std::vector<spec::Diagnostic> errors = r.errors;
+  spec::CheckResult c;
+  if (r.spec) {
+    c = spec::checkSpec(*r.spec);
+    errors.insert(errors.end(), c.errors.begin(), c.errors.end());
+  }
+  if (!errors.empty()) {
+    nlohmann::json list = nlohmann::json::array();
+    for (const spec::Diagnostic &d : errors) {
+      std::cerr << spec::format(file, d) << "\n";
+      list.push_back({{"line", d.loc.line}, {"col", d.loc.col}, {"message", d.message}});
+    }
+    if (json)
+      std::cout << nlohmann::json{{"tool", "ksynth"}, {"spec", file}, {"verdict", "malformed"}, {"errors", list}}.dump(2)
+                << "\n";
+    else
+      std::cerr << "ksynth: error: spec '" << file << "' is malformed\n";
+    return kExitMalformed;
+  }
+  const spec::Spec &sp = *r.spec;
+  std::string example;
+  for (const spec::Dim &d : sp.dims)
+    if (c.example.count(d.name))
+      example += (example.empty() ? "" : ", ") + d.name + " = " + std::to_string(c.example.at(d.name));
+  if (json) {
+    nlohmann::json tensors = nlohmann::json::array();
+    for (const spec::Tensor &t : sp.tensors) {
+      nlohmann::json ext = nlohmann::json::array();
+      for (const spec::TermPtr &e : t.extents)
+        ext.push_back(spec::print(sp, *e, {}));
+      tensors.push_back({{"name", t.name}, {"type", spec::elemTypeName(t.type)}, {"mode", spec::modeName(t.mode)},
+                         {"extents", ext}});
+    }
+    nlohmann::json dims = nlohmann::json::array(), scalars = nlohmann::json::array();
+    for (const spec::Dim &d : sp.dims)
+      dims.push_back(d.name);
+    for (const spec::Scalar &x : sp.scalars)
+      scalars.push_back({{"name", x.name}, {"type", spec::elemTypeName(x.type)}});
+    nlohmann::json out = {{"tool", "ksynth"}, {"spec", file},         {"name", sp.name},     {"verdict", "ok"},
+                          {"dims", dims},     {"scalars", scalars},   {"tensors", tensors}, {"satisfiable", c.satisfiable},
+                          {"example", c.example}, {"queries", c.queries}, {"time_ms", c.ms}};
+    if (print)
+      out["canonical"] = spec::print(sp);
+    if (explain)
+      out["explanation"] = spec::explain(sp);
+    std::cout << out.dump(2) << "\n";
+    return 0;
+  }
+  if (print)
+    std::cout << spec::print(sp);
+  if (explain)
+    std::cout << spec::explain(sp);
+  if (!print && !explain)
+    std::cout << "spec " << sp.name << ": well formed (assumptions satisfiable" << (example.empty() ? "" : ", e.g. " + example)
+              << "; " << c.queries << " queries)\n";
+  return 0;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -521,6 +746,8 @@ int main(int argc, char **argv) {
   }
   if (cmd == "verify")
     return verifyMain(rest);
+  if (cmd == "spec")
+    return specMain(rest);
   if (cmd == "--spec" || cmd == "check-proof" || cmd == "run" || cmd == "bench")
     return usage("'" + cmd + "' is not implemented yet in this version (only 'verify')");
   return usage("unknown command '" + cmd + "'");

@@ -88,6 +88,72 @@ def main():
     rc, out, err = run(ks, "verify", un, "--checks", "race")
     check("recursion: unknown with file:line", rc == 2 and "fp.cu:1:" in out and "unsupported" in out, out)
 
+    # --spec: binding, preconditions from the spec, coverage/equivalence honestly unknown.
+    specs = os.path.join(ROOT, "specs")
+    va_cu, va_smt = os.path.join(specs, "vec_add.cu"), os.path.join(specs, "vec_add.smt")
+    rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt, "--checks", "race,barrier,bounds,overflow", "--json")
+    j = json.loads(out)
+    check("--spec safety checks: proven", rc == 0 and j["verdict"] == "proven", out)
+    check("--spec json names the spec", j.get("spec", {}).get("name") == "vec_add", out)
+    check("--spec sizes become preconditions", "spec vec_add: __len(C) == N" in j["assumptions"]
+          and "spec vec_add: N >= 1" in j["assumptions"], j["assumptions"])
+    rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt)
+    check("--spec default checks include coverage/equivalence, unknown (exit 2)",
+          rc == 2 and "coverage.C not proven: not implemented yet" in out
+          and "equivalence.C not proven: not implemented yet" in out
+          and out.strip().endswith("VERDICT: UNKNOWN"), out)
+    rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt, "--checks", "equivalence", "--json")
+    j = json.loads(out)
+    obl = j["kernels"][0]["obligations"]
+    check("--checks equivalence alone: unknown, never proven",
+          rc == 2 and j["verdict"] == "unknown" and obl and all(o["status"] == "unknown" for o in obl)
+          and {o["kind"] for o in obl} == {"equivalence"}, out)
+    rc, _, err = run(ks, "verify", va_cu, "--checks", "coverage")
+    check("coverage without --spec: usage exit 64", rc == 64 and "needs --spec" in err, err)
+    # Without the spec the same kernel's bounds are unknown: the spec is what sizes C.
+    rc, out, _ = run(ks, "verify", va_cu, "--checks", "bounds")
+    check("same kernel without --spec: bounds unknown", rc == 2, out)
+    # A kernel that reads one past the end is refuted against the spec's extents.
+    off = os.path.join(tmp, "vec_add_off.cu")
+    open(off, "w").write("// ksynth:launch grid=((N + 255) / 256) block=(256)\n"
+                         "__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "  if (i <= N)\n    C[i] = A[i] + B[i];\n}\n")
+    rc, out, _ = run(ks, "verify", off, "--spec", va_smt, "--checks", "bounds")
+    check("off-by-one against spec extents: refuted bounds", rc == 1 and "[bounds]" in out, out)
+    # Binding errors: missing, extra and mistyped parameters (exit 65, file:line:col).
+    bad_bind = os.path.join(tmp, "bind.cu")
+    open(bad_bind, "w").write("// ksynth:launch grid=(1) block=(32)\n"
+                              "__global__ void vec_add(const double *A, float *C, int N, int extra) {\n"
+                              "  C[0] = 0.0f;\n}\n")
+    rc, out, err = run(ks, "verify", bad_bind, "--spec", va_smt)
+    check("binding errors: exit 65", rc == 65, f"rc={rc} {err}")
+    check("mistyped parameter reported", "bind.cu:2:39: error: parameter 'A' points to f64, but tensor 'A' of spec "
+          "'vec_add' is f32" in err, err)
+    check("extra parameter reported", "parameter 'extra' of kernel 'vec_add' is not in spec 'vec_add'" in err, err)
+    check("missing parameter reported", "kernel 'vec_add' has no parameter for tensor 'B'" in err, err)
+    # Spec errors: exit 65 with the spec's file:line:col.
+    bad_spec = os.path.join(tmp, "bad.smt")
+    open(bad_spec, "w").write("(spec s (dims N)\n  (tensor X f32 (N) in)\n  (tensor Y f32 (N) out)\n"
+                              "  (ensures (Y i) (+ (X i i) q)))\n")
+    rc, out, err = run(ks, "verify", va_cu, "--spec", bad_spec)
+    check("malformed spec: exit 65", rc == 65, f"rc={rc} {err}")
+    check("spec arity error pinned", "bad.smt:4:21: error: tensor 'X' has 1 dimension but is read with 2 indices" in err, err)
+    check("spec unbound name pinned", "bad.smt:4:29: error: unbound name 'q'" in err, err)
+    rc, out, err = run(ks, "spec", bad_spec)
+    check("ksynth spec on a malformed spec: exit 65", rc == 65 and "bad.smt:4:29:" in err, err)
+    vac = os.path.join(tmp, "vac.smt")
+    open(vac, "w").write("(spec v (dims N) (assume (> N 10) (< N 5)) (tensor Y f32 (N) out) (ensures (Y i) 0.0))\n")
+    rc, out, err = run(ks, "spec", vac)
+    check("vacuous spec: exit 65", rc == 65 and "unsatisfiable" in err, err)
+    rc, out, _ = run(ks, "spec", os.path.join(specs, "matmul.smt"), "--explain")
+    check("ksynth spec --explain", rc == 0 and "C[i][j] = sum over k in [0, K) of A[i][k] * B[k][j]" in out, out)
+    rc, out, _ = run(ks, "spec", os.path.join(specs, "softmax.smt"), "--print")
+    round_trip = os.path.join(tmp, "rt.smt")
+    open(round_trip, "w").write(out)
+    rc2, out2, _ = run(ks, "spec", round_trip, "--print")
+    check("ksynth spec --print is a fixed point", rc == 0 and rc2 == 0 and out == out2, out2)
+
     shutil.rmtree(tmp)
     if failures:
         print("\n".join(["", "failures:"] + failures))

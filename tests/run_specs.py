@@ -1,0 +1,135 @@
+#!/usr/bin/env python3
+"""Checks the spec library: every specs/NAME.smt must parse and be well formed
+(`ksynth spec NAME.smt --json`: assumptions satisfiable, ranges non-empty, reads in bounds),
+and every reference kernel specs/NAME.cu must reach its expected safety verdict under
+`ksynth verify NAME.cu --spec NAME.smt --checks race,barrier,bounds,overflow`.
+
+The expectation file (specs/expected.json) maps NAME to
+    {"verdict": "proven" | "unknown" | "refuted", "args": [extra flags], "note": "why",
+     "also": ["proven"]}
+"also" lists other verdicts that are accepted too: for obligations that end near the solver
+timeout, where machine load decides between proven and unknown (never used for refuted).
+Every spec needs a reference kernel and an entry; a verdict that differs from the entry
+fails the run (a better verdict too: update the file, so every change is reviewed).
+With --update the file is rewritten from this run (notes and args are kept).
+
+Usage: tests/run_specs.py --ksynth PATH [--specs DIR] [--expect FILE] [--update] [-j N]
+Exit status: 0 all as expected, 1 otherwise.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SAFETY = "race,barrier,bounds,overflow"
+
+
+def run(cmd, timeout=300):
+    t0 = time.time()
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout)
+        return p.returncode, p.stdout, p.stderr, time.time() - t0
+    except subprocess.TimeoutExpired:
+        return 124, "", "timed out", time.time() - t0
+
+
+def check_one(ks, specs, name, entry):
+    """Returns (name, problems, verdict, seconds, spec_info)."""
+    problems = []
+    smt = os.path.join(specs, name + ".smt")
+    cu = os.path.join(specs, name + ".cu")
+    rc, out, err, _ = run([ks, "spec", smt, "--json"])
+    info = {}
+    if rc != 0:
+        problems.append(f"spec does not check (exit {rc}): {err.strip()}")
+    else:
+        info = json.loads(out)
+        if info.get("verdict") != "ok" or not info.get("satisfiable"):
+            problems.append(f"spec not well formed: {out}")
+    if not os.path.exists(cu):
+        problems.append("no reference kernel " + name + ".cu")
+        return name, problems, None, 0.0, info
+    args = (entry or {}).get("args", [])
+    rc, out, err, secs = run([ks, "verify", cu, "--spec", smt, "--checks", SAFETY, "--json", *args])
+    verdict = None
+    try:
+        j = json.loads(out)
+        verdict = j.get("verdict")
+        if rc != {"proven": 0, "refuted": 1, "unknown": 2}.get(verdict, -1):
+            problems.append(f"exit {rc} does not match verdict {verdict}")
+        if verdict == "proven":
+            kinds = {o["kind"] for k in j["kernels"] for o in k["obligations"]}
+            if not {"race", "barrier", "bounds", "overflow"} <= kinds:
+                problems.append(f"proven without all safety obligations: {sorted(kinds)}")
+            if any(o["kind"] in ("coverage", "equivalence") for k in j["kernels"] for o in k["obligations"]):
+                problems.append("coverage/equivalence decided although not requested")
+    except (ValueError, KeyError):
+        problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
+    if entry is None:
+        problems.append("no entry in the expectation file")
+    elif verdict != entry.get("verdict") and verdict not in entry.get("also", []):
+        problems.append(f"verdict {verdict}, expected {entry.get('verdict')}")
+    return name, problems, verdict, secs, info
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ksynth", required=True)
+    ap.add_argument("--specs", default=os.path.join(ROOT, "specs"))
+    ap.add_argument("--expect", default=os.path.join(ROOT, "specs", "expected.json"))
+    ap.add_argument("--update", action="store_true")
+    ap.add_argument("-j", type=int, default=2)
+    a = ap.parse_args()
+
+    expect = {}
+    if os.path.exists(a.expect):
+        with open(a.expect) as f:
+            expect = json.load(f)
+    names = sorted(f[:-4] for f in os.listdir(a.specs) if f.endswith(".smt"))
+    kernels = sorted(f[:-3] for f in os.listdir(a.specs) if f.endswith(".cu"))
+    failures = []
+    for k in kernels:
+        if k not in names:
+            failures.append(f"{k}: reference kernel without a spec")
+    for n in expect:
+        if n not in names:
+            failures.append(f"{n}: expectation for a spec that does not exist")
+
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+        futs = [ex.submit(check_one, a.ksynth, a.specs, n, expect.get(n)) for n in names]
+        for fut in concurrent.futures.as_completed(futs):
+            name, problems, verdict, secs, _ = fut.result()
+            results[name] = (verdict, secs)
+            status = "ok  " if not problems else "FAIL"
+            print(f"{status} {name:20s} {str(verdict):8s} {secs:6.1f} s", flush=True)
+            for p in problems:
+                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
+                    failures.append(f"{name}: {p}")
+
+    times = sorted(s for _, s in results.values())
+    if times:
+        print(f"{len(names)} specs; safety verification median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
+    if a.update:
+        new = {}
+        for n in names:
+            e = dict(expect.get(n, {}))
+            e["verdict"] = results[n][0]
+            new[n] = e
+        with open(a.expect, "w") as f:
+            json.dump(new, f, indent=2, sort_keys=True)
+            f.write("\n")
+        print("updated", a.expect)
+    if failures:
+        print("\nfailures:\n" + "\n".join(failures))
+        return 1
+    print("specs: all as expected")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
