@@ -224,6 +224,10 @@ public:
     top->loc = k_.loc;
     cur_ = &top->body;
     inKernelTop_ = true;
+    // Whatever could not be modelled in the parameters makes every verdict unknown.
+    for (const ir::StmtPtr &u : pendingUnsupported_)
+      cur_->push_back(u);
+    pendingUnsupported_.clear();
     for (auto [var, arr] : pointerInits) {
       auto s = emit(StmtKind::Assign, fd->getLocation());
       s->var = var;
@@ -324,6 +328,22 @@ private:
     s->text = what;
     if (cur_)
       cur_->push_back(s);
+    else
+      pendingUnsupported_.push_back(s); // e.g. a parameter: goes to the top of the kernel
+  }
+  std::vector<ir::StmtPtr> pendingUnsupported_;
+
+  // A safety net: a memory location that could not be modelled is used here. Its cause was
+  // reported where it was found; this makes sure the kernel cannot be proven through it.
+  void unmodelled(SourceLocation l) {
+    auto s = std::make_shared<ir::Stmt>();
+    s->kind = StmtKind::Unsupported;
+    s->loc = loc(l);
+    s->text = "a value ksynth could not model is used here";
+    if (cur_)
+      cur_->push_back(s);
+    else
+      pendingUnsupported_.push_back(s);
   }
 
   ir::StmtPtr emit(StmtKind kind, SourceLocation l) {
@@ -676,6 +696,7 @@ private:
     LValue lv;
     const Binding &b = st.leaves[i];
     if (b.id < 0) {
+      unsupported(SourceLocation(), "field '" + text + "." + st.layout[i].path + "', which ksynth cannot model");
       lv.ok = false;
       return lv;
     }
@@ -910,8 +931,10 @@ private:
   }
 
   ExprPtr readLeaf(const LValue &lv, Type t, SourceLocation sl) {
-    if (!lv.ok)
+    if (!lv.ok) {
+      unmodelled(sl);
       return ir::mkConstInt(0, t);
+    }
     if (lv.isVar)
       return ir::mkVar(lv.var, k_.vars[lv.var].type, loc(sl));
     if (lv.mem.index.empty())
@@ -977,8 +1000,10 @@ private:
   }
 
   void writeLeaf(const LValue &lv, ExprPtr v, SourceLocation sl) {
-    if (!lv.ok)
+    if (!lv.ok) {
+      unmodelled(sl);
       return;
+    }
     if (!lv.isVar && lv.mem.index.empty()) {
       unsupported(sl, "assignment to pointer field '" + lv.mem.text + "' of a struct parameter");
       return;
@@ -1366,8 +1391,10 @@ private:
   }
 
   ExprPtr readLValue(const LValue &lv, const Expr *src) {
-    if (!lv.ok)
+    if (!lv.ok) {
+      unmodelled(src->getExprLoc());
       return ir::mkConstInt(0, scalarType(src->getType()).value_or(Type::i32()));
+    }
     if (lv.isVar)
       return ir::mkVar(lv.var, k_.vars[lv.var].type, loc(src->getExprLoc()));
     if (lv.mem.index.empty())
@@ -1382,8 +1409,10 @@ private:
   }
 
   void writeLValue(const LValue &lv, ExprPtr v, SourceLocation sl) {
-    if (!lv.ok)
+    if (!lv.ok) {
+      unmodelled(sl);
       return;
+    }
     if (lv.isVar) {
       auto s = emit(StmtKind::Assign, sl);
       s->var = lv.var;
@@ -1770,8 +1799,10 @@ private:
     }
     case UO_AddrOf: {
       LValue lv = lvalue(uo->getSubExpr());
-      if (!lv.ok)
+      if (!lv.ok) {
+        unmodelled(sl);
         return ir::mkConstInt(0, Type::pointer());
+      }
       if (lv.isVar) {
         unsupported(sl, "address of a local variable '" + text(uo->getSourceRange()) + "'");
         return ir::mkConstInt(0, Type::pointer());
