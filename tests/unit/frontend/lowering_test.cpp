@@ -305,8 +305,19 @@ __global__ void k(int *a) { a[0] = rec(3); }
                    3, "recursive call to 'rec'");
 }
 
-TEST_CASE("goto is unsupported") {
+TEST_CASE("a backward goto is unsupported") {
   checkUnsupported(R"(
+__global__ void k(int *a) {
+again:
+  a[0] = 1;
+  goto again;
+}
+)",
+                   5, "goto");
+}
+
+TEST_CASE("a forward goto exits a block that ends at its label") {
+  ParseResult r = parse(R"(
 __global__ void k(int *a) {
   a[0] = 1;
   goto end;
@@ -314,8 +325,23 @@ __global__ void k(int *a) {
 end:
   a[2] = 1;
 }
-)",
-                   4, "goto");
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.kernels.size() == 1);
+  const Kernel &k = r.kernels[0];
+  CHECK(stmts(k, StmtKind::Unsupported).empty());
+  auto exits = stmts(k, StmtKind::Exit);
+  REQUIRE(exits.size() == 1);
+  // The goto's target is a Block (not the kernel's top) holding a[0], the goto and a[1];
+  // the store after the label comes after that block.
+  bool found = false;
+  for (const Stmt *b : stmts(k, StmtKind::Block))
+    if (b->label == exits[0]->label && b->label != 0) {
+      found = true;
+      CHECK(stmts(b->body, StmtKind::Store).size() == 2);
+    }
+  CHECK(found);
+  CHECK(stmts(k, StmtKind::Store).size() == 3);
 }
 
 TEST_CASE("switch is unsupported") {
@@ -413,4 +439,16 @@ TEST_CASE("golden: a loop with a shared array and a barrier") {
   CHECK(p.find("%st = (>> %st 1:i32)") != std::string::npos);
   CHECK(p.find("barrier  ; 4:3") != std::string::npos);
   CHECK(p.find("barrier  ; 8:5") != std::string::npos);
+}
+
+TEST_CASE("a parameter ksynth cannot model makes the kernel unknown, not zero") {
+  // Regression: an array field of a struct parameter was bound to nothing and read as 0,
+  // so `__assert(s.arr[2] == 0)` was proven.
+  ParseResult r = parse(R"(
+struct S { int arr[4]; };
+__global__ void k(S s) { __assert(s.arr[2] == 0); }
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.kernels.size() == 1);
+  CHECK_FALSE(stmts(r.kernels[0], StmtKind::Unsupported).empty());
 }
