@@ -6,7 +6,9 @@
 //  - Integers are computed exactly in __int128. An Int-typed Add/Sub/Mul/Neg/Shl/Div/Rem
 //    whose exact result is outside its type records Overflow (exact = that result, saturated
 //    to the __int128 range if it does not fit) and continues with the two's-complement wrap.
-//    This applies to unsigned types too (u32 `0 - 1` is an Overflow).
+//    This applies to unsigned types too (u32 `0 - 1` is an Overflow). Signed arithmetic
+//    overflow is undefined behaviour: the thread stops after its Overflow event (stopReason
+//    "signed integer overflow (undefined behaviour)"); unsigned wrap and conversions go on.
 //  - Rem is exact: INT_MIN % -1 == 0 is in range, so no event (INT_MIN / -1 is an Overflow).
 //  - Shl/Shr: a shift amount < 0 or >= the result's bit width records Overflow with
 //    exact = the amount, and the result is 0. Shr is arithmetic (floor) for signed types.
@@ -436,8 +438,13 @@ private:
 
   // An Int-typed result: Overflow if `exact` is outside the type, then `wrapped` wrapped.
   Value intResult(const Expr &e, __int128 exact, __int128 wrapped, std::string taint) {
-    if (!inRange(exact, e.type))
+    if (!inRange(exact, e.type)) {
       overflowEvent(e, exact, taint);
+      // Signed arithmetic overflow is undefined behaviour: nothing after it is a fact about
+      // the kernel (and a wrapped loop variable could spin for millions of steps).
+      if (e.type.isSigned && e.op != Op::Cast)
+        throw Stop{"signed integer overflow (undefined behaviour)"};
+    }
     return intVal(wrapTo(wrapped, e.type), std::move(taint));
   }
 
