@@ -1,15 +1,17 @@
 #!/usr/bin/env python3
-"""Times `ksynth verify` over the kernel corpus and GPUVerify's CUDA suite.
+"""Times `ksynth verify` over the kernel corpus, GPUVerify's CUDA suite and the spec library.
 
 Each kernel is verified N times (--repeat, default 1) as a whole process, so the time
 includes clang's parse; arguments are built exactly as tests/run_corpus.py and
 tests/conformance/run_conformance.py build them. Prints every kernel's time (median of
 its repeats, and the slowest repeat), then per suite the median and the maximum over
-kernels and how many kernels took over 10 s. A benchmark, not a test: the exit status is
-0 unless the tool cannot be run at all.
+kernels and how many kernels took over 10 s. The `specs` suite verifies every reference
+kernel of specs/ against its spec (`--spec`, the safety checks: race, barrier, bounds,
+overflow; coverage and equivalence are not decided yet). A benchmark, not a test: the exit
+status is 0 unless the tool cannot be run at all.
 
 Usage: bench/verify_bench.py [--ksynth PATH] [--corpus DIR] [--suite DIR] [-n N]
-                             [--only corpus|conformance] [-j N] [--timeout S] [--json FILE]
+                             [--only corpus|conformance|specs] [-j N] [--timeout S] [--json FILE]
 Python 3 standard library only.
 """
 
@@ -19,7 +21,9 @@ import importlib.util
 import json
 import os
 import statistics
+import subprocess
 import sys
+import time
 
 REPO_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SLOW_S = 10.0
@@ -56,6 +60,30 @@ def conformance_jobs(suite):
         args = conf_mod.parse_kernel_header(p)[2]
         jobs.append((os.path.relpath(p, suite), p, args))
     return jobs
+
+
+def spec_jobs(specs):
+    jobs = []
+    for f in sorted(os.listdir(specs)):
+        if f.endswith('.smt') and os.path.exists(os.path.join(specs, f[:-4] + '.cu')):
+            jobs.append((f[:-4], os.path.join(specs, f[:-4] + '.cu'),
+                         ['--spec', os.path.join(specs, f), '--checks', 'race,barrier,bounds,overflow']))
+    return jobs
+
+
+def run_spec(ksynth, path, args, timeout):
+    """Like the other runners: dict(verdict, time_s)."""
+    t0 = time.time()
+    try:
+        p = subprocess.run([ksynth, 'verify', path, *args, '--json'], capture_output=True, text=True,
+                           timeout=timeout)
+        try:
+            verdict = json.loads(p.stdout).get('verdict', 'exit %d' % p.returncode)
+        except ValueError:
+            verdict = 'exit %d' % p.returncode
+    except subprocess.TimeoutExpired:
+        verdict = 'timeout'
+    return {'verdict': verdict, 'time_s': time.time() - t0}
 
 
 def bench_suite(title, jobs, run, repeat, workers, timeout):
@@ -110,7 +138,8 @@ def main(argv=None):
     ap.add_argument('--corpus', default=corpus_mod.DEFAULT_CORPUS)
     ap.add_argument('--suite', default=conf_mod.DEFAULT_SUITE)
     ap.add_argument('-n', '--repeat', type=int, default=1, help='runs per kernel (default 1)')
-    ap.add_argument('--only', choices=('corpus', 'conformance'))
+    ap.add_argument('--only', choices=('corpus', 'conformance', 'specs'))
+    ap.add_argument('--specs', default=os.path.join(REPO_ROOT, 'specs'))
     ap.add_argument('-j', '--jobs', type=int, default=1,
                     help='parallel runs (default 1: parallel runs disturb the timings)')
     ap.add_argument('--timeout', type=float, default=120.0,
@@ -144,6 +173,14 @@ def main(argv=None):
                                                       opts.repeat, opts.jobs, opts.timeout)))
         else:
             print('verify_bench: no conformance suite at %s, skipped' % suite, file=sys.stderr)
+    if opts.only in (None, 'specs'):
+        specs = os.path.abspath(opts.specs)
+        if os.path.isdir(specs):
+            run = lambda p, a, t: run_spec(ksynth, p, a, t)
+            suites.append(('specs', bench_suite('specs ' + specs, spec_jobs(specs), run, opts.repeat,
+                                                opts.jobs, opts.timeout)))
+        else:
+            print('verify_bench: no spec library at %s, skipped' % specs, file=sys.stderr)
     if not suites:
         return 2
 
