@@ -89,7 +89,64 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
   text.push_back("distinct pointer parameters (including pointer fields of struct parameters) do not alias");
   for (const std::string &a : k.assumptions)
     text.push_back(a);
+  g.readOnly = readOnlyArrays(k);
   return g;
+}
+
+// A flow-insensitive may-point-to analysis of the kernel's pointer variables, to find the
+// arrays no Store or Atomic can reach. Anything it cannot follow (a pointer loaded from
+// memory, an unknown expression) is "any array", and then nothing is read-only.
+std::set<int> readOnlyArrays(const ir::Kernel &k) {
+  std::vector<std::set<int>> pts(k.vars.size());
+  std::vector<bool> anyArr(k.vars.size(), false);
+  std::function<bool(const ir::Expr &, std::set<int> &)> resolve = [&](const ir::Expr &e,
+                                                                      std::set<int> &out) {
+    switch (e.op) {
+    case Op::ArrayRef: out.insert(e.id); return true;
+    case Op::PtrAdd: return resolve(*e.args[0], out);
+    case Op::Select: return resolve(*e.args[1], out) && resolve(*e.args[2], out);
+    case Op::VarRef:
+      out.insert(pts[e.id].begin(), pts[e.id].end());
+      return !anyArr[e.id];
+    case Op::Const: return true; // null
+    default: return false;
+    }
+  };
+  std::vector<const ir::Stmt *> all;
+  std::function<void(const ir::Block &)> collect = [&](const ir::Block &b) {
+    for (const auto &s : b) {
+      all.push_back(s.get());
+      for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+        collect(*c);
+    }
+  };
+  collect(k.body);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (const ir::Stmt *s : all) {
+      if (s->var < 0 || !k.vars[s->var].type.isPtr())
+        continue;
+      std::set<int> before = pts[s->var];
+      bool wasAny = anyArr[s->var];
+      if (s->kind == StmtKind::Assign) {
+        if (!resolve(*s->value, pts[s->var]))
+          anyArr[s->var] = true;
+      } else {
+        anyArr[s->var] = true; // loaded or havocked pointer
+      }
+      changed |= pts[s->var] != before || anyArr[s->var] != wasAny;
+    }
+  }
+  std::set<int> written;
+  for (const ir::Stmt *s : all)
+    if (s->kind == StmtKind::Store || s->kind == StmtKind::Atomic)
+      if (!resolve(*s->ptr, written))
+        return {};
+  std::set<int> ro;
+  for (size_t a = 0; a < k.arrays.size(); ++a)
+    if (k.arrays[a].space != ir::Space::Local && !written.count(static_cast<int>(a)))
+      ro.insert(static_cast<int>(a));
+  return ro;
 }
 
 ThreadSyms makeThread(TermContext &tc, const GlobalSyms &g, const std::string &tag) {
@@ -729,6 +786,34 @@ private:
       out_.accesses.push_back(std::move(a));
   }
 
+  // The array a pointer expression is based on syntactically, or -1.
+  static int baseArrayOf(const ir::Expr &p) {
+    const ir::Expr *e = &p;
+    while (e->op == Op::PtrAdd)
+      e = e->args[0].get();
+    return e->op == Op::ArrayRef ? e->id : -1;
+  }
+
+  // The flat cell a Load on a syntactic array base touches (as access() computes it).
+  Term flatOf(const ir::Stmt &st, const State &s) {
+    SVal p = evalPtr(*st.ptr, s, s.pc);
+    std::vector<Term> idx;
+    for (const auto &i : st.index)
+      idx.push_back(eval(*i, s, s.pc));
+    const ir::Array &arr = k_.arrays[p.array];
+    if (st.ptr->op == Op::ArrayRef && arr.dims.size() > 1 && idx.size() == arr.dims.size()) {
+      Term flat = tc_.intConst(0);
+      for (size_t d = 0; d < idx.size(); ++d) {
+        int128 stride = 1;
+        for (size_t j = d + 1; j < arr.dims.size(); ++j)
+          stride *= arr.dims[j];
+        flat = tc_.add(flat, tc_.mul(tc_.intConst(stride), idx[d]));
+      }
+      return flat;
+    }
+    return tc_.add(p.off, idx.empty() ? tc_.intConst(0) : idx[0]);
+  }
+
   Term idxOf(const ir::Stmt &st, const State &s) {
     return st.index.empty() ? tc_.intConst(0) : eval(*st.index[0], s, s.pc);
   }
@@ -752,7 +837,14 @@ private:
       int arr = -1;
       Term flat = nullptr;
       std::vector<SVal::Alt> alts;
-      Term sym = v.type.isPtr() ? nullptr : fresh("load." + v.name, sortOf(v.type));
+      Term sym = nullptr;
+      if (!v.type.isPtr() && st.ptr && g_.readOnly.count(baseArrayOf(*st.ptr))) {
+        // Contents fixed during the kernel: the same function of the cell for every load.
+        const ir::Array &ra = k_.arrays[baseArrayOf(*st.ptr)];
+        sym = tc_.app("mem." + ra.name, sortOf(ra.elem), {flatOf(st, s)});
+      } else if (!v.type.isPtr()) {
+        sym = fresh("load." + v.name, sortOf(v.type));
+      }
       access(st, s, false, false, &sym, &arr, &flat, &alts);
       if (!v.type.isPtr() && arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
         s.vars[st.var] = {readLocal(s, arr, flat, v.type)};

@@ -23,6 +23,7 @@
 
 #include <array>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -36,7 +37,12 @@ struct GlobalSyms {
   std::map<int, Term> params; // scalar param var id -> value
   std::map<int, Term> lens;   // pointer param array id -> __len
   std::vector<Term> facts;    // constraints on the above (launch limits, ...)
+  // Arrays no statement can store to: their contents are fixed while the kernel runs, so a
+  // load is a function of the cell (the same for every thread and every load).
+  std::set<int> readOnly;
 };
+
+std::set<int> readOnlyArrays(const ir::Kernel &k);
 
 struct ThreadSyms {
   std::array<Term, 3> tid{}, bid{};
