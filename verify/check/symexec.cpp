@@ -814,6 +814,15 @@ private:
     return tc_.add(p.off, idx.empty() ? tc_.intConst(0) : idx[0]);
   }
 
+  // A fresh value of an integer type lies in the type's range (for the simplifier and the solver).
+  void boundToType(Term sym, const ir::Type &t) {
+    if (!t.isInt())
+      return;
+    tc_.setBounds(sym, t.minValue(), t.maxValue());
+    if (!dry_)
+      out_.facts.push_back(tc_.inRange(sym, t.minValue(), t.maxValue()));
+  }
+
   Term idxOf(const ir::Stmt &st, const State &s) {
     return st.index.empty() ? tc_.intConst(0) : eval(*st.index[0], s, s.pc);
   }
@@ -856,11 +865,7 @@ private:
         for (const SVal::Alt &a : alts)
           if (k_.arrays[a.array].space == ir::Space::Local)
             val = tc_.ite(a.guard, readLocal(s, a.array, tc_.add(a.off, idxOf(st, s)), v.type), val);
-        if (v.type.isInt()) {
-          tc_.setBounds(sym, v.type.minValue(), v.type.maxValue());
-          if (!dry_)
-            out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
-        }
+        boundToType(sym, v.type);
         s.vars[st.var] = {val};
         return;
       }
@@ -983,11 +988,7 @@ private:
         return;
       }
       Term sym = fresh("havoc." + v.name, sortOf(v.type));
-      if (v.type.isInt()) {
-        tc_.setBounds(sym, v.type.minValue(), v.type.maxValue());
-        if (!dry_)
-          out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
-      }
+      boundToType(sym, v.type);
       s.vars[st.var] = {sym};
       return;
     }

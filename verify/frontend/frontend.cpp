@@ -567,24 +567,12 @@ private:
   }
 
   // The part of `a` under `prefix` ("v." for member v, "s::" for base class s).
-  static AggLV restrictAgg(const AggLV &a, const std::string &prefix, const std::string &text) {
-    AggLV r;
-    r.ok = a.ok;
-    r.text = text;
-    for (size_t i = 0; i < a.layout.size(); ++i) {
-      if (a.layout[i].path.compare(0, prefix.size(), prefix) != 0)
-        continue;
-      Leaf lf = a.layout[i];
-      lf.path = lf.path.substr(prefix.size());
-      r.layout.push_back(lf);
-      r.leaves.push_back(a.leaves[i]);
-    }
-    if (r.layout.empty())
-      r.ok = false;
-    return r;
-  }
-  static AggPtr restrictPtr(const AggPtr &a, const std::string &prefix) {
-    AggPtr r;
+  // The leaves of `a` under `prefix`, with the prefix removed from their paths; `parts` is
+  // the per-leaf member (LValues of an AggLV, pointers of an AggPtr).
+  template <class Agg, class Part>
+  static Agg restrictLeaves(const Agg &a, const std::vector<Part> &parts, std::vector<Part> Agg::*out,
+                            const std::string &prefix) {
+    Agg r;
     r.ok = a.ok;
     r.text = a.text;
     for (size_t i = 0; i < a.layout.size(); ++i) {
@@ -593,11 +581,19 @@ private:
       Leaf lf = a.layout[i];
       lf.path = lf.path.substr(prefix.size());
       r.layout.push_back(lf);
-      r.ptrs.push_back(a.ptrs[i]);
+      (r.*out).push_back(parts[i]);
     }
     if (r.layout.empty())
       r.ok = false;
     return r;
+  }
+  static AggLV restrictAgg(const AggLV &a, const std::string &prefix, const std::string &text) {
+    AggLV r = restrictLeaves(a, a.leaves, &AggLV::leaves, prefix);
+    r.text = text;
+    return r;
+  }
+  static AggPtr restrictPtr(const AggPtr &a, const std::string &prefix) {
+    return restrictLeaves(a, a.ptrs, &AggPtr::ptrs, prefix);
   }
 
   // The leaves of field `name` (a scalar, an array, or an array of structs or pointers).
