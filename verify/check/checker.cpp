@@ -607,14 +607,22 @@ private:
                                                        {{"line", sb->loc.line}, {"col", sb->loc.col}, {"write", wb}}};
                              return true;
                            };
+                           // Thread 2's accesses at sb by cell, so long traces (big trip
+                           // counts) cost linear time, not quadratic.
+                           auto byCell = [](const interp::Trace &t, const ir::Stmt *st) {
+                             std::multimap<std::pair<int, int64_t>, const interp::Event *> m;
+                             for (const interp::Event &e : t.events)
+                               if (e.kind == interp::EventKind::Access && e.stmt == st)
+                                 m.emplace(std::make_pair(e.array, e.flat), &e);
+                             return m;
+                           };
+                           auto cells2 = byCell(tr2, sb);
                            for (const interp::Event &e1 : tr1.events) {
                              if (e1.kind != interp::EventKind::Access || e1.stmt != sa)
                                continue;
-                             for (const interp::Event &e2 : tr2.events) {
-                               if (e2.kind != interp::EventKind::Access || e2.stmt != sb)
-                                 continue;
-                               if (e1.array != e2.array || e1.flat != e2.flat)
-                                 continue;
+                             auto range = cells2.equal_range({e1.array, e1.flat});
+                             for (auto it = range.first; it != range.second; ++it) {
+                               const interp::Event &e2 = *it->second;
                                if (shared && !sameBlk)
                                  continue;
                                if (!sameInterval(e1, e2, sameBlk, sameWrp))
@@ -660,12 +668,14 @@ private:
                                      if (e.kind == interp::EventKind::Access && (!e.isWrite || e.isAtomic) && e.array >= 0 &&
                                          k_.arrays[e.array].space != ir::Space::Local)
                                        j.read.insert({e.array, e.flat});
+                                 auto joint2 = byCell(t2r, sb);
                                  for (const interp::Event &e1 : t1r.events) {
                                    if (e1.kind != interp::EventKind::Access || e1.stmt != sa || !e1.taint.empty())
                                      continue;
-                                   for (const interp::Event &e2 : t2r.events) {
-                                     if (e2.kind != interp::EventKind::Access || e2.stmt != sb || !e2.taint.empty() ||
-                                         e1.array != e2.array || e1.flat != e2.flat)
+                                   auto range = joint2.equal_range({e1.array, e1.flat});
+                                   for (auto it = range.first; it != range.second; ++it) {
+                                     const interp::Event &e2 = *it->second;
+                                     if (!e2.taint.empty())
                                        continue;
                                      const interp::Event &es = order == 0 ? e2 : e1;
                                      if (es.blockBarriers || es.warpBarriers || es.gridBarriers)

@@ -157,7 +157,7 @@ ThreadSyms makeThread(TermContext &tc, const GlobalSyms &g, const std::string &t
     t.bid[d] = tc.var(tag + ".blockIdx." + dn[d], Sort::Int);
     auto [blo, bhi] = tc.range(g.blockDim[d]);
     auto [glo, ghi] = tc.range(g.gridDim[d]);
-    tc.setBounds(t.tid[d], 0, std::min<int128>(bhi, 1024) - 1);
+    tc.setBounds(t.tid[d], 0, bhi - 1); // a block given beyond CUDA's limits is checked as given
     int128 gmax = std::min<int128>(ghi, kMaxThreads);
     if (blo == bhi && blo > 0)
       gmax = std::min<int128>(gmax, kMaxThreads / blo);
@@ -747,7 +747,7 @@ private:
         b.flat = tc_.add(alt.off, i0);
         if (loaded && *loaded && !dry_)
           out_.loads.push_back({*loaded, b.array, b.flat});
-        if (!dry_)
+        if (!dry_ && !(st.kind == StmtKind::Load && st.precondition))
           out_.accesses.push_back(std::move(b));
       }
       if (arrOut)
@@ -782,7 +782,7 @@ private:
       *arrOut = a.array;
     if (flatOut)
       *flatOut = a.flat;
-    if (!dry_)
+    if (!dry_ && !(st.kind == StmtKind::Load && st.precondition)) // annotation reads are no accesses
       out_.accesses.push_back(std::move(a));
   }
 

@@ -15,6 +15,7 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <optional>
 #include <set>
@@ -81,6 +82,7 @@ struct AggStore {
   bool isPtr = false;    // leaves are pointers (one per field), all at the same offset
   bool inMemory = false; // leaves are arrays (of `outer` elements) in shared/global/... memory
   bool arrayDecl = false; // declared as an array of structs
+  bool single = false;    // isPtr: has held a base-class pointer into a derived array (AggPtr::single)
 };
 
 // A struct-typed lvalue: one scalar lvalue per leaf.
@@ -97,6 +99,8 @@ struct AggPtr {
   std::vector<ExprPtr> ptrs;
   std::string text;
   bool ok = false;
+  bool single = false; // a base-class pointer into an array of a larger derived class: only
+                       // element 0 is the object it points to (b[1] steps by the base's size)
 };
 
 struct FnFrame {
@@ -332,6 +336,7 @@ private:
       pendingUnsupported_.push_back(s); // e.g. a parameter: goes to the top of the kernel
   }
   std::vector<ir::StmtPtr> pendingUnsupported_;
+  bool inAnnotation_ = false; // lowering the condition of __requires/__assume/__assert
 
   // A safety net: a memory location that could not be modelled is used here. Its cause was
   // reported where it was found; this makes sure the kernel cannot be proven through it.
@@ -726,6 +731,11 @@ private:
   AggLV deref(const AggPtr &p, ExprPtr idx, const std::string &text) {
     AggLV r;
     r.ok = p.ok;
+    if (p.ok && p.single && !(idx->op == Op::Const && idx->ival == 0)) {
+      unsupported(SourceLocation(), "indexing '" + p.text +
+                                        "', a base-class pointer into an array of a larger derived class");
+      r.ok = false;
+    }
     r.layout = p.layout;
     r.text = text;
     for (size_t i = 0; i < p.layout.size(); ++i) {
@@ -786,7 +796,7 @@ private:
       AggPtr p = aggPtr(as->getBase());
       if (!p.ok)
         return {};
-      return deref(p, rvalue(as->getIdx()), txt);
+      return deref(p, indexValue(as->getIdx()), txt);
     }
     if (const auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) {
       if (isa<CXXThisExpr>(uo->getSubExpr()->IgnoreParenImpCasts()) && frames_.back().thisObj)
@@ -836,6 +846,7 @@ private:
             r.ok = true;
             r.layout = st.layout;
             r.text = txt;
+            r.single = st.single;
             for (const Binding &lb : st.leaves) {
               if (lb.id < 0)
                 return {};
@@ -864,7 +875,13 @@ private:
         break;
       }
       case CK_DerivedToBase:
-      case CK_UncheckedDerivedToBase: return restrictPtr(aggPtr(ic->getSubExpr()), basePrefix(ic));
+      case CK_UncheckedDerivedToBase: {
+        AggPtr r = restrictPtr(aggPtr(ic->getSubExpr()), basePrefix(ic));
+        QualType from = ic->getSubExpr()->getType()->getPointeeType(), to = ic->getType()->getPointeeType();
+        if (!from.isNull() && !to.isNull() && ctx_.getTypeSizeInChars(from) != ctx_.getTypeSizeInChars(to))
+          r.single = true;
+        return r;
+      }
       default: break;
       }
     }
@@ -890,6 +907,10 @@ private:
       AggPtr p = aggPtr(bo->getLHS());
       if (!p.ok)
         return p;
+      if (p.single) {
+        unsupported(sl, "arithmetic on '" + p.text + "', a base-class pointer into an array of a larger derived class");
+        return {};
+      }
       ExprPtr off = cast(rvalue(bo->getRHS()), Type::i64());
       if (bo->getOpcode() == BO_Sub)
         off = ir::mkUnary(Op::Neg, Type::i64(), off);
@@ -912,9 +933,10 @@ private:
     return {};
   }
 
-  void assignAggPtr(const AggStore &st, const AggPtr &src, SourceLocation sl) {
+  void assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl) {
     if (!src.ok)
       return;
+    st.single |= src.single;
     if (src.ptrs.size() != st.leaves.size()) {
       unsupported(sl, "pointer conversion between structs of different layouts");
       return;
@@ -941,6 +963,7 @@ private:
     s->ptr = lv.mem.ptr;
     s->index = lv.mem.index;
     s->text = lv.mem.text;
+    s->precondition = inAnnotation_;
     return ir::mkVar(tmp, lv.mem.elem);
   }
 
@@ -1263,6 +1286,13 @@ private:
     return ir::mkConstInt(0, t.value_or(Type::i32()));
   }
 
+  // A subscript as an integer (C allows a bool subscript: false/true are 0/1).
+  ExprPtr indexValue(const Expr *e) {
+    ExprPtr v = rvalue(e);
+    return v->type.isBool() ? ir::mkSelect(Type::i32(), v, ir::mkConstInt(1, Type::i32()), ir::mkConstInt(0, Type::i32()))
+                            : v;
+  }
+
   bool containsBuiltinOrCall(const Expr *e) {
     // EvaluateAsInt folds through nothing thread-dependent, but be explicit.
     return isa<CallExpr>(e->IgnoreParenImpCasts());
@@ -1401,6 +1431,7 @@ private:
     s->ptr = lv.mem.ptr;
     s->index = lv.mem.index;
     s->text = lv.mem.text;
+    s->precondition = inAnnotation_;
     return ir::mkVar(t, lv.mem.elem);
   }
 
@@ -1525,7 +1556,7 @@ private:
           lv.mem.ptr = ir::mkArrayRef(b->id, loc(sl));
           lv.mem.elem = a.elem;
           for (const Expr *i : idx)
-            lv.mem.index.push_back(rvalue(i));
+            lv.mem.index.push_back(indexValue(i));
           lv.mem.text = text(e->getSourceRange());
           if (a.dims.size() > 1 && lv.mem.index.size() != a.dims.size()) {
             // Partial subscript of a multi-dimensional array: a pointer to a row; the
@@ -1545,7 +1576,7 @@ private:
         }
         lv.mem = blv.mem;
         for (const Expr *i : idx)
-          lv.mem.index.push_back(rvalue(i));
+          lv.mem.index.push_back(indexValue(i));
         lv.mem.text = text(e->getSourceRange());
         return lv;
       }
@@ -1557,7 +1588,7 @@ private:
         return lv;
       }
       lv.mem.ptr = p;
-      lv.mem.index.push_back(rvalue(idx[0]));
+      lv.mem.index.push_back(indexValue(idx[0]));
       lv.mem.elem = typeOr(e->getType(), sl);
       lv.mem.text = text(e->getSourceRange());
       return lv;
@@ -1833,7 +1864,12 @@ private:
         return ir::mkConstInt(0, Type::i32());
       }
       const Expr *obj = mc->getImplicitObjectArgument();
-      if (!md->isStatic() && obj) {
+      bool preludeMethod = !sm_.isInMainFile(sm_.getExpansionLoc(md->getLocation()));
+      if (!md->isStatic() && !md->hasBody() && !preludeMethod) {
+        unsupported(sl, "call to method '" + md->getNameAsString() + "', which has no body (it could change the object)");
+        return ir::mkConstInt(0, Type::i32());
+      }
+      if (!md->isStatic() && obj && !preludeMethod) {
         if (isa<CXXThisExpr>(obj->IgnoreParenImpCasts()) && frames_.back().thisObj)
           thisObj = frames_.back().thisObj;
         else if (obj->getType()->isPointerType())
@@ -1906,7 +1942,10 @@ private:
       if (name.rfind("atomic", 0) == 0)
         return atomic(call, name, rt);
       if (name == "__requires" || name == "__assume" || name == "__assert") {
+        bool saved = inAnnotation_;
+        inAnnotation_ = true; // reads here state facts; they are not accesses of the program
         ExprPtr c = toBool(arg(0));
+        inAnnotation_ = saved;
         bool isAssert = name == "__assert" || (name == "__requires" && frames_.size() > 1);
         auto s = emit(isAssert ? StmtKind::Assert : StmtKind::Assume, sl);
         s->cond = c;
@@ -2016,6 +2055,49 @@ private:
     return ir::mkVar(t, rt);
   }
 
+  // Function types equal up to the exception specification.
+  bool sameFnType(QualType a, QualType b) {
+    const auto *fa = a->getAs<FunctionProtoType>(), *fb = b->getAs<FunctionProtoType>();
+    if (!fa || !fb)
+      return ctx_.hasSameType(a, b);
+    if (!ctx_.hasSameType(fa->getReturnType(), fb->getReturnType()) ||
+        fa->getNumParams() != fb->getNumParams() || fa->isVariadic() != fb->isVariadic())
+      return false;
+    for (unsigned i = 0; i < fa->getNumParams(); ++i)
+      if (!ctx_.hasSameType(fa->getParamType(i), fb->getParamType(i)))
+        return false;
+    return true;
+  }
+
+  // Every non-member or static member function defined in the file (incl. template instances).
+  std::vector<const FunctionDecl *> fileFunctions() {
+    std::vector<const FunctionDecl *> out;
+    std::function<void(const DeclContext *)> walk = [&](const DeclContext *dc) {
+      for (const Decl *d : dc->decls()) {
+        if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
+          for (const FunctionDecl *sp : ft->specializations())
+            out.push_back(sp);
+          continue;
+        }
+        if (const auto *md = dyn_cast<CXXMethodDecl>(d)) {
+          if (md->isStatic())
+            out.push_back(md);
+          continue;
+        }
+        if (const auto *f = dyn_cast<FunctionDecl>(d)) {
+          if (sm_.isInMainFile(sm_.getExpansionLoc(f->getLocation())))
+            out.push_back(f);
+          continue;
+        }
+        if (const auto *inner = dyn_cast<DeclContext>(d);
+            inner && (isa<NamespaceDecl>(d) || isa<LinkageSpecDecl>(d) || isa<CXXRecordDecl>(d)))
+          walk(inner);
+      }
+    };
+    walk(ctx_.getTranslationUnitDecl());
+    return out;
+  }
+
   // Function pointers are numbers: each function of the file gets one (from 1), null is 0.
   std::map<const FunctionDecl *, int64_t> &fnIds_;
   int64_t fnId(const FunctionDecl *f) {
@@ -2050,12 +2132,12 @@ private:
     a->value = f;
     Type rt = call->getType()->isVoidType() || isRecord(call->getType()) ? Type{} : typeOr(call->getType(), sl);
     int ret = rt.kind == ir::TypeKind::Void ? -1 : newTemp(rt, "icall");
+    // Every function of the file a pointer of this type can hold: free functions at any
+    // namespace depth, static member functions, template instances (`noexcept` ignored: such
+    // a function converts to the plain pointer type).
     std::vector<const FunctionDecl *> targets;
-    for (const Decl *d : ctx_.getTranslationUnitDecl()->decls())
-      if (const auto *g = dyn_cast<FunctionDecl>(d); g && g->doesThisDeclarationHaveABody() &&
-                                                      !g->hasAttr<CUDAGlobalAttr>() &&
-                                                      ctx_.hasSameType(g->getType(), ft) &&
-                                                      sm_.isInMainFile(sm_.getExpansionLoc(g->getLocation())))
+    for (const FunctionDecl *g : fileFunctions())
+      if (g->doesThisDeclarationHaveABody() && !g->hasAttr<CUDAGlobalAttr>() && sameFnType(g->getType(), ft))
         targets.push_back(g);
     ir::Block *saved = cur_;
     std::vector<ExprPtr> misses;
@@ -2075,11 +2157,11 @@ private:
       }
       cur_ = saved;
     }
-    // Functions named in the file that ksynth cannot inline (no body, e.g. `cos`).
+    // Functions whose address the file takes but that ksynth cannot inline here (no body,
+    // e.g. `cos`, or of another type): a call through them is not modelled.
     for (const auto &[g, id] : fnIds_) {
-      if (std::find(targets.begin(), targets.end(), g) != targets.end() ||
-          std::any_of(targets.begin(), targets.end(), [&](const FunctionDecl *t) { return t->getCanonicalDecl() == g; }) ||
-          !ctx_.hasSameType(g->getType(), ft))
+      if (std::any_of(targets.begin(), targets.end(),
+                      [&](const FunctionDecl *t) { return t->getCanonicalDecl() == g; }))
         continue;
       auto br = emit(StmtKind::If, sl);
       br->cond = ir::mkBinary(Op::Eq, Type::boolean(), ir::mkVar(fv, Type::u64()), ir::mkConstInt(id, Type::u64()));

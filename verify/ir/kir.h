@@ -177,7 +177,9 @@ struct Stmt {
   bool testFirst = true; // Loop: false for do-while
   Block pre, body, elseBody, step;
   std::string text;    // source text (accesses, asserts) or reason (Unsupported)
-  bool precondition = false; // Assume: from __requires (a precondition) rather than __assume
+  bool precondition = false; // Assume: from __requires (a precondition) rather than __assume;
+                             // Load: a read in an annotation's condition (__requires, __assume,
+                             // __assert): it states a fact and is not an access of the program
 };
 
 struct Param {
