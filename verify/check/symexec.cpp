@@ -589,14 +589,15 @@ private:
         std::swap(a, b);
         std::tie(alo, ahi) = tc_.range(a);
       }
-      if (tc_.isConst(b, &m) && alo >= 0 && m < 0 && ((-m) & (-m - 1)) == 0) // a & ~(2^k - 1)
+      // Masks are exact for negative operands too: two's complement bits are Euclidean
+      // div/mod by powers of two (SMT-LIB's div and mod).
+      (void)alo;
+      if (tc_.isConst(b, &m) && m < 0 && ((-m) & (-m - 1)) == 0) // a & ~(2^k - 1)
         return tc_.sub(a, tc_.mod(a, tc_.intConst(-m)));
-      if (tc_.isConst(b, &m) && alo >= 0 && m > 0 && (m & (m - 1)) == 0) // one bit
+      if (tc_.isConst(b, &m) && m > 0 && (m & (m - 1)) == 0) // one bit
         return tc_.mul(tc_.intConst(m), tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2)));
-      if (tc_.isConst(b, &m) && m >= 0 && ((m + 1) & m) == 0 && alo >= 0)
+      if (tc_.isConst(b, &m) && m >= 0 && ((m + 1) & m) == 0) // a & (2^k - 1), incl. a & 0
         return tc_.mod(a, tc_.intConst(m + 1));
-      if (tc_.isConst(a, &m) && m >= 0 && ((m + 1) & m) == 0 && tc_.range(b).first >= 0)
-        return tc_.mod(b, tc_.intConst(m + 1));
       return bitwiseOrXor(e, a, b, ty);
       }
     default: break;
