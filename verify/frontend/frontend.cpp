@@ -671,6 +671,45 @@ private:
     return Binding{Binding::Agg, static_cast<int>(aggs_.size() - 1)};
   }
 
+  // Base classes that some pointer conversion in the file makes point into an array of a
+  // larger derived class: pointers to them may only be used for element 0 (flow-insensitive,
+  // so a use that comes before the conversion in the text is covered too).
+  std::set<const clang::Type *> narrowedBases_;
+  bool narrowedScanned_ = false;
+  void scanNarrowing(const Stmt *s) {
+    if (!s)
+      return;
+    if (const auto *ce = dyn_cast<CastExpr>(s);
+        ce && (ce->getCastKind() == CK_DerivedToBase || ce->getCastKind() == CK_UncheckedDerivedToBase) &&
+        ce->getType()->isPointerType() && ce->getSubExpr()->getType()->isPointerType()) {
+      QualType from = ce->getSubExpr()->getType()->getPointeeType(), to = ce->getType()->getPointeeType();
+      if (ctx_.getTypeSizeInChars(from) != ctx_.getTypeSizeInChars(to))
+        narrowedBases_.insert(to.getCanonicalType().getUnqualifiedType().getTypePtr());
+    }
+    for (const Stmt *c : s->children())
+      scanNarrowing(c);
+  }
+  bool narrowedBase(QualType rec) {
+    if (!narrowedScanned_) {
+      narrowedScanned_ = true;
+      std::function<void(const DeclContext *)> walk = [&](const DeclContext *dc) {
+        for (const Decl *d : dc->decls()) {
+          if (const auto *f = dyn_cast<FunctionDecl>(d); f && f->hasBody())
+            scanNarrowing(f->getBody());
+          if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d))
+            for (const FunctionDecl *sp : ft->specializations())
+              if (sp->hasBody())
+                scanNarrowing(sp->getBody());
+          if (const auto *inner = dyn_cast<DeclContext>(d);
+              inner && (isa<NamespaceDecl>(d) || isa<LinkageSpecDecl>(d) || isa<CXXRecordDecl>(d)))
+            walk(inner);
+        }
+      };
+      walk(ctx_.getTranslationUnitDecl());
+    }
+    return narrowedBases_.count(rec.getCanonicalType().getUnqualifiedType().getTypePtr()) > 0;
+  }
+
   // A local pointer-to-struct variable: one pointer variable per leaf.
   std::optional<Binding> declareAggPtr(SourceLocation sl, const std::string &name, QualType rec) {
     std::string why;
@@ -682,6 +721,7 @@ private:
     AggStore st;
     st.layout = *lay;
     st.isPtr = true;
+    st.single = narrowedBase(rec);
     for (const Leaf &lf : *lay) {
       ir::Var v;
       v.name = name + "." + lf.path;
