@@ -792,8 +792,8 @@ private:
     for (size_t i = 0; i < m1_.controls.size() && i < m2_.controls.size(); ++i) {
       const ControlSite &x = m1_.controls[i], &y = m2_.controls[i];
       assert(x.site == y.site);
-      std::vector<Term> eqs{x.pc, y.pc, x.grid ? tc_.tru() : sameBlock(), distinctThreads(),
-                            tc_.ne(x.cond, y.cond)};
+      std::vector<Term> eqs{x.pc, y.pc, x.grid ? tc_.tru() : x.warpOnly ? sameWarp() : sameBlock(),
+                            distinctThreads(), tc_.ne(x.cond, y.cond)};
       for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
         eqs.push_back(tc_.eq(x.iters[j], y.iters[j]));
       ir::Loc loc = x.loc;
@@ -804,14 +804,20 @@ private:
                          interp::Trace tr2 = interp::runThread(k_, env, i2);
                          bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y &&
                                         i1.block.z == i2.block.z;
-                         // Threads of one block must meet the same block and grid barriers;
-                         // threads of different blocks the same grid barriers.
-                         auto seq = [sameBlk](const interp::Trace &t, std::string &taint) {
+                         auto lin = [&](const interp::ThreadId &t) {
+                           return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
+                         };
+                         bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
+                         // Threads of one block must meet the same block and grid barriers (and,
+                         // in one warp, the same __syncwarp()s); threads of different blocks the
+                         // same grid barriers.
+                         auto seq = [sameBlk, sameWrp](const interp::Trace &t, std::string &taint) {
                            std::vector<const ir::Stmt *> s;
                            for (const interp::Event &e : t.events)
                              if (e.kind == interp::EventKind::Barrier &&
                                  (e.barrier == ir::BarrierKind::Grid ||
-                                  (sameBlk && e.barrier == ir::BarrierKind::Block))) {
+                                  (sameBlk && e.barrier == ir::BarrierKind::Block) ||
+                                  (sameWrp && e.barrier == ir::BarrierKind::Warp))) {
                                s.push_back(e.stmt);
                                if (taint.empty())
                                  taint = e.taint;

@@ -932,7 +932,11 @@ private:
                       (barrierAfter && (!ir::exitsLeaving(st.body).empty() ||
                                         !ir::exitsLeaving(st.elseBody).empty()));
       if (relevant && !dry_) {
-        out_.controls.push_back({&st, st.loc, false, s.pc, c, iters_});
+        // Only __syncwarp()s inside (and no early exit before a later barrier): the lanes of
+        // one warp must agree, other warps may differ.
+        bool exits = !ir::exitsLeaving(st.body).empty() || !ir::exitsLeaving(st.elseBody).empty();
+        bool warpOnly = !hasNonWarpBarrier(st.body) && !hasNonWarpBarrier(st.elseBody) && !(barrierAfter && exits);
+        out_.controls.push_back({&st, st.loc, warpOnly, s.pc, c, iters_});
         out_.controls.back().grid =
             ir::containsGridBarrier(st.body) || ir::containsGridBarrier(st.elseBody) ||
             (kernelHasGridBarrier_ && barrierAfter &&
@@ -994,6 +998,17 @@ private:
       return;
     }
     }
+  }
+
+  static bool hasNonWarpBarrier(const ir::Block &b) {
+    for (const auto &s : b) {
+      if (s->kind == StmtKind::Barrier && s->barrier != ir::BarrierKind::Warp)
+        return true;
+      for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+        if (hasNonWarpBarrier(*c))
+          return true;
+    }
+    return false;
   }
 
   static void assignedVars(const ir::Block &b, std::set<int> &out) {
