@@ -1390,6 +1390,20 @@ private:
     case CK_ToVoid:
       return rvalue(sub);
     case CK_ArrayToPointerDecay: {
+      // `c ? s1 : s2` of two arrays: a choice between the two decayed pointers.
+      if (const auto *co = dyn_cast<ConditionalOperator>(sub->IgnoreParens())) {
+        ExprPtr c = toBool(rvalue(co->getCond()));
+        auto decay = [&](const Expr *x) {
+          LValue l = lvalue(x);
+          if (!l.ok || l.isVar) {
+            unmodelled(sl);
+            return ir::mkConstInt(0, Type::pointer());
+          }
+          return memAddress(l.mem, x);
+        };
+        ExprPtr a = decay(co->getTrueExpr()), b = decay(co->getFalseExpr());
+        return ir::mkSelect(Type::pointer(), c, a, b, loc(sl));
+      }
       LValue lv = lvalue(sub);
       if (!lv.ok || lv.isVar)
         return ir::mkConstInt(0, Type::pointer());
