@@ -9,6 +9,12 @@ The expectation file (specs/expected.json) maps NAME to
      "also": ["proven"]}
 "also" lists other verdicts that are accepted too: for obligations that end near the solver
 timeout, where machine load decides between proven and unknown (never used for refuted).
+
+Spec obligations: every reference kernel is also run with `--checks coverage,equivalence`;
+none may be refuted (they are unknown until the symbolic proof exists, or proven). Every
+buggy twin specs/buggy/NAME.cu names its spec and the obligation that must catch it on its
+first line, `// ksynth:spec SPEC expect=coverage|equivalence`, and must be refuted by an
+obligation of that kind, with a witness that names the sizes and the element.
 Every spec needs a reference kernel and an entry; a verdict that differs from the entry
 fails the run (a better verdict too: update the file, so every change is reviewed).
 With --update the file is rewritten from this run (notes and args are kept).
@@ -20,6 +26,7 @@ import argparse
 import concurrent.futures
 import json
 import os
+import re
 import subprocess
 import sys
 import time
@@ -69,11 +76,47 @@ def check_one(ks, specs, name, entry):
                 problems.append("coverage/equivalence decided although not requested")
     except (ValueError, KeyError):
         problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
+    rc, out, err, secs2 = run([ks, "verify", cu, "--spec", smt, "--checks", "coverage,equivalence", "--json"])
+    secs += secs2
+    try:
+        j = json.loads(out)
+        bad = [o for k in j["kernels"] for o in k["obligations"] if o["status"] == "refuted"]
+        if bad or j["verdict"] == "refuted":
+            problems.append("reference kernel refuted against its spec: " + "; ".join(o.get("reason", "") for o in bad))
+    except (ValueError, KeyError):
+        problems.append(f"no JSON report for coverage/equivalence (exit {rc}): {err.strip()[:500]}")
     if entry is None:
         problems.append("no entry in the expectation file")
     elif verdict != entry.get("verdict") and verdict not in entry.get("also", []):
         problems.append(f"verdict {verdict}, expected {entry.get('verdict')}")
     return name, problems, verdict, secs, info
+
+
+def check_twin(ks, specs, path):
+    """A buggy twin: returns (path, problems, seconds)."""
+    with open(path) as f:
+        first = f.readline()
+    m = re.match(r"// ksynth:spec (\w+) expect=(coverage|equivalence)\s*$", first)
+    if not m:
+        return path, ["first line must be '// ksynth:spec SPEC expect=coverage|equivalence'"], 0.0
+    spec, kind = m.group(1), m.group(2)
+    rc, out, err, secs = run([ks, "verify", path, "--spec", os.path.join(specs, spec + ".smt"),
+                              "--checks", "coverage,equivalence", "--json"])
+    problems = []
+    try:
+        j = json.loads(out)
+        obl = [o for k in j["kernels"] for o in k["obligations"]]
+        hit = [o for o in obl if o["kind"] == kind and o["status"] == "refuted"]
+        if rc != 1 or j["verdict"] != "refuted" or not hit:
+            problems.append(f"not refuted by {kind} (exit {rc}): " +
+                            "; ".join(f"{o['name']} {o['status']}: {o.get('reason', '')[:200]}" for o in obl))
+        else:
+            w = hit[0].get("witness", {})
+            if not w.get("sizes") or not w.get("element") or "inputs" not in w:
+                problems.append("witness lacks sizes, element or inputs: " + json.dumps(w)[:300])
+    except (ValueError, KeyError):
+        problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
+    return path, problems, secs
 
 
 def main():
@@ -111,9 +154,19 @@ def main():
                 if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
                     failures.append(f"{name}: {p}")
 
+    twins_dir = os.path.join(a.specs, "buggy")
+    twins = sorted(os.path.join(twins_dir, f) for f in os.listdir(twins_dir) if f.endswith(".cu")) \
+        if os.path.isdir(twins_dir) else []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+        for path, problems, secs in ex.map(lambda p: check_twin(a.ksynth, a.specs, p), twins):
+            status = "ok  " if not problems else "FAIL"
+            print(f"{status} buggy/{os.path.basename(path):32s} {secs:6.1f} s", flush=True)
+            failures += [f"buggy/{os.path.basename(path)}: {p}" for p in problems]
+    print(f"{len(twins)} buggy twins")
+
     times = sorted(s for _, s in results.values())
     if times:
-        print(f"{len(names)} specs; safety verification median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
+        print(f"{len(names)} specs; verification (safety, then coverage/equivalence) median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
     if a.update:
         new = {}
         for n in names:

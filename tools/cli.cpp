@@ -3,6 +3,7 @@
 #include "tools/cli.h"
 
 #include "verify/check/checker.h"
+#include "verify/equiv/concrete.h"
 #include "verify/frontend/frontend.h"
 #include "verify/ir/cexpr.h"
 #include "verify/smt/solver.h"
@@ -311,34 +312,79 @@ nlohmann::json bindErrorsJson(const spec::Binding &b, const VerifyArgs &va) {
   return list;
 }
 
-// The spec's facts as report assumptions, and the obligations this version cannot decide
-// yet: coverage and equivalence of every out/inout tensor are unknown, never proven.
+// The spec's facts as report assumptions, and the coverage and equivalence obligations of
+// every out/inout tensor. This version decides them only by testing at concrete sizes
+// (equiv/concrete.h): a failing test refutes (it is a real execution); agreement leaves the
+// obligation unknown, with the sizes tested in the reason. Never proven yet.
 void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const VerifyArgs &va,
-                        const spec::Binding &b) {
+                        const spec::Binding &b, const ir::Kernel &k, const check::Options &opts) {
   for (const spec::Precondition &p : b.preconditions)
     rep.assumptions.push_back("spec " + sp.name + ": " + p.text);
   for (const std::string &u : b.unused)
     rep.assumptions.push_back("spec " + sp.name + ": " + u);
+  bool wantCov = va.checks.count("coverage"), wantEq = va.checks.count("equivalence");
+  if (!wantCov && !wantEq)
+    return;
+  auto t0 = std::chrono::steady_clock::now();
+  equiv::ConcreteOptions co;
+  co.block = opts.block;
+  co.grid = opts.grid;
+  equiv::ConcreteReport cr = equiv::testAgainstSpec(k, sp, b, co);
+  double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  std::string tested;
+  if (!cr.unavailable.empty()) {
+    tested = "no concrete test ran: " + cr.unavailable;
+  } else {
+    tested = "agrees with the spec on random inputs at " + std::to_string(cr.agreed.size()) + " size(s)";
+    for (size_t i = 0; i < cr.agreed.size() && i < 4; ++i)
+      tested += std::string(i ? "; " : " (") + equiv::sizesText(cr.agreed[i]);
+    if (!cr.agreed.empty())
+      tested += cr.agreed.size() > 4 ? "; ...)" : ")";
+    if (!cr.skipped.empty())
+      tested += "; skipped " + std::to_string(cr.skipped.size()) + " (first: " + cr.skipped.front() + ")";
+  }
   bool added = false;
   for (const char *kind : {"coverage", "equivalence"}) {
     if (!va.checks.count(kind))
       continue;
+    bool cov = std::string(kind) == "coverage";
     for (const spec::Tensor &t : sp.tensors) {
       if (t.mode == spec::Mode::In)
         continue;
       check::Obligation o;
       o.kind = kind;
       o.name = std::string(kind) + "." + t.name;
-      o.status = check::Status::Unknown;
-      o.reason = std::string("not implemented yet: ") +
-                 (std::string(kind) == "coverage" ? "that every element of '" + t.name + "' is written exactly once"
-                                                  : "that '" + t.name + "' equals the spec's ensures") +
-                 " is not checked by this version";
+      o.ms = ms;
+      bool failedHere = cr.tensor == t.name && ((cov && cr.outcome == equiv::Outcome::Coverage) ||
+                                                (!cov && cr.outcome == equiv::Outcome::Equivalence));
+      if (failedHere) {
+        o.status = check::Status::Refuted;
+        o.reason = cr.headline;
+        o.witness = cr.witness;
+        auto inputs = cr.witness.find("inputs");
+        std::string shown;
+        if (cr.witness.contains("expected"))
+          shown = "expected " + cr.witness["expected"].dump() + ", computed " + cr.witness["computed"].dump();
+        if (!shown.empty())
+          o.notes.push_back({ir::Loc{}, shown});
+        if (inputs != cr.witness.end())
+          o.notes.push_back({ir::Loc{}, "replayed: the whole grid ran on the concrete interpreter with random inputs "
+                                        "(all listed in the JSON witness)"});
+      } else {
+        o.status = check::Status::Unknown;
+        o.reason = std::string("not proven over symbolic sizes (") +
+                   (cov ? "that every element of '" + t.name + "' is written exactly once"
+                        : "that '" + t.name + "' equals the spec's ensures") +
+                   " is only tested by this version); " +
+                   (cr.outcome == equiv::Outcome::Agrees ? tested : "testing stopped at another failure");
+      }
       rep.obligations.push_back(o);
       added = true;
     }
   }
-  if (added && rep.verdict == check::Status::Proven)
+  if (cr.outcome != equiv::Outcome::Agrees)
+    rep.verdict = check::Status::Refuted;
+  else if (added && rep.verdict == check::Status::Proven)
     rep.verdict = check::Status::Unknown;
 }
 
@@ -558,7 +604,7 @@ int verifyMain(const std::vector<std::string> &args) {
     for (const std::string &a : va.assumes)
       run.report.assumptions.push_back("--assume " + a);
     if (sp)
-      addSpecObligations(run.report, *sp, va, binding);
+      addSpecObligations(run.report, *sp, va, binding, k, opts);
     run.notes = pr.notes[idx];
     run.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k0).count();
     runs.push_back(std::move(run));

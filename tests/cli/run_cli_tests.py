@@ -99,8 +99,9 @@ def main():
           and "spec vec_add: N >= 1" in j["assumptions"], j["assumptions"])
     rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt)
     check("--spec default checks include coverage/equivalence, unknown (exit 2)",
-          rc == 2 and "coverage.C not proven: not implemented yet" in out
-          and "equivalence.C not proven: not implemented yet" in out
+          rc == 2 and "coverage.C not proven: not proven over symbolic sizes" in out
+          and "equivalence.C not proven: not proven over symbolic sizes" in out
+          and "agrees with the spec on random inputs" in out
           and out.strip().endswith("VERDICT: UNKNOWN"), out)
     rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt, "--checks", "equivalence", "--json")
     j = json.loads(out)
@@ -108,6 +109,15 @@ def main():
     check("--checks equivalence alone: unknown, never proven",
           rc == 2 and j["verdict"] == "unknown" and obl and all(o["status"] == "unknown" for o in obl)
           and {o["kind"] for o in obl} == {"equivalence"}, out)
+    bad = os.path.join(ROOT, "specs", "buggy", "vec_add_same_input.cu")
+    rc, out, _ = run(ks, "verify", bad, "--spec", va_smt, "--checks", "equivalence", "--json")
+    j = json.loads(out)
+    obl = j["kernels"][0]["obligations"]
+    w = obl[0].get("witness", {}) if obl else {}
+    check("equivalence counterexample: refuted (exit 1) with sizes, element, both values and inputs",
+          rc == 1 and j["verdict"] == "refuted" and obl[0]["status"] == "refuted"
+          and w.get("element", {}).get("tensor") == "C" and "expected" in w and "computed" in w
+          and w["expected"] != w["computed"] and "A" in w.get("inputs", {}) and "N" in w.get("sizes", {}), out)
     rc, _, err = run(ks, "verify", va_cu, "--checks", "coverage")
     check("coverage without --spec: usage exit 64", rc == 64 and "needs --spec" in err, err)
     # Without the spec the same kernel's bounds are unknown: the spec is what sizes C.

@@ -2091,15 +2091,19 @@ private:
       unsupported(sl, "atomic '" + name + "'");
       return ir::mkConstInt(0, rt);
     }
+    // The operands are lowered (their loads emitted) before the atomic statement itself.
     ExprPtr p = rvalue(call->getArg(0));
+    ExprPtr v1 = cast(rvalue(call->getArg(1)), rt), v2;
+    if (it->second == ir::AtomicOp::CAS && call->getNumArgs() >= 3)
+      v2 = cast(rvalue(call->getArg(2)), rt);
     auto s = emit(StmtKind::Atomic, sl);
     s->atomic = it->second;
     s->ptr = p;
     s->index.push_back(ir::mkConstInt(0, Type::i32()));
-    s->value = cast(rvalue(call->getArg(1)), rt);
-    if (it->second == ir::AtomicOp::CAS && call->getNumArgs() >= 3) {
-      s->value2 = s->value;
-      s->value = cast(rvalue(call->getArg(2)), rt);
+    s->value = v1;
+    if (v2) {
+      s->value2 = v1;
+      s->value = v2;
     }
     s->text = text(call->getArg(0)->getSourceRange());
     if (s->text.size() > 1 && s->text[0] == '&')
@@ -2853,10 +2857,11 @@ private:
           return;
         }
         for (unsigned i = 0; i < il->getNumInits(); ++i) {
+          ExprPtr v = cast(rvalue(il->getInit(i)), a.elem); // its loads come first
           auto s = emit(StmtKind::Store, vd->getLocation());
           s->ptr = ir::mkArrayRef(id);
           s->index.push_back(ir::mkConstInt(i, Type::i32()));
-          s->value = cast(rvalue(il->getInit(i)), a.elem);
+          s->value = v;
           s->text = a.name + "[" + std::to_string(i) + "]";
         }
       } else if (vd->hasInit()) {
@@ -2876,10 +2881,11 @@ private:
       int id = k_.addArray(a);
       frames_.back().bindings[vd] = {Binding::Array, id};
       if (const Expr *init = vd->getInit()) {
+        ExprPtr v = cast(rvalue(init), t); // its loads come first
         auto s = emit(StmtKind::Store, vd->getLocation());
         s->ptr = ir::mkArrayRef(id);
         s->index.push_back(ir::mkConstInt(0, Type::i32()));
-        s->value = cast(rvalue(init), t);
+        s->value = v;
         s->text = a.name;
       }
       return;

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -45,6 +46,17 @@ struct Env {
   // (the thread runs alone, before or after another thread that has finished): values read
   // from it are facts, not tainted. Used to replay two threads one after the other.
   bool exactMemory = false;
+  // Float arithmetic in double without rounding f32 results (closer to the spec's reals;
+  // used when comparing with a spec).
+  bool wideFloats = false;
+  // runGrid: arrays whose cells hold stale values from before the launch (outputs): a read
+  // of a cell the launch has not written yet is tainted.
+  std::set<int> poisoned;
+  // runGrid: what unwritten shared and poisoned cells hold (else Env::memory, else zero);
+  // rerunning with another value shows whether an output really depends on them.
+  bool garbageSet = false;
+  double garbage = 0;
+  int64_t maxGridSteps = 200'000'000; // runGrid: statements over all threads
 };
 
 enum class EventKind : uint8_t {
@@ -88,6 +100,34 @@ struct ThreadId {
 };
 
 Trace runThread(const ir::Kernel &k, const Env &env, const ThreadId &tid);
+
+// Whole-grid execution: every thread of the launch runs against one memory, block after block
+// (blocks never overlap: grid-wide barriers are refused). Within a block threads run one at a
+// time and switch only at barriers, so for a kernel free of races and barrier divergence the
+// result is the kernel's result. Loads read what the launch stored, else Env::memory, else
+// zero; reads of shared memory not yet written in the block and of Env::poisoned cells not
+// yet written are tainted with that origin, and the taint flows into what depends on them.
+// Only fault events (OutOfBounds, Overflow, DivByZero, AssertFail) are recorded.
+struct CellWrites {
+  std::vector<int64_t> threads; // linear ids of the threads that stored, in order of first store
+  bool atomic = false;          // some store was an atomic read-modify-write
+};
+struct Fault {
+  ThreadId thread;
+  Event event;
+};
+struct GridRun {
+  bool completed = false;
+  std::string error; // why not: a thread stopped (its reason), barrier divergence, limits
+  ThreadId errorThread;
+  std::vector<Fault> faults; // the first few
+  std::map<std::pair<int, int64_t>, Value> memory; // global cells stored by the launch: final values
+  std::map<std::pair<int, int64_t>, CellWrites> writers;
+  int64_t steps = 0;
+};
+// Linear thread id in GridRun::writers: (block linear id) * threads per block + (thread
+// linear id), both x fastest.
+GridRun runGrid(const ir::Kernel &k, const Env &env);
 
 // Evaluates a side-effect-free expression (launch lines, assumptions) with the given
 // parameters; builtins other than blockDim/gridDim are 0. Returns false if it cannot.

@@ -2,6 +2,7 @@
 
 #include <cassert>
 #include <cmath>
+#include <map>
 
 namespace ksynth::spec {
 
@@ -141,6 +142,7 @@ private:
   std::vector<std::vector<int64_t>> shapes_;
   std::vector<const TensorValue *> data_;
   std::vector<std::optional<V>> consts_;
+  std::map<std::vector<i128>, V> calls_; // (define, arguments) -> value
 
   static i128 checked(bool overflow, i128 v) {
     if (overflow)
@@ -208,11 +210,21 @@ private:
       return *consts_[t.ref];
     }
     case Op::Call: {
+      // Defines are pure functions of their Int arguments: memoised (a row's max or sum is
+      // computed once, not once per element of the row).
       const Define &d = s_.defines[t.ref];
       std::vector<V> e2(static_cast<size_t>(d.numSlots));
-      for (size_t k = 0; k < t.args.size(); ++k)
+      std::vector<i128> key{static_cast<i128>(t.ref)};
+      for (size_t k = 0; k < t.args.size(); ++k) {
         e2[k] = a(k);
-      return eval(*d.body, e2);
+        key.push_back(e2[k].i);
+      }
+      auto hit = calls_.find(key);
+      if (hit != calls_.end())
+        return hit->second;
+      V v = eval(*d.body, e2);
+      calls_.emplace(std::move(key), v);
+      return v;
     }
     case Op::Read:
     case Op::Old: return readTensor(t, env);

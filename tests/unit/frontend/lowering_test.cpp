@@ -3,6 +3,8 @@
 
 #include "frontend_support.h"
 
+#include <set>
+
 using namespace ksynth::ir;
 using namespace ksynth::frontend::test;
 using ksynth::frontend::Diagnostic;
@@ -451,4 +453,42 @@ __global__ void k(S s) { __assert(s.arr[2] == 0); }
   REQUIRE(r.parsed);
   REQUIRE(r.kernels.size() == 1);
   CHECK_FALSE(stmts(r.kernels[0], StmtKind::Unsupported).empty());
+}
+
+TEST_CASE("operands are loaded before the statement that uses them (atomics, local initialisers)") {
+  Kernel k = one(R"(
+__global__ void f(const float *X, float *S) {
+  int t = threadIdx.x;
+  atomicAdd(S, X[t]);
+  float a[2] = {X[0], X[1]};
+  float v = X[2];
+  float *pv = &v;
+  S[1] = a[0] + *pv;
+})");
+  std::vector<const Stmt *> order;
+  walk(k.body, [&](const Stmt &s) {
+    if (s.kind == StmtKind::Load || s.kind == StmtKind::Store || s.kind == StmtKind::Atomic)
+      order.push_back(&s);
+  });
+  // Every variable a statement's value reads was loaded by an earlier statement.
+  std::set<int> loaded;
+  std::function<bool(const Expr &)> ready = [&](const Expr &e) {
+    if (e.op == Op::VarRef && k.vars[e.id].paramIndex < 0 && k.vars[e.id].name.rfind("ld", 0) == 0 &&
+        !loaded.count(e.id))
+      return false;
+    for (const ExprPtr &a : e.args)
+      if (a && !ready(*a))
+        return false;
+    return true;
+  };
+  int checked = 0;
+  for (const Stmt *s : order) {
+    if (s->value) {
+      CHECK_MESSAGE(ready(*s->value), "statement at line " << s->loc.line << " uses a load that comes after it");
+      ++checked;
+    }
+    if (s->kind != StmtKind::Store && s->var >= 0)
+      loaded.insert(s->var);
+  }
+  CHECK(checked >= 4);
 }

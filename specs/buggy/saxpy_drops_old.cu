@@ -1,0 +1,8 @@
+// ksynth:spec saxpy expect=equivalence
+// ksynth:launch grid=((N + 127) / 128) block=(128)
+// Buggy twin of saxpy: overwrites y instead of updating it.
+__global__ void saxpy(int N, float a, const float *x, float *y) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N)
+    y[i] = a * x[i];
+}

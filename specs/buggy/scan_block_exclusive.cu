@@ -1,0 +1,19 @@
+// ksynth:spec scan_block expect=equivalence
+// ksynth:launch grid=(1) block=(256)
+// Buggy twin of scan_block: shifts the input by one, which gives the exclusive scan.
+__global__ void scan_block(const float *X, float *Y, int N) {
+  __shared__ float buf[2][256];
+  int t = threadIdx.x;
+  buf[0][t] = (t > 0 && t - 1 < N) ? X[t - 1] : 0.0f;
+  __syncthreads();
+  for (int d = 0; d < 8; ++d) {
+    int off = 1 << d;
+    float v = buf[d % 2][t];
+    if (t >= off)
+      v += buf[d % 2][t - off];
+    buf[(d + 1) % 2][t] = v;
+    __syncthreads();
+  }
+  if (t < N)
+    Y[t] = buf[0][t];
+}

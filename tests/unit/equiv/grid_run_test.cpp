@@ -1,0 +1,308 @@
+// Whole-grid execution (interp.h, runGrid) and testing against a spec (equiv/concrete.h), on
+// kernels written in CUDA.
+#include "verify/equiv/concrete.h"
+#include "verify/frontend/frontend.h"
+#include "verify/interp/interp.h"
+#include "verify/ir/cexpr.h"
+#include "verify/spec/parser.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace ksynth;
+using interp::Value;
+
+namespace {
+
+ir::Kernel kernelOf(const std::string &code) {
+  frontend::ParseResult r = frontend::parseSource(code, "t.cu", {});
+  INFO(r.clangOutput);
+  REQUIRE(r.parsed);
+  REQUIRE(r.kernels.size() == 1);
+  return r.kernels[0];
+}
+
+int arrayNamed(const ir::Kernel &k, const std::string &n) {
+  for (size_t i = 0; i < k.arrays.size(); ++i)
+    if (k.arrays[i].name == n)
+      return static_cast<int>(i);
+  FAIL("no array " << n);
+  return -1;
+}
+
+int varNamed(const ir::Kernel &k, const std::string &n) {
+  for (size_t i = 0; i < k.vars.size(); ++i)
+    if (k.vars[i].name == n && k.vars[i].paramIndex >= 0)
+      return static_cast<int>(i);
+  FAIL("no parameter " << n);
+  return -1;
+}
+
+Value fv(double f) {
+  Value v;
+  v.kind = Value::Kind::Float;
+  v.f = f;
+  return v;
+}
+Value iv(int64_t i) {
+  Value v;
+  v.kind = Value::Kind::Int;
+  v.i = i;
+  return v;
+}
+
+double cell(const interp::GridRun &r, int a, int64_t e) {
+  auto it = r.memory.find({a, e});
+  REQUIRE(it != r.memory.end());
+  return it->second.f;
+}
+
+} // namespace
+
+TEST_CASE("runGrid: a shared-memory tree reduction per block sees every barrier") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void sum(const float *X, float *Y) {
+  __shared__ float s[64];
+  unsigned t = threadIdx.x;
+  s[t] = X[blockIdx.x * 64 + t];
+  __syncthreads();
+  for (unsigned st = 32; st > 0; st >>= 1) {
+    if (t < st) s[t] += s[t + st];
+    __syncthreads();
+  }
+  if (t == 0) Y[blockIdx.x] = s[0];
+})");
+  int X = arrayNamed(k, "X"), Y = arrayNamed(k, "Y");
+  interp::Env env;
+  env.block = {64, 1, 1};
+  env.grid = {3, 1, 1};
+  for (int64_t i = 0; i < 192; ++i)
+    env.memory[{X, i}] = fv(static_cast<double>(i));
+  interp::GridRun r = interp::runGrid(k, env);
+  REQUIRE(r.completed);
+  CHECK(r.faults.empty());
+  for (int64_t b = 0; b < 3; ++b) {
+    double want = 0;
+    for (int64_t i = 0; i < 64; ++i)
+      want += static_cast<double>(b * 64 + i);
+    CHECK(cell(r, Y, b) == want);
+    REQUIRE(r.writers.count({Y, b}));
+    CHECK(r.writers.at({Y, b}).threads == std::vector<int64_t>{b * 64}); // thread 0 of block b
+  }
+}
+
+TEST_CASE("runGrid: __syncwarp orders an exchange inside a warp") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void rot(const float *X, float *Y) {
+  __shared__ float s[32];
+  unsigned t = threadIdx.x;
+  s[t] = X[t];
+  __syncwarp();
+  Y[t] = s[(t + 1) % 32];
+})");
+  int X = arrayNamed(k, "X"), Y = arrayNamed(k, "Y");
+  interp::Env env;
+  env.block = {32, 1, 1};
+  for (int64_t i = 0; i < 32; ++i)
+    env.memory[{X, i}] = fv(static_cast<double>(i + 1));
+  interp::GridRun r = interp::runGrid(k, env);
+  REQUIRE(r.completed);
+  for (int64_t i = 0; i < 32; ++i) {
+    CHECK(cell(r, Y, i) == static_cast<double>((i + 1) % 32 + 1));
+    CHECK(r.memory.at({Y, i}).taint.empty()); // every read cell was written first
+  }
+}
+
+TEST_CASE("runGrid: reads of unwritten shared memory and of poisoned outputs are tainted; garbage shows it") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void acc(const float *X, float *Y, int n) {
+  __shared__ float s[8];
+  unsigned t = threadIdx.x;
+  if (t < n) s[t] = X[t];
+  __syncthreads();
+  Y[t] += s[t];
+})");
+  int X = arrayNamed(k, "X"), Y = arrayNamed(k, "Y");
+  interp::Env env;
+  env.block = {8, 1, 1};
+  env.params[varNamed(k, "n")] = iv(4);
+  env.poisoned.insert(Y);
+  for (int64_t i = 0; i < 8; ++i)
+    env.memory[{X, i}] = fv(1.0);
+  interp::GridRun r = interp::runGrid(k, env);
+  REQUIRE(r.completed);
+  // Y[t] was stale for every t; s[t] is uninitialised for t >= 4.
+  CHECK(r.memory.at({Y, 0}).taint.find("stale Y[0]") != std::string::npos);
+  CHECK(r.memory.at({Y, 0}).f == 1.0);
+  interp::Env env2 = env;
+  env2.garbageSet = true;
+  env2.garbage = 100.0;
+  interp::GridRun r2 = interp::runGrid(k, env2);
+  REQUIRE(r2.completed);
+  CHECK(cell(r2, Y, 0) == 101.0); // stale Y + X
+  CHECK(cell(r2, Y, 5) == 200.0); // stale Y + uninitialised s
+}
+
+TEST_CASE("runGrid: atomics accumulate and are marked; plain stores by two threads are both logged") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void f(const float *X, float *S, float *T) {
+  unsigned t = threadIdx.x;
+  atomicAdd(S, X[t]);
+  T[0] = X[t];
+})");
+  int X = arrayNamed(k, "X"), S = arrayNamed(k, "S"), T = arrayNamed(k, "T");
+  interp::Env env;
+  env.block = {4, 1, 1};
+  env.grid = {2, 1, 1};
+  for (int64_t i = 0; i < 4; ++i)
+    env.memory[{X, i}] = fv(static_cast<double>(i));
+  env.memory[{S, 0}] = fv(10.0);
+  interp::GridRun r = interp::runGrid(k, env);
+  REQUIRE(r.completed);
+  CHECK(cell(r, S, 0) == 10.0 + 2 * (0 + 1 + 2 + 3));
+  CHECK(r.writers.at({S, 0}).atomic);
+  CHECK(r.writers.at({S, 0}).threads.size() == 8);
+  CHECK_FALSE(r.writers.at({T, 0}).atomic);
+  CHECK(r.writers.at({T, 0}).threads.size() == 8);
+}
+
+TEST_CASE("runGrid: wideFloats keeps f32 arithmetic in double; faults are collected") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void f(float *Y, int *Z, int n) {
+  Y[0] = 0.1f + 0.2f;
+  if (threadIdx.x == 1) Z[n] = 1;
+})");
+  int Y = arrayNamed(k, "Y"), Z = arrayNamed(k, "Z");
+  interp::Env env;
+  env.block = {2, 1, 1};
+  env.params[varNamed(k, "n")] = iv(3);
+  env.lens[Y] = 1;
+  env.lens[Z] = 2;
+  interp::GridRun narrow = interp::runGrid(k, env);
+  CHECK(cell(narrow, Y, 0) == static_cast<double>(0.1f + 0.2f));
+  REQUIRE(narrow.faults.size() == 1);
+  CHECK(narrow.faults[0].event.kind == interp::EventKind::OutOfBounds);
+  CHECK(narrow.faults[0].thread.thread.x == 1);
+  env.wideFloats = true;
+  interp::GridRun wide = interp::runGrid(k, env);
+  CHECK(cell(wide, Y, 0) == static_cast<double>(0.1f) + static_cast<double>(0.2f)); // literals are floats
+}
+
+TEST_CASE("runGrid: a thread that stops (signed overflow) ends the run with its reason") {
+  ir::Kernel k = kernelOf(R"(
+__global__ void f(int *Y, int n) {
+  Y[threadIdx.x] = n * 65536;
+})");
+  interp::Env env;
+  env.block = {2, 1, 1};
+  env.params[varNamed(k, "n")] = iv(1 << 20);
+  interp::GridRun r = interp::runGrid(k, env);
+  CHECK_FALSE(r.completed);
+  CHECK(r.error.find("signed integer overflow") != std::string::npos);
+}
+
+// ---- testing against a spec --------------------------------------------------------------
+
+namespace {
+
+struct Bound {
+  spec::Spec s;
+  ir::Kernel k;
+  spec::Binding b;
+  equiv::ConcreteOptions o;
+};
+
+Bound bindBoth(const std::string &specText, const std::string &code, const std::string &block,
+               const std::string &grid) {
+  Bound r;
+  spec::ParseResult p = spec::parse(specText);
+  REQUIRE(p.errors.empty());
+  r.s = *p.spec;
+  r.k = kernelOf(code);
+  r.b = spec::bind(r.s, r.k);
+  REQUIRE(r.b.ok());
+  std::string err;
+  r.o.block[0] = ir::parseCExpr(r.k, block, err);
+  r.o.grid[0] = ir::parseCExpr(r.k, grid, err);
+  REQUIRE(r.o.block[0]);
+  REQUIRE(r.o.grid[0]);
+  return r;
+}
+
+const char *kScaleSpec = R"((spec scale (dims N) (assume (<= N 100000))
+  (tensor X f32 (N) in) (tensor Y f32 (N) out)
+  (ensures (Y i) (* 2.0 (X i)))))";
+
+} // namespace
+
+TEST_CASE("testAgainstSpec: a correct kernel agrees at every size it tries, including a partial block") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) Y[i] = 2.0f * X[i];
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport r = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  CHECK(r.outcome == equiv::Outcome::Agrees);
+  CHECK(r.unavailable.empty());
+  bool partial = false;
+  for (const equiv::Sizes &sz : r.agreed)
+    partial |= sz.at("N") % 64 != 0 && sz.at("N") > 64;
+  CHECK(partial); // 65 comes from the block size
+}
+
+TEST_CASE("testAgainstSpec: an element no thread writes refutes coverage, naming it") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N - 1) Y[i] = 2.0f * X[i];
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport r = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  CHECK(r.outcome == equiv::Outcome::Coverage);
+  CHECK(r.headline == "Y[0] is never written (N=1)");
+  CHECK(r.witness["element"]["index"] == nlohmann::json{0});
+}
+
+TEST_CASE("testAgainstSpec: a wrong value refutes equivalence with both numbers and the inputs") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) Y[i] = X[i] + X[i] + (i == 2 ? 1.0f : 0.0f);
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport r = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  REQUIRE(r.outcome == equiv::Outcome::Equivalence);
+  CHECK(r.tensor == "Y");
+  CHECK(r.witness["element"]["index"] == nlohmann::json{2});
+  CHECK(r.witness["sizes"]["N"] == 3); // the smallest size that has element 2
+  double x = r.witness["inputs"]["X"]["data"][2];
+  CHECK(r.witness["expected"] == 2 * x);
+  CHECK(r.witness["computed"] == 2 * x + 1);
+}
+
+TEST_CASE("testAgainstSpec: a store to an input refutes coverage") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) { X[i] = 2.0f * X[i]; Y[i] = X[i]; }
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport r = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  CHECK(r.outcome == equiv::Outcome::Coverage);
+  CHECK(r.headline.find("stores to X[0], an input of the spec") != std::string::npos);
+}
+
+TEST_CASE("testAgainstSpec: reading uninitialised memory is reported only when the output changes") {
+  // s[t] for t >= N is never written, but multiplying by 0 hides it: that is not a failure.
+  std::string small = kScaleSpec;
+  small.replace(small.find("100000"), 6, "64");
+  Bound hidden = bindBoth(small, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  __shared__ float s[64];
+  int t = threadIdx.x;
+  if (t < N) s[t] = X[t];
+  __syncthreads();
+  if (t < N) Y[t] = 2.0f * s[t] + 0.0f * s[63];
+})", "64", "1");
+  equiv::ConcreteReport r1 = equiv::testAgainstSpec(hidden.k, hidden.s, hidden.b, hidden.o);
+  CHECK(r1.outcome == equiv::Outcome::Agrees);
+  CHECK_FALSE(r1.agreed.empty());
+}

@@ -1,0 +1,429 @@
+#include "verify/equiv/concrete.h"
+
+#include "verify/interp/interp.h"
+#include "verify/spec/eval.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <random>
+#include <set>
+#include <sstream>
+
+namespace ksynth::equiv {
+
+namespace {
+
+using interp::Value;
+
+// Tests cost roughly the product of the sizes (the iteration space of a matmul, a conv).
+constexpr double kMaxWork = 1 << 15;
+// What unwritten shared memory and stale outputs hold in the second run.
+constexpr double kGarbage = 4097.25;
+
+Value intValue(int64_t i) {
+  Value v;
+  v.kind = Value::Kind::Int;
+  v.i = i;
+  return v;
+}
+Value floatValue(double f) {
+  Value v;
+  v.kind = Value::Kind::Float;
+  v.f = f;
+  return v;
+}
+
+std::string numText(double x) {
+  std::ostringstream os;
+  os.precision(9);
+  os << x;
+  return os.str();
+}
+
+std::string tupleText(const std::vector<int64_t> &v) {
+  std::string s;
+  for (int64_t x : v)
+    s += "[" + std::to_string(x) + "]";
+  return s;
+}
+
+std::string dim3Text(const interp::Dim3 &d) {
+  return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+}
+
+nlohmann::json dim3Json(const interp::Dim3 &d) { return {d.x, d.y, d.z}; }
+
+std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  return idx;
+}
+
+int64_t count(const std::vector<int64_t> &shape) {
+  int64_t n = 1;
+  for (int64_t e : shape)
+    n *= e;
+  return n;
+}
+
+// A dyadic value in [-2, 2] (sums of a few thousand of them are exact in double).
+double randomReal(std::mt19937 &rng) { return (static_cast<int>(rng() % 33) - 16) / 8.0; }
+int64_t randomInt(std::mt19937 &rng, spec::ElemType t) {
+  return spec::isSigned(t) ? static_cast<int64_t>(rng() % 17) - 8 : static_cast<int64_t>(rng() % 17);
+}
+
+bool evalLaunch(const ir::Kernel &k, const interp::Env &env, const std::array<ir::ExprPtr, 3> &e,
+                interp::Dim3 &out, std::string &why) {
+  for (int d = 0; d < 3; ++d) {
+    if (!e[d]) {
+      out[d] = 1;
+      continue;
+    }
+    Value v;
+    if (!interp::evalConstExpr(k, env, *e[d], v) || v.kind != Value::Kind::Int) {
+      why = "the launch cannot be evaluated";
+      return false;
+    }
+    if (v.i < 1 || v.i > (static_cast<__int128>(1) << 31)) {
+      why = "launch dimension " + std::to_string(static_cast<long long>(v.i)) + " is not positive";
+      return false;
+    }
+    out[d] = static_cast<int64_t>(v.i);
+  }
+  return true;
+}
+
+struct ThreadName {
+  interp::Dim3 block, thread;
+};
+ThreadName threadOf(int64_t linear, const interp::Dim3 &block, const interp::Dim3 &grid) {
+  int64_t per = block.x * block.y * block.z;
+  int64_t b = linear / per, t = linear % per;
+  ThreadName n;
+  n.thread = {t % block.x, (t / block.x) % block.y, t / (block.x * block.y)};
+  n.block = {b % grid.x, (b / grid.x) % grid.y, b / (grid.x * grid.y)};
+  return n;
+}
+
+} // namespace
+
+std::string sizesText(const Sizes &sz) {
+  std::string s;
+  for (const auto &[n, v] : sz)
+    s += (s.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+  return s.empty() ? "no sizes" : s;
+}
+
+std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const ConcreteOptions &o) {
+  std::set<int64_t> vals = {1, 2, 3};
+  interp::Env env;
+  for (const ir::ExprPtr &e : o.block) {
+    Value v;
+    if (e && interp::evalConstExpr(k, env, *e, v) && v.kind == Value::Kind::Int && v.i > 3 && v.i <= 1024) {
+      int64_t b = static_cast<int64_t>(v.i);
+      vals.insert({b - 1, b + 1});
+    }
+  }
+  std::vector<int64_t> cand(vals.begin(), vals.end());
+  std::vector<Sizes> out;
+  auto work = [&](const Sizes &sz) {
+    double w = 1;
+    for (const auto &[n, v] : sz)
+      w *= static_cast<double>(v);
+    return w;
+  };
+  auto add = [&](const Sizes &sz) {
+    if (work(sz) <= kMaxWork && std::find(out.begin(), out.end(), sz) == out.end())
+      out.push_back(sz);
+  };
+  for (int64_t v : cand) {
+    Sizes sz;
+    for (const spec::Dim &d : s.dims)
+      sz[d.name] = v;
+    add(sz);
+  }
+  std::mt19937 rng(o.seed);
+  for (int i = 0; i < 6; ++i) {
+    Sizes sz;
+    for (const spec::Dim &d : s.dims)
+      sz[d.name] = cand[rng() % cand.size()];
+    add(sz);
+  }
+  std::stable_sort(out.begin(), out.end(), [&](const Sizes &a, const Sizes &b) { return work(a) < work(b); });
+  return out;
+}
+
+ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                               const ConcreteOptions &o) {
+  ConcreteReport rep;
+  if (!o.block[0] && !o.block[1] && !o.block[2]) {
+    rep.unavailable = "no launch (a '// ksynth:launch' line or --block/--grid)";
+    return rep;
+  }
+  std::vector<Sizes> sizes = o.sizes.empty() ? chooseSizes(k, s, o) : o.sizes;
+  std::map<int, int> arrayOfTensor;
+  for (const auto &[a, t] : b.tensorOfArray)
+    arrayOfTensor[t] = a;
+  auto start = std::chrono::steady_clock::now();
+  int runs = 0;
+  for (size_t si = 0; si < sizes.size(); ++si) {
+    const Sizes &sz = sizes[si];
+    double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (runs >= o.maxRuns || elapsed > o.budgetSeconds)
+      break;
+    std::mt19937 rng(o.seed * 7919u + static_cast<unsigned>(si));
+    spec::Inputs in;
+    in.dims = sz;
+    // Scalars: random until the assumptions hold (a few tries).
+    spec::EvalResult expected;
+    std::string why;
+    for (int attempt = 0; attempt < 8; ++attempt) {
+      in.scalars.clear();
+      in.tensors.clear();
+      for (const spec::Scalar &x : s.scalars)
+        in.scalars[x.name] = spec::isFloat(x.type) ? randomReal(rng) : static_cast<double>(1 + rng() % 4);
+      bool shaped = true;
+      for (size_t t = 0; t < s.tensors.size() && shaped; ++t) {
+        const spec::Tensor &T = s.tensors[t];
+        auto shape = spec::shapeOf(s, static_cast<int>(t), in, why);
+        if (!shape) {
+          shaped = false;
+          break;
+        }
+        if (T.mode == spec::Mode::Out)
+          continue;
+        spec::TensorValue tv;
+        tv.shape = *shape;
+        int64_t n = count(*shape);
+        if (n > (1 << 20)) {
+          shaped = false;
+          why = "tensor '" + T.name + "' has " + std::to_string(n) + " elements";
+          break;
+        }
+        for (int64_t i = 0; i < n; ++i)
+          tv.data.push_back(spec::isFloat(T.type) ? randomReal(rng) : static_cast<double>(randomInt(rng, T.type)));
+        in.tensors[T.name] = std::move(tv);
+      }
+      if (!shaped)
+        break;
+      expected = spec::evaluate(s, in);
+      why = expected.error;
+      if (expected.ok() || s.scalars.empty() || expected.error.find("assumption") == std::string::npos)
+        break;
+    }
+    if (!expected.ok()) {
+      rep.skipped.push_back(sizesText(sz) + ": " + why);
+      continue;
+    }
+
+    // The kernel's environment.
+    interp::Env env;
+    env.wideFloats = true;
+    env.maxGridSteps = 10'000'000;
+    for (const auto &[var, d] : b.dimOfVar)
+      env.params[var] = intValue(sz.at(s.dims[d].name));
+    for (const auto &[var, x] : b.scalarOfVar) {
+      double v = in.scalars.at(s.scalars[x].name);
+      env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
+    }
+    std::map<int, std::vector<int64_t>> shapes; // tensor -> shape
+    for (const auto &[a, t] : b.tensorOfArray) {
+      auto shape = spec::shapeOf(s, t, in, why);
+      shapes[t] = *shape;
+      env.lens[a] = count(*shape);
+      const spec::Tensor &T = s.tensors[t];
+      if (T.mode == spec::Mode::Out) {
+        env.poisoned.insert(a);
+        continue;
+      }
+      const spec::TensorValue &tv = in.tensors.at(T.name);
+      for (size_t i = 0; i < tv.data.size(); ++i)
+        env.memory[{a, static_cast<int64_t>(i)}] =
+            k.arrays[a].elem.isFloat() ? floatValue(tv.data[i]) : intValue(static_cast<int64_t>(tv.data[i]));
+    }
+    bool preOk = true;
+    for (const spec::Precondition &p : b.preconditions) {
+      Value v;
+      if (interp::evalConstExpr(k, env, *p.expr, v) && v.kind == Value::Kind::Int && v.i == 0) {
+        rep.skipped.push_back(sizesText(sz) + ": kernel precondition " + p.text + " does not hold");
+        preOk = false;
+        break;
+      }
+    }
+    if (!preOk)
+      continue;
+    if (!evalLaunch(k, env, o.block, env.block, why) || !evalLaunch(k, env, o.grid, env.grid, why)) {
+      rep.skipped.push_back(sizesText(sz) + ": " + why);
+      continue;
+    }
+    double threads = static_cast<double>(env.block.x * env.block.y * env.block.z) *
+                     static_cast<double>(env.grid.x * env.grid.y * env.grid.z);
+    if (threads > (1 << 18)) {
+      rep.skipped.push_back(sizesText(sz) + ": " + numText(threads) + " threads is too many for a test run");
+      continue;
+    }
+    interp::GridRun run = interp::runGrid(k, env);
+    ++runs;
+    // Outputs that depend on memory the launch did not write: rerun with that memory holding
+    // another value (only a value that changes is reported).
+    interp::GridRun rerun;
+    bool tainted = false;
+    for (const auto &[key, v] : run.memory)
+      tainted |= !v.taint.empty();
+    if (tainted && run.completed) {
+      interp::Env env2 = env;
+      env2.garbageSet = true;
+      env2.garbage = kGarbage;
+      rerun = interp::runGrid(k, env2);
+    }
+    if (!run.completed) {
+      std::string what = run.error;
+      if (what == "assumption violated") {
+        rep.skipped.push_back(sizesText(sz) + ": the kernel's own assumption does not hold");
+        continue;
+      }
+      rep.skipped.push_back(sizesText(sz) + ": the run stopped (block " + dim3Text(run.errorThread.block) +
+                            " thread " + dim3Text(run.errorThread.thread) + "): " + what);
+      continue;
+    }
+    if (!run.faults.empty()) {
+      const interp::Fault &f = run.faults.front();
+      static const char *names[] = {"access", "barrier", "integer overflow", "division by zero",
+                                    "out-of-bounds access", "assertion failure"};
+      rep.skipped.push_back(sizesText(sz) + ": the run faulted (" + names[static_cast<int>(f.event.kind)] +
+                            " by block " + dim3Text(f.thread.block) + " thread " + dim3Text(f.thread.thread) +
+                            "), so its outputs were not compared");
+      continue;
+    }
+
+    auto witnessBase = [&]() {
+      nlohmann::json w;
+      w["sizes"] = sz;
+      w["launch"] = {{"grid", dim3Json(env.grid)}, {"block", dim3Json(env.block)}};
+      nlohmann::json tensors = nlohmann::json::object();
+      for (const auto &[name, tv] : in.tensors)
+        tensors[name] = {{"shape", tv.shape}, {"data", tv.data}};
+      w["inputs"] = tensors;
+      if (!in.scalars.empty())
+        w["scalars"] = in.scalars;
+      w["replayed"] = "whole grid on the concrete interpreter; floats in double";
+      return w;
+    };
+    auto writersJson = [&](const interp::CellWrites &cw) {
+      nlohmann::json list = nlohmann::json::array();
+      for (int64_t id : cw.threads) {
+        ThreadName tn = threadOf(id, env.block, env.grid);
+        list.push_back({{"block", dim3Json(tn.block)}, {"thread", dim3Json(tn.thread)}});
+      }
+      return list;
+    };
+    // `extra`: the element and what was found there; the base (sizes, inputs) is added here.
+    auto fail = [&](Outcome oc, const std::string &tensor, const std::string &headline, const nlohmann::json &extra) {
+      rep.outcome = oc;
+      rep.tensor = tensor;
+      rep.headline = headline + " (" + sizesText(sz) + ")";
+      rep.witness = witnessBase();
+      for (auto it = extra.begin(); it != extra.end(); ++it)
+        rep.witness[it.key()] = it.value();
+    };
+
+    // Stores to inputs.
+    for (const auto &[key, cw] : run.writers) {
+      auto t = b.tensorOfArray.find(key.first);
+      if (t == b.tensorOfArray.end() || s.tensors[t->second].mode != spec::Mode::In)
+        continue;
+      const spec::Tensor &T = s.tensors[t->second];
+      nlohmann::json w;
+      w["element"] = {{"tensor", T.name}, {"index", unflatten(key.second, shapes[t->second])}};
+      w["writers"] = writersJson(cw);
+      fail(Outcome::Coverage, T.name,
+           "the kernel stores to " + T.name + tupleText(unflatten(key.second, shapes[t->second])) +
+               ", an input of the spec",
+           w);
+      return rep;
+    }
+    // Every output element: written once, with the spec's value.
+    for (size_t t = 0; t < s.tensors.size(); ++t) {
+      const spec::Tensor &T = s.tensors[t];
+      if (T.mode == spec::Mode::In)
+        continue;
+      int a = arrayOfTensor.at(static_cast<int>(t));
+      const spec::TensorValue &want = expected.outputs.at(T.name);
+      int64_t n = count(want.shape);
+      for (int64_t e = 0; e < n; ++e) {
+        std::vector<int64_t> idx = unflatten(e, want.shape);
+        std::string elem = T.name + tupleText(idx);
+        auto wit = run.writers.find({a, e});
+        nlohmann::json w;
+        w["element"] = {{"tensor", T.name}, {"index", idx}};
+        if (wit == run.writers.end() && T.mode == spec::Mode::Out) {
+          fail(Outcome::Coverage, T.name, elem + " is never written", w);
+          return rep;
+        }
+        if (wit != run.writers.end()) {
+          if (wit->second.threads.size() > 1 && !wit->second.atomic) {
+            w["writers"] = writersJson(wit->second);
+            ThreadName t1 = threadOf(wit->second.threads[0], env.block, env.grid);
+            ThreadName t2 = threadOf(wit->second.threads[1], env.block, env.grid);
+            fail(Outcome::Coverage, T.name,
+                 elem + " is written by two threads: block " + dim3Text(t1.block) + " thread " + dim3Text(t1.thread) +
+                     " and block " + dim3Text(t2.block) + " thread " + dim3Text(t2.thread),
+                 w);
+            return rep;
+          }
+        }
+        Value got;
+        if (wit != run.writers.end())
+          got = run.memory.at({a, e});
+        else
+          got = env.memory.at({a, e}); // inout, untouched
+        double x = got.kind == Value::Kind::Float ? got.f : static_cast<double>(got.i);
+        double y = want.data[static_cast<size_t>(e)];
+        if (!std::isfinite(y))
+          continue; // the spec itself is undefined here (log of a negative, ...)
+        auto details = [&]() {
+          w["expected"] = y;
+          w["computed"] = x;
+          if (wit != run.writers.end())
+            w["writers"] = writersJson(wit->second);
+          return w;
+        };
+        bool same = spec::isFloat(T.type) ? std::fabs(x - y) <= 1e-6 * std::max({1.0, std::fabs(x), std::fabs(y)})
+                                          : x == y;
+        double x2 = x;
+        if (!got.taint.empty() && rerun.completed) {
+          auto again = rerun.memory.find({a, e});
+          if (again != rerun.memory.end())
+            x2 = again->second.kind == Value::Kind::Float ? again->second.f : static_cast<double>(again->second.i);
+        }
+        if (same && x2 == x)
+          continue;
+        w = details();
+        if (x2 != x) {
+          w["depends_on"] = got.taint;
+          w["computed_with_other_memory"] = {{"memory_holds", kGarbage}, {"computed", x2}};
+          fail(Outcome::Equivalence, T.name,
+               elem + " depends on " + got.taint + ": it is " + numText(x) + " when that memory holds 0 and " +
+                   numText(x2) + " when it holds " + numText(kGarbage) + "; the spec gives " + numText(y),
+               w);
+          return rep;
+        }
+        {
+          fail(Outcome::Equivalence, T.name,
+               elem + " is " + numText(x) + " but the spec gives " + numText(y), w);
+          return rep;
+        }
+      }
+    }
+    rep.agreed.push_back(sz);
+  }
+  if (rep.agreed.empty() && rep.skipped.empty())
+    rep.unavailable = "no sizes to test";
+  return rep;
+}
+
+} // namespace ksynth::equiv

@@ -1,0 +1,63 @@
+// Testing a kernel against its spec at concrete sizes: the whole grid runs on the concrete
+// interpreter (interp.h, runGrid) on random inputs, and every element of every out/inout
+// tensor is compared with the spec's evaluator (spec/eval.h). This is not a proof of
+// anything: it finds counterexamples, each of which is a real execution (sizes, launch,
+// inputs, the element, the expected and the computed value, the writing threads), and it
+// says at which sizes the kernel agreed.
+//
+// What counts as a failure at one size (in this order):
+//   coverage     an out element no thread stores to; an element stored by two different
+//                threads without atomics; a store to an `in` tensor
+//   equivalence  a final value that differs from the spec's (relative 1e-6: floats run in
+//                double, see Env::wideFloats), or that depends on memory the launch did not
+//                write (an `out` tensor read before it is written, uninitialised shared memory)
+// A run that faults (out of bounds, overflow, barrier divergence) is not compared; the
+// safety obligations speak for those, and the fault is listed.
+#pragma once
+
+#include "verify/ir/kir.h"
+#include "verify/spec/bind.h"
+#include "verify/spec/spec.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ksynth::equiv {
+
+using Sizes = std::map<std::string, int64_t>; // spec dim -> value
+
+struct ConcreteOptions {
+  std::array<ir::ExprPtr, 3> block{}, grid{}; // the launch (nullptr: 1; both needed)
+  std::vector<Sizes> sizes;                   // sizes to test; empty: chosen (chooseSizes)
+  unsigned seed = 1;
+  double budgetSeconds = 2; // stop starting new runs after this
+  int maxRuns = 10;
+};
+
+enum class Outcome { Agrees, Coverage, Equivalence };
+
+struct ConcreteReport {
+  Outcome outcome = Outcome::Agrees;
+  std::string tensor;   // the failing output tensor
+  std::string headline; // one line: what went wrong
+  nlohmann::json witness; // sizes, launch, element, expected/computed, writers, inputs
+  std::vector<Sizes> agreed;      // sizes at which every output agreed
+  std::vector<std::string> skipped; // "N=3: assumption ... does not hold", faults, limits
+  std::string unavailable; // non-empty: no test could run (why)
+};
+
+// Sizes near the launch's block extents and the spec's bounds, smallest first.
+std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const ConcreteOptions &o);
+
+ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                               const ConcreteOptions &o);
+
+// "M=3, N=17"
+std::string sizesText(const Sizes &sz);
+
+} // namespace ksynth::equiv
