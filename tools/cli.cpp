@@ -4,6 +4,7 @@
 
 #include "verify/check/checker.h"
 #include "verify/equiv/concrete.h"
+#include "verify/equiv/prove.h"
 #include "verify/frontend/frontend.h"
 #include "verify/ir/cexpr.h"
 #include "verify/smt/solver.h"
@@ -55,6 +56,7 @@ struct VerifyArgs {
   std::string sarif;
   std::string dumpSmt;
   double timeoutS = 10;
+  bool noTests = false; // --no-tests: coverage/equivalence by proof alone (checks the prover)
 };
 
 int usage(const std::string &msg) {
@@ -71,8 +73,11 @@ void printHelp() {
   std::cout << "ksynth " << KSYNTH_VERSION << " — formally verified GPU kernels\n\n"
             << "ksynth verify FILE.cu [options]   prove race freedom, barrier uniformity, bounds, overflow\n"
             << "  --spec SPEC.smt      bind the kernel to a spec: its tensors, dims and scalars become the\n"
-            << "                       kernel's parameters' sizes and preconditions (coverage and\n"
-            << "                       equivalence with the spec are not decided yet: unknown)\n"
+            << "                       kernel's parameters' sizes and preconditions; adds coverage (every\n"
+            << "                       output element stored once) and equivalence (the spec's value):\n"
+            << "                       tested at small sizes (a failure refutes), then proven over\n"
+            << "                       symbolic sizes where ksynth can\n"
+            << "  --no-tests           skip those tests (the proof alone decides; for checking ksynth)\n"
             << "  --kernel NAME        check only this __global__ kernel (default: all in the file)\n"
             << "  --block X[,Y[,Z]]    block shape (also --blockDim=X or --blockDim=[X,Y]); omitted: symbolic\n"
             << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
@@ -329,7 +334,11 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
   equiv::ConcreteOptions co;
   co.block = opts.block;
   co.grid = opts.grid;
-  equiv::ConcreteReport cr = equiv::testAgainstSpec(k, sp, b, co);
+  equiv::ConcreteReport cr;
+  if (va.noTests)
+    cr.unavailable = "skipped (--no-tests)";
+  else
+    cr = equiv::testAgainstSpec(k, sp, b, co);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   std::string tested;
   if (!cr.unavailable.empty()) {
@@ -342,6 +351,32 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
       tested += cr.agreed.size() > 4 ? "; ...)" : ")";
     if (!cr.skipped.empty())
       tested += "; skipped " + std::to_string(cr.skipped.size()) + " (first: " + cr.skipped.front() + ")";
+  }
+  // Over symbolic sizes: only for kernels whose safety is proven (race freedom is what lets
+  // one thread's program decide what it stores) and that no test refuted.
+  bool safe = rep.verdict == check::Status::Proven;
+  for (const check::Obligation &o : rep.obligations)
+    safe &= o.status == check::Status::Proven;
+  std::set<std::string> safetyKinds;
+  for (const check::Obligation &o : rep.obligations)
+    safetyKinds.insert(o.kind);
+  bool missing = false;
+  for (const char *need : {"race", "barrier", "bounds", "overflow"})
+    missing |= safetyKinds.count(need) == 0;
+  if (missing && safe) {
+    // Not requested: decided here all the same (not reported), since the proofs rest on it.
+    check::Options so = opts;
+    so.checks = {"race", "barrier", "bounds", "overflow"};
+    safe = check::verifyKernel(k, so).verdict == check::Status::Proven;
+  }
+  equiv::ProofReport pr;
+  if (cr.outcome == equiv::Outcome::Agrees && safe) {
+    pr = equiv::proveAgainstSpec(k, sp, b, opts);
+    ms += pr.ms;
+    for (const std::string &a : pr.assumptions)
+      rep.assumptions.push_back(a);
+  } else if (cr.outcome == equiv::Outcome::Agrees) {
+    pr.unavailable = "the safety obligations (race, barrier, bounds, overflow) must be proven first";
   }
   bool added = false;
   for (const char *kind : {"coverage", "equivalence"}) {
@@ -371,12 +406,21 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
           o.notes.push_back({ir::Loc{}, "replayed: the whole grid ran on the concrete interpreter with random inputs "
                                         "(all listed in the JSON witness)"});
       } else {
-        o.status = check::Status::Unknown;
-        o.reason = std::string("not proven over symbolic sizes (") +
-                   (cov ? "that every element of '" + t.name + "' is written exactly once"
-                        : "that '" + t.name + "' equals the spec's ensures") +
-                   " is only tested by this version); " +
-                   (cr.outcome == equiv::Outcome::Agrees ? tested : "testing stopped at another failure");
+        auto tp = pr.tensors.find(t.name);
+        check::Status st = tp == pr.tensors.end() ? check::Status::Unknown
+                           : cov                  ? tp->second.coverage
+                                                  : tp->second.equivalence;
+        if (cr.outcome == equiv::Outcome::Agrees && st == check::Status::Proven) {
+          o.status = check::Status::Proven;
+        } else {
+          std::string why = !pr.unavailable.empty() ? pr.unavailable
+                            : tp == pr.tensors.end() ? std::string("not attempted")
+                            : cov                    ? tp->second.coverageReason
+                                                     : tp->second.equivalenceReason;
+          o.status = check::Status::Unknown;
+          o.reason = "not proven over symbolic sizes (" + why + "); " +
+                     (cr.outcome == equiv::Outcome::Agrees ? tested : "testing stopped at another failure");
+        }
       }
       rep.obligations.push_back(o);
       added = true;
@@ -384,8 +428,11 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
   }
   if (cr.outcome != equiv::Outcome::Agrees)
     rep.verdict = check::Status::Refuted;
-  else if (added && rep.verdict == check::Status::Proven)
-    rep.verdict = check::Status::Unknown;
+  else
+    for (const check::Obligation &o : rep.obligations)
+      if (o.status != check::Status::Proven && rep.verdict == check::Status::Proven)
+        rep.verdict = check::Status::Unknown;
+  (void)added;
 }
 
 int verifyMain(const std::vector<std::string> &args) {
@@ -443,6 +490,8 @@ int verifyMain(const std::vector<std::string> &args) {
       va.assumes.push_back(*v);
     } else if (a == "--json") {
       va.json = true;
+    } else if (a == "--no-tests") {
+      va.noTests = true;
     } else if (a == "--dump-kir") {
       va.dumpKir = true;
     } else if (is("--sarif")) {

@@ -886,7 +886,10 @@ private:
       int arr = -1;
       Term flat = nullptr;
       std::vector<SVal::Alt> alts;
+      size_t before = out_.accesses.size();
       access(st, s, true, false, nullptr, &arr, &flat, &alts);
+      for (size_t a = before; a < out_.accesses.size(); ++a)
+        out_.accesses[a].value = val;
       if (arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
         if (val && !k_.arrays[arr].elem.isPtr())
           s.local[arr].writes.push_back(std::make_shared<LocalWrite>(LocalWrite{s.pc, flat, val}));
@@ -1022,10 +1025,10 @@ private:
     }
   }
 
-  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Havoc };
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Havoc };
   struct Summary {
     Shape shape = Shape::Havoc;
-    Term step = nullptr; // Affine: per-iteration delta; Shift: k
+    Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values)
     int k = 0;
     bool validate = false; // found assuming no wrap-around: check by induction
   };
@@ -1093,9 +1096,56 @@ private:
       }
       return r;
     }
+    case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
     case Shape::Havoc: return fresh("loopvar." + name, sort);
     }
     return nullptr;
+  }
+
+  // d with v = e + d syntactically (through `ite`s: a conditional update adds 0 on the other
+  // branch), or nullptr. Real sums are not normalised, so this follows their structure.
+  Term realDelta(Term v, Term e) {
+    if (v == e)
+      return tc_.realConst(0);
+    if (v->kind == smt::Kind::Add && v->kids.size() == 2) {
+      if (v->kids[0] == e)
+        return v->kids[1];
+      if (v->kids[1] == e)
+        return v->kids[0];
+      Term d = realDelta(v->kids[0], e);
+      if (d)
+        return tc_.add(d, v->kids[1]);
+      return nullptr;
+    }
+    if (v->kind == smt::Kind::Ite) {
+      Term a = realDelta(v->kids[1], e), b = realDelta(v->kids[2], e);
+      if (a && b)
+        return tc_.ite(v->kids[0], a, b);
+    }
+    return nullptr;
+  }
+
+  // The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef).
+  Term accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
+                   const std::map<int, Term> &entrySym) {
+    Term j = fresh("sumidx", Sort::Int);
+    std::unordered_map<Term, Term> sub;
+    for (const auto &[w, ew] : entrySym)
+      if (w != v && tc_.mentions(sm.step, ew))
+        sub[ew] = valueAt(summary[w], s.vars[w].t ? s.vars[w].t : tc_.intConst(0), j, k_.vars[w].name,
+                          sortOf(k_.vars[w].type), &k_.vars[w].type);
+    Term body = tc_.substitute(sm.step, sub);
+    std::vector<Term> syms, params;
+    tc_.collectSymbols(body, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::Var && x != j)
+        params.push_back(x);
+    std::string name = "lsum." + tag_ + "." + std::to_string(out_.sums.size());
+    out_.sums[name] = SumDef{j, body, params};
+    std::vector<Term> args{n};
+    args.insert(args.end(), params.begin(), params.end());
+    Term v0 = s.vars[v].t ? s.vars[v].t : tc_.realConst(0);
+    return tc_.add(v0, tc_.app(name, Sort::Real, args));
   }
 
   void loop(const ir::Stmt &L, State &s, bool barrierAfter) {
@@ -1146,6 +1196,9 @@ private:
     entry.gc = gcEntry;
     std::map<int, Summary> summary;
     Summary bcSum, wcSum, gcSum;
+    std::set<Term> entryIds;
+    for (auto &[v, e] : entrySym)
+      entryIds.insert(e);
     {
       bool savedDry = dry_;
       dry_ = true;
@@ -1158,6 +1211,24 @@ private:
         Summary sm;
         if (v == e) {
           sm.shape = Shape::Invariant;
+          return sm;
+        }
+        if (v && e->sort == Sort::Real) {
+          // acc' = acc + d with d free of acc and of values made inside the iteration other
+          // than the entry values of the loop's variables (substituted per iteration later).
+          Term d = realDelta(v, e);
+          if (!d)
+            return sm;
+          std::vector<Term> syms;
+          tc_.collectSymbols(d, syms);
+          bool ok = true;
+          for (Term x : syms)
+            if (x == e || (x->kind == smt::Kind::Var && x->id > watermark && !entryIds.count(x)))
+              ok = false;
+          if (ok) {
+            sm.shape = Shape::Accumulate;
+            sm.step = d;
+          }
           return sm;
         }
         if (!v || e->sort != Sort::Int)
@@ -1229,6 +1300,19 @@ private:
       bcSum = classify(bcEntry, end.bc);
       wcSum = classify(wcEntry, end.wc);
       gcSum = classify(gcEntry, end.gc);
+      // An accumulator's increment may use the other variables only where their value at
+      // each iteration is exact (not unknown, not another accumulator).
+      for (auto &[v, sm] : summary) {
+        if (sm.shape != Shape::Accumulate)
+          continue;
+        for (auto &[w, ew] : entrySym)
+          if (w != v && tc_.mentions(sm.step, ew) &&
+              (summary[w].shape == Shape::Havoc || summary[w].shape == Shape::Accumulate))
+            sm = Summary{};
+        if (sm.shape == Shape::Accumulate && (tc_.mentions(sm.step, bcEntry) || tc_.mentions(sm.step, wcEntry) ||
+                                              tc_.mentions(sm.step, gcEntry)))
+          sm = Summary{};
+      }
       if (irregular) {
         // With break/return inside, per-iteration barrier counts are only affine if
         // the barriers are unconditional; otherwise havoc.
@@ -1247,6 +1331,10 @@ private:
           continue;
         }
         const Summary &sm = summary[v];
+        if (sm.shape == Shape::Accumulate) {
+          r.vars[v] = {accumulated(v, sm, s, i, summary, entrySym)};
+          continue;
+        }
         if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
           abstraction("loop-carried variable '" + k_.vars[v].name + "' summarised as unknown");
         Term val = valueAt(sm, s.vars[v].t ? s.vars[v].t : tc_.intConst(0), i, k_.vars[v].name,
@@ -1338,6 +1426,8 @@ private:
       dry_ = savedDry;
       if (L.testFirst)
         exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
+      if (!dry_)
+        out_.exits.emplace_back(n, exitCond);
       // The state after the loop is the state at n after running `pre` once more.
       after.pc = tc_.mkAnd(s.pc, exitCond);
       block(L.pre, after, barrierAfter);

@@ -58,6 +58,18 @@ struct AccessSite {
   std::vector<Term> idx; // per-dimension indices when the array is addressed by dimension
   Term bc = nullptr, wc = nullptr, gc = nullptr;
   std::vector<Term> iters;
+  Term value = nullptr; // Store: the value stored (nullptr for pointers)
+};
+
+// A float variable a loop only accumulates into (`acc += f(...)`, also under conditions):
+// after n iterations it holds acc0 + name(n, params...), where an application
+// name(n, a1..ak) means the sum over j in [0, n) of `body` with `iter` := j and params[m] :=
+// a_m (0 when n <= 0). The body is the per-iteration increment over the loop's other
+// variables at iteration j.
+struct SumDef {
+  Term iter = nullptr;
+  Term body = nullptr;
+  std::vector<Term> params;
 };
 
 enum class ArithKind { SignedOverflow, DivByZero, ShiftAmount };
@@ -109,6 +121,10 @@ struct ThreadModel {
   std::vector<Term> assumptions; // pc => cond of every __assume/__requires
   std::vector<Term> facts;       // true facts about abstractions (ranges of UF results, ...)
   std::vector<LoadSym> loads;
+  std::map<std::string, SumDef> sums; // by application name ("lsum.TAG.N")
+  // Regular loops left after `trips` iterations: (trips, the exit condition conjoined to the
+  // path condition after the loop). Whether some trips satisfies it is termination.
+  std::vector<std::pair<Term, Term>> exits;
   std::vector<std::string> abstractions; // over-approximations used (for reports)
   std::vector<const ir::Stmt *> unsupported;
   Term reachEnd = nullptr;

@@ -1,0 +1,818 @@
+#include "verify/equiv/prove.h"
+
+#include "verify/check/symexec.h"
+#include "verify/smt/solver.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <cmath>
+#include <functional>
+#include <set>
+
+namespace ksynth::equiv {
+
+namespace {
+
+using check::Status;
+using smt::Sort;
+using smt::Term;
+using smt::TermContext;
+
+struct GiveUp {
+  std::string why;
+};
+
+// Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body.
+struct SpecSum {
+  Term k = nullptr, body = nullptr;
+  std::vector<Term> params;
+};
+
+const char *kMath[] = {"exp", "log", "sqrt", "rsqrt", "tanh", "erf", "pow"};
+
+// The spec's name for a kernel math function ("expf", "__expf", "std::exp" -> "exp"), or "".
+std::string canonicalMath(std::string n, bool &approx) {
+  approx = false;
+  if (n.rfind("std::", 0) == 0)
+    n = n.substr(5);
+  if (n.rfind("__", 0) == 0) {
+    n = n.substr(2);
+    approx = true; // fast-math intrinsics (__expf, __logf, __powf)
+  }
+  for (const char *m : kMath) {
+    std::string s = m;
+    if (n == s || n == s + "f")
+      return s;
+  }
+  return "";
+}
+
+class Prover {
+public:
+  Prover(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const check::Options &o)
+      : k_(k), s_(s), b_(b), opts_(o), solver_(tc_, o.timeoutMs) {}
+
+  ProofReport run() {
+    ProofReport rep;
+    std::vector<std::string> text;
+    g_ = check::makeGlobals(tc_, k_, opts_.block, opts_.grid, text);
+    w1_ = check::makeThread(tc_, g_, "w1");
+    w2_ = check::makeThread(tc_, g_, "w2");
+    m1_ = check::execute(tc_, k_, g_, w1_, "w1");
+    m1b_ = check::execute(tc_, k_, g_, w1_, "w1b");
+    m2_ = check::execute(tc_, k_, g_, w2_, "w2");
+    for (Term f : g_.facts)
+      solver_.addBackground(f);
+    for (const check::ThreadSyms *t : {&w1_, &w2_})
+      for (Term f : threadRange(*t))
+        solver_.addBackground(f);
+    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_}) {
+      for (Term a : m->assumptions)
+        solver_.addBackground(a);
+      for (Term f : m->facts)
+        solver_.addBackground(f);
+    }
+    for (const ir::ExprPtr &e : opts_.assumes)
+      solver_.addBackground(check::evalUniform(tc_, k_, g_, *e));
+
+    if (!m1_.unsupported.empty()) {
+      rep.unavailable = "the kernel uses an unsupported construct (" + m1_.unsupported.front()->text + ")";
+      return rep;
+    }
+    for (const check::SummarySite &ss : m1_.summaries)
+      if (!unsat(tc_.mkAnd(ss.pc, tc_.mkNot(ss.ok)))) {
+        rep.unavailable = "loop variable '" + ss.var + "' may wrap around";
+        return rep;
+      }
+    for (const check::AccessSite &a : m1_.accesses)
+      if (a.write && !a.pointerKnown) {
+        rep.unavailable = "a store through a pointer that names no known array";
+        return rep;
+      }
+    for (const auto &[v, d] : b_.dimOfVar)
+      dimTerm_[d] = g_.params.at(v);
+    for (const auto &[v, x] : b_.scalarOfVar)
+      scalarTerm_[x] = g_.params.at(v);
+    for (const auto &[a, t] : b_.tensorOfArray)
+      arrayOf_[t] = a;
+
+    for (size_t t = 0; t < s_.tensors.size(); ++t) {
+      const spec::Tensor &T = s_.tensors[t];
+      if (T.mode == spec::Mode::In)
+        continue;
+      TensorProof &tp = rep.tensors[T.name];
+      try {
+        proveTensor(static_cast<int>(t), tp);
+      } catch (const GiveUp &g) {
+        if (tp.coverage != Status::Proven && tp.coverageReason.empty())
+          tp.coverageReason = g.why;
+        if (tp.equivalence != Status::Proven && tp.equivalenceReason.empty())
+          tp.equivalenceReason = g.why;
+      }
+    }
+    rep.assumptions.assign(assumed_.begin(), assumed_.end());
+    return rep;
+  }
+
+private:
+  const ir::Kernel &k_;
+  const spec::Spec &s_;
+  const spec::Binding &b_;
+  check::Options opts_;
+  TermContext tc_;
+  smt::Solver solver_;
+  check::GlobalSyms g_;
+  check::ThreadSyms w1_, w2_;
+  check::ThreadModel m1_, m1b_, m2_;
+  std::map<int, Term> dimTerm_, scalarTerm_;
+  std::map<int, int> arrayOf_; // spec tensor -> kernel array
+  std::map<std::string, SpecSum> specSums_;
+  std::map<int, Term> constCache_;
+  std::set<std::string> assumed_;
+  std::set<Term> boundsAdded_;
+  std::string lastUnknown_;
+  int dumped_ = 0;
+
+  std::vector<Term> threadRange(const check::ThreadSyms &t) {
+    std::vector<Term> out;
+    for (int d = 0; d < 3; ++d) {
+      out.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), t.tid[d]), tc_.lt(t.tid[d], g_.blockDim[d])));
+      out.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), t.bid[d]), tc_.lt(t.bid[d], g_.gridDim[d])));
+    }
+    return out;
+  }
+
+  void dump(Term goal, const smt::Result &r) {
+    if (opts_.dumpSmtDir.empty())
+      return;
+    std::filesystem::create_directories(opts_.dumpSmtDir);
+    std::vector<Term> all = solver_.background();
+    all.push_back(goal);
+    std::string name = k_.name + ".spec." + std::to_string(++dumped_);
+    std::ofstream(opts_.dumpSmtDir + "/" + name + ".smt2")
+        << smt::toSmtLib2(all, "ksynth query " + name + " (coverage/equivalence; ksynth got " +
+                                   smt::statusName(r.status) + ")\nunsat means the step of the proof holds");
+  }
+
+  bool unsat(Term goal) {
+    for (Term f : tc_.boundFacts())
+      if (boundsAdded_.insert(f).second)
+        solver_.addBackground(f);
+    smt::Result r = solver_.check(goal);
+    dump(goal, r);
+    if (r.status == smt::Status::Unknown)
+      lastUnknown_ = "the solver gave up (" + r.reason + ")";
+    else if (r.status == smt::Status::Sat)
+      lastUnknown_ = "";
+    return r.status == smt::Status::Unsat;
+  }
+
+  smt::Result solve(Term goal) {
+    for (Term f : tc_.boundFacts())
+      if (boundsAdded_.insert(f).second)
+        solver_.addBackground(f);
+    smt::Result r = solver_.check(goal);
+    dump(goal, r);
+    return r;
+  }
+
+  // ---- the spec as terms -----------------------------------------------------------------
+
+  Term realLiteral(const spec::Term &t) {
+    // DESIGN: a float literal equals a spec constant when both round to the same float, so
+    // the spec constant is the float it rounds to (its exact binary value).
+    double v = static_cast<double>(t.num) / static_cast<double>(t.den);
+    float f = static_cast<float>(v);
+    if (static_cast<double>(f) * static_cast<double>(t.den) == static_cast<double>(t.num))
+      return tc_.realConst(t.num, t.den);
+    int exp = 0;
+    double m = std::frexp(static_cast<double>(f), &exp);
+    auto mant = static_cast<smt::int128>(std::ldexp(m, 53));
+    exp -= 53;
+    while (mant % 2 == 0 && exp < 0) {
+      mant /= 2;
+      ++exp;
+    }
+    if (exp >= 0 && exp < 60)
+      return tc_.realConst(mant * (static_cast<smt::int128>(1) << exp));
+    if (exp < 0 && exp > -100)
+      return tc_.realConst(mant, static_cast<smt::int128>(1) << -exp);
+    throw GiveUp{"a spec constant of extreme magnitude"};
+  }
+
+  Term flatOf(int tensor, const std::vector<Term> &idx) {
+    const spec::Tensor &T = s_.tensors[tensor];
+    Term flat = tc_.intConst(0);
+    std::vector<Term> none;
+    for (size_t d = 0; d < idx.size(); ++d)
+      flat = d == 0 ? idx[0] : tc_.add(tc_.mul(flat, tr(*T.extents[d], none)), idx[d]);
+    return flat;
+  }
+
+  Term tr(const spec::Term &t, std::vector<Term> &slots) {
+    using spec::Op;
+    auto a = [&](size_t i) { return tr(*t.args[i], slots); };
+    auto chain = [&](auto mk) {
+      std::vector<Term> parts;
+      for (size_t i = 0; i + 1 < t.args.size(); ++i)
+        parts.push_back(mk(a(i), a(i + 1)));
+      return tc_.mkAnd(parts);
+    };
+    auto fold = [&](auto mk) {
+      Term r = a(0);
+      for (size_t i = 1; i < t.args.size(); ++i)
+        r = mk(r, a(i));
+      return r;
+    };
+    switch (t.op) {
+    case Op::IntLit: return tc_.intConst(t.ival);
+    case Op::BoolLit: return tc_.boolConst(t.ival != 0);
+    case Op::RealLit: return realLiteral(t);
+    case Op::Dim: {
+      auto it = dimTerm_.find(t.ref);
+      if (it == dimTerm_.end())
+        throw GiveUp{"size '" + s_.dims[t.ref].name + "' is not a parameter of the kernel"};
+      return it->second;
+    }
+    case Op::Scalar: {
+      auto it = scalarTerm_.find(t.ref);
+      if (it == scalarTerm_.end())
+        throw GiveUp{"scalar '" + s_.scalars[t.ref].name + "' is not a parameter of the kernel"};
+      return it->second;
+    }
+    case Op::Const: {
+      auto it = constCache_.find(t.ref);
+      if (it != constCache_.end())
+        return it->second;
+      std::vector<Term> e(static_cast<size_t>(s_.defines[t.ref].numSlots));
+      Term v = tr(*s_.defines[t.ref].body, e);
+      constCache_[t.ref] = v;
+      return v;
+    }
+    case Op::Var: return slots.at(static_cast<size_t>(t.ref));
+    case Op::Read: {
+      auto it = arrayOf_.find(t.ref);
+      if (it == arrayOf_.end())
+        throw GiveUp{"tensor '" + s_.tensors[t.ref].name + "' is not a kernel parameter"};
+      if (!g_.readOnly.count(it->second))
+        throw GiveUp{"the spec reads '" + s_.tensors[t.ref].name + "', which the kernel may store to"};
+      std::vector<Term> idx;
+      for (size_t i = 0; i < t.args.size(); ++i)
+        idx.push_back(a(i));
+      const ir::Array &arr = k_.arrays[it->second];
+      return tc_.app("mem." + arr.name, arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
+                     {flatOf(t.ref, idx)});
+    }
+    case Op::Old: throw GiveUp{"in-place (inout) outputs are not proven yet"};
+    case Op::Call: {
+      const spec::Define &d = s_.defines[t.ref];
+      std::vector<Term> e(static_cast<size_t>(d.numSlots));
+      for (size_t i = 0; i < t.args.size(); ++i)
+        e[i] = a(i);
+      return tr(*d.body, e);
+    }
+    case Op::Ite: return tc_.ite(a(0), a(1), a(2));
+    case Op::Let: {
+      size_t n = t.letVars.size();
+      std::vector<Term> vals;
+      for (size_t i = 0; i < n; ++i)
+        vals.push_back(a(i));
+      for (size_t i = 0; i < n; ++i)
+        slots.at(static_cast<size_t>(t.ref) + i) = vals[i];
+      return a(n);
+    }
+    case Op::And: return fold([&](Term x, Term y) { return tc_.mkAnd(x, y); });
+    case Op::Or: return fold([&](Term x, Term y) { return tc_.mkOr(x, y); });
+    case Op::Not: return tc_.mkNot(a(0));
+    case Op::Implies: return tc_.implies(a(0), a(1));
+    case Op::Eq: return chain([&](Term x, Term y) { return tc_.eq(x, y); });
+    case Op::Lt: return chain([&](Term x, Term y) { return tc_.lt(x, y); });
+    case Op::Le: return chain([&](Term x, Term y) { return tc_.le(x, y); });
+    case Op::Gt: return chain([&](Term x, Term y) { return tc_.gt(x, y); });
+    case Op::Ge: return chain([&](Term x, Term y) { return tc_.ge(x, y); });
+    case Op::Add: return fold([&](Term x, Term y) { return tc_.add(x, y); });
+    case Op::Sub: return fold([&](Term x, Term y) { return tc_.sub(x, y); });
+    case Op::Mul: return fold([&](Term x, Term y) { return tc_.mul(x, y); });
+    case Op::Neg: return tc_.neg(a(0));
+    case Op::Div: return fold([&](Term x, Term y) { return tc_.realDiv(x, y); });
+    case Op::IntDiv: return tc_.div(a(0), a(1));
+    case Op::Mod: return tc_.mod(a(0), a(1));
+    case Op::ToReal: return tc_.toReal(a(0));
+    case Op::Abs: {
+      Term x = a(0);
+      Term zero = x->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
+      return tc_.ite(tc_.le(zero, x), x, tc_.neg(x));
+    }
+    case Op::Max: return fold([&](Term x, Term y) { return tc_.ite(tc_.ge(x, y), x, y); });
+    case Op::Min: return fold([&](Term x, Term y) { return tc_.ite(tc_.le(x, y), x, y); });
+    case Op::Sum: {
+      Term lo = a(0), hi = a(1);
+      Term kv = tc_.fresh("spec.k", Sort::Int);
+      slots.at(static_cast<size_t>(t.ref)) = kv;
+      Term body = a(2);
+      std::vector<Term> syms, params;
+      tc_.collectSymbols(body, syms);
+      for (Term x : syms)
+        if (x->kind == smt::Kind::Var && x != kv)
+          params.push_back(x);
+      std::string name = "ssum." + std::to_string(specSums_.size());
+      specSums_[name] = SpecSum{kv, body, params};
+      std::vector<Term> args{lo, hi};
+      args.insert(args.end(), params.begin(), params.end());
+      return tc_.app(name, Sort::Real, args);
+    }
+    case Op::Fn: {
+      std::vector<Term> args;
+      for (size_t i = 0; i < t.args.size(); ++i)
+        args.push_back(a(i));
+      return tc_.app("fn." + t.name, Sort::Real, args);
+    }
+    default: throw GiveUp{std::string("the spec uses '") + spec::opKeyword(t.op) + "', not proven yet"};
+    }
+  }
+
+  // Kernel math calls under the spec's names (fast-math intrinsics are stated).
+  Term canonicalKernel(Term t) {
+    std::vector<Term> syms;
+    tc_.collectSymbols(t, syms);
+    std::unordered_map<Term, Term> sub;
+    for (Term x : syms) {
+      if (x->kind != smt::Kind::App || x->name.rfind("fn.", 0) != 0)
+        continue;
+      bool approx = false;
+      std::string c = canonicalMath(x->name.substr(3), approx);
+      if (c.empty())
+        continue;
+      if (approx)
+        assumed_.insert("'" + x->name.substr(3) + "' is taken as the spec's '" + c + "' (an approximation on the GPU)");
+      std::vector<Term> args;
+      for (Term kid : x->kids)
+        args.push_back(tc_.substitute(kid, sub));
+      sub[x] = tc_.app("fn." + c, x->sort, args);
+    }
+    return sub.empty() ? t : tc_.substitute(t, sub);
+  }
+
+  // ---- delinearisation -------------------------------------------------------------------
+
+  // t = X * f + Y, splitting t's monomials by whether f is one of their factors.
+  bool factorOut(Term m, Term f, Term &rest) {
+    if (m == f) {
+      rest = tc_.intConst(1);
+      return true;
+    }
+    if (m->kind != smt::Kind::Mul)
+      return false;
+    for (size_t i = 0; i < m->kids.size(); ++i) {
+      Term r;
+      if (!factorOut(m->kids[i], f, r))
+        continue;
+      for (size_t j = 0; j < m->kids.size(); ++j)
+        if (j != i)
+          r = tc_.mul(r, m->kids[j]);
+      rest = r;
+      return true;
+    }
+    return false;
+  }
+  bool split(Term t, Term f, Term &X, Term &Y) {
+    std::vector<Term> mons = t->kind == smt::Kind::Add ? t->kids : std::vector<Term>{t};
+    X = tc_.intConst(0);
+    Y = tc_.intConst(0);
+    bool any = false;
+    for (Term m : mons) {
+      Term r;
+      if (factorOut(m, f, r)) {
+        X = tc_.add(X, r);
+        any = true;
+      } else {
+        Y = tc_.add(Y, m);
+      }
+    }
+    return any;
+  }
+  // True facts relating two flat addresses of one tensor through its extents.
+  void delinearise(Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
+    for (size_t d = ext.size(); d-- > 1;) {
+      Term N = ext[d], X1, Y1, X2, Y2;
+      if (!split(f1, N, X1, Y1) || !split(f2, N, X2, Y2))
+        return;
+      Term zero = tc_.intConst(0);
+      Term pre = tc_.mkAnd({tc_.le(tc_.intConst(1), N), tc_.le(zero, Y1), tc_.lt(Y1, N), tc_.le(zero, Y2),
+                            tc_.lt(Y2, N), tc_.eq(tc_.add(tc_.mul(X1, N), Y1), tc_.add(tc_.mul(X2, N), Y2))});
+      facts.push_back(tc_.implies(pre, tc_.mkAnd(tc_.eq(X1, X2), tc_.eq(Y1, Y2))));
+      f1 = X1;
+      f2 = X2;
+    }
+  }
+
+  // ---- sums ------------------------------------------------------------------------------
+
+  std::vector<Term> appsWithPrefix(Term t, const std::string &prefix) {
+    std::vector<Term> syms, out;
+    tc_.collectSymbols(t, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::App && x->name.rfind(prefix, 0) == 0)
+        out.push_back(x);
+    return out;
+  }
+
+  const check::SumDef *kernelSum(const std::string &name) {
+    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_}) {
+      auto it = m->sums.find(name);
+      if (it != m->sums.end())
+        return &it->second;
+    }
+    return nullptr;
+  }
+
+  Term max0(Term x) { return tc_.ite(tc_.lt(x, tc_.intConst(0)), tc_.intConst(0), x); }
+
+  // ctx ⇒ a = b, matching kernel sums in a with spec sums in b (see prove.h).
+  bool equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
+    if (depth > 4) {
+      why = "sums nested too deeply";
+      return false;
+    }
+    std::unordered_map<Term, Term> subA, subB;
+    std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
+    std::set<Term> usedS;
+    for (Term l : ks) {
+      const check::SumDef *ld = kernelSum(l->name);
+      if (!ld)
+        continue;
+      for (Term q : ss) {
+        if (usedS.count(q))
+          continue;
+        const SpecSum &sd = specSums_.at(q->name);
+        Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
+        if (!unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo))))))
+          continue;
+        Term j = tc_.fresh("eq.j", Sort::Int);
+        std::unordered_map<Term, Term> ml{{ld->iter, j}}, ms{{sd.k, tc_.add(lo, j)}};
+        for (size_t p = 0; p < ld->params.size(); ++p)
+          ml[ld->params[p]] = l->kids[p + 1];
+        for (size_t p = 0; p < sd.params.size(); ++p)
+          ms[sd.params[p]] = q->kids[p + 2];
+        Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
+        Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
+        std::string inner;
+        if (!equalTerms(bl, bs, ctx2, depth + 1, inner))
+          continue;
+        Term sigma = tc_.fresh("eq.sum", Sort::Real);
+        subA[l] = sigma;
+        subB[q] = sigma;
+        usedS.insert(q);
+        break;
+      }
+    }
+    Term a2 = subA.empty() ? a : tc_.substitute(a, subA), b2 = subB.empty() ? b : tc_.substitute(b, subB);
+    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
+      return true;
+    why = !lastUnknown_.empty() ? lastUnknown_
+          : ks.size() + ss.size() > subA.size() + subB.size()
+              ? "a sum of the kernel and one of the spec could not be matched term by term"
+              : "the stored value and the spec's could not be shown equal";
+    return false;
+  }
+
+  // ---- one output tensor -------------------------------------------------------------------
+
+  std::vector<const check::AccessSite *> storesTo(const check::ThreadModel &m, int a) {
+    std::vector<const check::AccessSite *> out;
+    for (const check::AccessSite &s : m.accesses)
+      if (s.array == a && s.write)
+        out.push_back(&s);
+    return out;
+  }
+
+  void proveTensor(int t, TensorProof &tp) {
+    const spec::Tensor &T = s_.tensors[t];
+    auto ai = arrayOf_.find(t);
+    if (ai == arrayOf_.end())
+      throw GiveUp{"tensor '" + T.name + "' is not a kernel parameter"};
+    int a = ai->second;
+    if (T.mode == spec::Mode::InOut)
+      throw GiveUp{"in-place (inout) outputs are not proven yet"};
+    auto s1 = storesTo(m1_, a), s1b = storesTo(m1b_, a), s2 = storesTo(m2_, a);
+    if (s1.empty())
+      throw GiveUp{"no store to '" + T.name + "' was found"};
+    for (const check::AccessSite *s : s1)
+      if (s->atomic)
+        throw GiveUp{"atomic updates of '" + T.name + "' are not proven yet"};
+    std::vector<Term> none;
+    std::vector<Term> ext;
+    for (const spec::TermPtr &e : T.extents)
+      ext.push_back(tr(*e, none));
+
+    // once and unique
+    std::vector<Term> onceCases, uniqueCases, facts;
+    for (const check::AccessSite *x : s1) {
+      for (const check::AccessSite *y : s1b) {
+        Term same = tc_.fls();
+        if (x->stmt == y->stmt && x->iters.size() == y->iters.size()) {
+          std::vector<Term> eqs;
+          for (size_t i = 0; i < x->iters.size(); ++i)
+            eqs.push_back(tc_.eq(x->iters[i], y->iters[i]));
+          same = tc_.mkAnd(eqs);
+        }
+        onceCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat), tc_.mkNot(same)}));
+        delinearise(x->flat, y->flat, ext, facts);
+      }
+      for (const check::AccessSite *y : s2) {
+        uniqueCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat)}));
+        delinearise(x->flat, y->flat, ext, facts);
+      }
+    }
+    Term factsT = tc_.mkAnd(facts);
+    std::vector<Term> diff;
+    for (int d = 0; d < 3; ++d) {
+      diff.push_back(tc_.ne(w1_.tid[d], w2_.tid[d]));
+      diff.push_back(tc_.ne(w1_.bid[d], w2_.bid[d]));
+    }
+    bool once = unsat(tc_.mkAnd(factsT, tc_.mkOr(onceCases)));
+    std::string onceWhy = lastUnknown_;
+    bool unique = once && unsat(tc_.mkAnd({factsT, tc_.mkOr(diff), tc_.mkOr(uniqueCases)}));
+    if (!once)
+      tp.coverageReason = "could not show that a thread stores each element of '" + T.name + "' at most once" +
+                          (onceWhy.empty() ? "" : ": " + onceWhy);
+    else if (!unique)
+      tp.coverageReason = "could not show that no two threads store the same element of '" + T.name + "'" +
+                          (lastUnknown_.empty() ? "" : ": " + lastUnknown_);
+
+    // The element: index tuple j in the spec's shape, flat e.
+    std::vector<Term> j;
+    std::vector<Term> inRange;
+    for (size_t d = 0; d < ext.size(); ++d) {
+      j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
+      inRange.push_back(tc_.le(tc_.intConst(0), j.back()));
+      inRange.push_back(tc_.lt(j.back(), ext[d]));
+    }
+    Term e = ext.empty() ? tc_.intConst(0) : flatOf(t, j);
+    Term elem = tc_.mkAnd(inRange);
+
+    bool complete = once && unique && completeness(s1, j, e, elem, ext, tp);
+    if (once && unique && complete)
+      tp.coverage = Status::Proven;
+
+    // equivalence at every store
+    if (!(once && unique)) {
+      tp.equivalenceReason = "needs each element stored once by one thread, which is not proven";
+      return;
+    }
+    auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
+    if (it == s_.ensures.end())
+      throw GiveUp{"no ensures for '" + T.name + "'"};
+    std::vector<Term> slots(static_cast<size_t>(it->numSlots));
+    for (size_t d = 0; d < j.size(); ++d)
+      slots[d] = j[d];
+    Term want = tr(*it->body, slots);
+    for (const check::AccessSite *x : s1) {
+      if (!x->value)
+        throw GiveUp{"a stored value of '" + T.name + "' is not a number"};
+      std::vector<Term> hint;
+      delinearise(x->flat, e, ext, hint);
+      Term ctx = tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.mkAnd(hint)});
+      Term got = canonicalKernel(x->value);
+      if (got->sort == Sort::Int && want->sort == Sort::Real)
+        got = tc_.toReal(got);
+      if (got->sort != want->sort)
+        throw GiveUp{"the stored value and the spec's have different sorts"};
+      std::string why;
+      if (!equalTerms(got, want, ctx, 0, why)) {
+        tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
+        return;
+      }
+    }
+    tp.equivalence = Status::Proven;
+  }
+
+  // ---- completeness --------------------------------------------------------------------
+
+  struct Witness {
+    const check::AccessSite *site;
+    Term covers; // the site stores element e with these thread coordinates
+  };
+
+  // The site's path condition with the exit conditions of loops before it removed (each such
+  // loop is assumed to terminate), or nullptr when some other thread-local value remains.
+  Term reachable(const check::AccessSite &s) {
+    std::vector<Term> conj;
+    std::function<void(Term)> flatten = [&](Term x) {
+      if (x->kind == smt::Kind::And)
+        for (Term k : x->kids)
+          flatten(k);
+      else
+        conj.push_back(x);
+    };
+    flatten(s.pc);
+    std::set<Term> drop;
+    for (const auto &[n, exitCond] : m1_.exits) {
+      bool used = false;
+      for (Term c : conj)
+        used |= tc_.mentions(c, n);
+      if (!used)
+        continue;
+      if (tc_.mentions(s.flat, n))
+        return nullptr;
+      std::vector<Term> ec;
+      std::function<void(Term)> fl = [&](Term x) {
+        if (x->kind == smt::Kind::And)
+          for (Term k : x->kids)
+            fl(k);
+        else
+          ec.push_back(x);
+      };
+      fl(exitCond);
+      std::set<Term> ecs(ec.begin(), ec.end());
+      for (Term c : conj)
+        if (tc_.mentions(c, n) && !ecs.count(c))
+          return nullptr; // the trip count is used beyond the loop's exit
+      for (Term c : ec)
+        drop.insert(c);
+      assumed_.insert("loops before the stores terminate (coverage is partial correctness)");
+    }
+    std::vector<Term> keep;
+    for (Term c : conj)
+      if (!drop.count(c))
+        keep.push_back(c);
+    return tc_.mkAnd(keep);
+  }
+
+  bool completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
+                    Term elem, const std::vector<Term> &ext, TensorProof &tp) {
+    std::vector<Term> vals(j.begin(), j.end());
+    vals.push_back(e);
+    struct Site {
+      const check::AccessSite *s;
+      Term pc;
+      std::vector<std::unordered_map<Term, Term>> cands;
+    };
+    std::vector<Site> usable;
+    for (const check::AccessSite *s : sites) {
+      Term pc = reachable(*s);
+      if (!pc)
+        continue;
+      // Which thread coordinates matter.
+      Term both = tc_.mkAnd(pc, tc_.eq(s->flat, e));
+      std::vector<Term> unknowns;
+      std::vector<Term> syms;
+      tc_.collectSymbols(both, syms);
+      bool stray = false;
+      for (Term x : syms) {
+        if (x->kind != smt::Kind::Var || x->name.rfind("w1.", 0) != 0)
+          continue;
+        bool coord = false;
+        for (int d = 0; d < 3; ++d)
+          coord |= x == w1_.tid[d] || x == w1_.bid[d];
+        bool iter = std::find(s->iters.begin(), s->iters.end(), x) != s->iters.end();
+        if (!coord && !iter)
+          stray = true;
+      }
+      if (stray)
+        continue;
+      // Strides of the iterations in the address.
+      std::vector<Term> vs = vals;
+      std::map<Term, std::vector<Term>> iterCands;
+      for (Term it : s->iters) {
+        std::vector<Term> &c = iterCands[it];
+        c.push_back(tc_.intConst(0));
+        Term f0 = tc_.substitute(s->flat, {{it, tc_.intConst(0)}});
+        Term f1 = tc_.substitute(s->flat, {{it, tc_.intConst(1)}});
+        Term f2 = tc_.substitute(s->flat, {{it, tc_.intConst(2)}});
+        Term S = tc_.sub(f1, f0);
+        if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
+          continue;
+        for (Term v : vals) {
+          c.push_back(tc_.div(v, S));
+          vs.push_back(tc_.mod(v, S));
+        }
+      }
+      std::vector<std::vector<std::pair<Term, Term>>> perVar; // (symbol, value) choices
+      for (int d = 0; d < 3; ++d) {
+        for (bool isTid : {true, false}) {
+          Term x = isTid ? w1_.tid[d] : w1_.bid[d];
+          if (!tc_.mentions(both, x)) {
+            perVar.push_back({{x, tc_.intConst(0)}});
+            continue;
+          }
+          std::vector<std::pair<Term, Term>> ch{{x, tc_.intConst(0)}};
+          for (Term v : vs) {
+            if (isTid)
+              ch.push_back({x, tc_.mod(v, g_.blockDim[d])});
+            else
+              ch.push_back({x, tc_.div(v, g_.blockDim[d])});
+          }
+          if (!isTid)
+            for (Term v : vals)
+              ch.push_back({x, v});
+          perVar.push_back(ch);
+        }
+      }
+      for (auto &[it, c] : iterCands) {
+        std::vector<std::pair<Term, Term>> ch;
+        for (Term v : c)
+          ch.push_back({it, v});
+        perVar.push_back(ch);
+      }
+      Site st{s, pc, {}};
+      // Every combination (bounded).
+      std::vector<std::unordered_map<Term, Term>> combos{{}};
+      for (const auto &choices : perVar) {
+        std::vector<std::unordered_map<Term, Term>> next;
+        for (const auto &c : combos)
+          for (const auto &[x, v] : choices) {
+            auto m = c;
+            m[x] = v;
+            next.push_back(std::move(m));
+          }
+        combos = std::move(next);
+        if (combos.size() > 20000)
+          break;
+      }
+      if (combos.size() > 20000)
+        continue;
+      st.cands = std::move(combos);
+      usable.push_back(std::move(st));
+    }
+    if (usable.empty()) {
+      tp.coverageReason = "no store to the tensor has a writer ksynth can name for every element";
+      return false;
+    }
+    auto covers = [&](const Site &st, const std::unordered_map<Term, Term> &w) {
+      std::vector<Term> c{tc_.substitute(st.pc, w), tc_.eq(tc_.substitute(st.s->flat, w), e)};
+      for (int d = 0; d < 3; ++d) {
+        Term tx = w.at(w1_.tid[d]), bx = w.at(w1_.bid[d]);
+        c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+        c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), bx), tc_.lt(bx, g_.gridDim[d])));
+      }
+      for (Term it : st.s->iters)
+        c.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+      std::vector<Term> hint;
+      delinearise(tc_.substitute(st.s->flat, w), e, ext, hint);
+      c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
+      return tc_.mkAnd(c);
+    };
+    std::vector<Term> chosen;
+    std::vector<smt::Assignment> models;
+    for (int round = 0; round < 8; ++round) {
+      Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
+      smt::Result r = solve(goal);
+      if (r.status == smt::Status::Unsat)
+        return true;
+      if (r.status == smt::Status::Unknown) {
+        tp.coverageReason = "could not show every element of the tensor is stored: the solver gave up (" + r.reason + ")";
+        return false;
+      }
+      // A counterexample element: of the candidate writers that store it, the one that also
+      // stores the most earlier counterexamples (the general witness, not a special case).
+      models.push_back(std::move(r.model));
+      Term best = nullptr;
+      size_t bestScore = 0;
+      for (const Site &st : usable)
+        for (const auto &w : st.cands) {
+          Term c = covers(st, w);
+          auto holds = [&](const smt::Assignment &m) {
+            std::optional<smt::Value> v = smt::eval(c, m);
+            return v && v->num != 0;
+          };
+          if (!holds(models.back()))
+            continue;
+          size_t score = 1;
+          for (size_t i = 0; i + 1 < models.size(); ++i)
+            score += holds(models[i]);
+          if (!best || score > bestScore) {
+            best = c;
+            bestScore = score;
+          }
+        }
+      if (best)
+        chosen.push_back(best);
+      if (!best) {
+        tp.coverageReason = "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
+        return false;
+      }
+    }
+    tp.coverageReason = "could not name a thread that stores every element (too many cases)";
+    return false;
+  }
+};
+
+} // namespace
+
+ProofReport proveAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                             const check::Options &opts) {
+  auto t0 = std::chrono::steady_clock::now();
+  Prover p(k, s, b, opts);
+  ProofReport r;
+  try {
+    r = p.run();
+  } catch (const GiveUp &g) {
+    r.unavailable = g.why;
+  }
+  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+} // namespace ksynth::equiv

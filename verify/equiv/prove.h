@@ -1,0 +1,52 @@
+// Coverage and equivalence over symbolic sizes, for kernels whose every output element is
+// stored by one thread, once, with a value computed from read-only inputs (maps, 2-D grids,
+// grid-stride loops, per-thread reductions whose loops accumulate in the spec's order).
+// Sound only for kernels free of races and barrier divergence: the caller must have proven
+// the safety obligations first (then one thread's program decides what it stores).
+//
+// With w a symbolic thread of the launch (symexec.h) and, per out tensor T, its store sites:
+//   once        a thread stores each element of T at most once (two copies of w's program
+//               with independent iterations: same cell ⇒ same site and same iteration)
+//   unique      two different threads never store the same element of T
+//   complete    every element j of T's spec shape is stored by some thread: witnesses are
+//               guessed as terms of j (thread = j mod blockDim, block = j div blockDim, loop
+//               iteration = j div stride, ...) and refined against counterexample elements;
+//               loops are assumed to terminate (partial correctness, stated)
+//   equivalent  at every store to element j: stored value = the spec's ensures at j, over
+//               the reals. A loop accumulator is a sum (symexec.h SumDef); a kernel sum and a
+//               spec sum are the same number when their trip counts agree and their terms
+//               agree at every step (each a query), and are then replaced by one unknown
+// Flat addresses are related to index tuples by ground delinearisation facts (X*N + Y =
+// Q*N + R with 0 <= Y, R < N implies X = Q and Y = R), which are true of all integers.
+// Every query is `unsat` or the obligation stays unknown; nothing here refutes (the concrete
+// tests in concrete.h do).
+#pragma once
+
+#include "verify/check/checker.h"
+#include "verify/ir/kir.h"
+#include "verify/spec/bind.h"
+#include "verify/spec/spec.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ksynth::equiv {
+
+struct TensorProof {
+  check::Status coverage = check::Status::Unknown;
+  check::Status equivalence = check::Status::Unknown;
+  std::string coverageReason, equivalenceReason; // why unknown
+};
+
+struct ProofReport {
+  std::string unavailable;                   // non-empty: nothing was attempted (why)
+  std::map<std::string, TensorProof> tensors; // out/inout tensors by name
+  std::vector<std::string> assumptions;       // stated by the proofs (termination, approximations)
+  double ms = 0;
+};
+
+ProofReport proveAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                             const check::Options &opts);
+
+} // namespace ksynth::equiv
