@@ -59,10 +59,11 @@ def check_one(ks, specs, name, entry):
             problems.append(f"spec not well formed: {out}")
     if not os.path.exists(cu):
         problems.append("no reference kernel " + name + ".cu")
-        return name, problems, None, 0.0, info
+        return name, problems, (None, None), 0.0, info
     args = (entry or {}).get("args", [])
     rc, out, err, secs = run([ks, "verify", cu, "--spec", smt, "--checks", SAFETY, "--json", *args])
     verdict = None
+    spec_verdict = None
     try:
         j = json.loads(out)
         verdict = j.get("verdict")
@@ -83,13 +84,19 @@ def check_one(ks, specs, name, entry):
         bad = [o for k in j["kernels"] for o in k["obligations"] if o["status"] == "refuted"]
         if bad or j["verdict"] == "refuted":
             problems.append("reference kernel refuted against its spec: " + "; ".join(o.get("reason", "") for o in bad))
+        spec_verdict = j["verdict"]
+        want = (entry or {}).get("spec_verdict")
+        if want is not None and spec_verdict != want:
+            problems.append(f"coverage/equivalence {spec_verdict}, expected {want}")
+        if entry is not None and want is None:
+            problems.append("no spec_verdict in the expectation file")
     except (ValueError, KeyError):
         problems.append(f"no JSON report for coverage/equivalence (exit {rc}): {err.strip()[:500]}")
     if entry is None:
         problems.append("no entry in the expectation file")
     elif verdict != entry.get("verdict") and verdict not in entry.get("also", []):
         problems.append(f"verdict {verdict}, expected {entry.get('verdict')}")
-    return name, problems, verdict, secs, info
+    return name, problems, (verdict, spec_verdict), secs, info
 
 
 def check_twin(ks, specs, path):
@@ -146,12 +153,14 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
         futs = [ex.submit(check_one, a.ksynth, a.specs, n, expect.get(n)) for n in names]
         for fut in concurrent.futures.as_completed(futs):
-            name, problems, verdict, secs, _ = fut.result()
-            results[name] = (verdict, secs)
+            name, problems, verdicts, secs, _ = fut.result()
+            results[name] = (verdicts, secs)
             status = "ok  " if not problems else "FAIL"
-            print(f"{status} {name:20s} {str(verdict):8s} {secs:6.1f} s", flush=True)
+            print(f"{status} {name:20s} safety {str(verdicts[0]):8s} spec {str(verdicts[1]):8s} {secs:6.1f} s",
+                  flush=True)
             for p in problems:
-                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
+                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry")
+                                      or p.startswith("coverage/equivalence ") or p.startswith("no spec_verdict"))):
                     failures.append(f"{name}: {p}")
 
     twins_dir = os.path.join(a.specs, "buggy")
@@ -165,13 +174,16 @@ def main():
     print(f"{len(twins)} buggy twins")
 
     times = sorted(s for _, s in results.values())
+    proven = sorted(n for n, (v, _) in results.items() if v[1] == "proven")
+    print(f"coverage and equivalence proven over symbolic sizes: {len(proven)}/{len(names)} ({', '.join(proven)})")
     if times:
         print(f"{len(names)} specs; verification (safety, then coverage/equivalence) median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
     if a.update:
         new = {}
         for n in names:
             e = dict(expect.get(n, {}))
-            e["verdict"] = results[n][0]
+            e["verdict"] = results[n][0][0]
+            e["spec_verdict"] = results[n][0][1]
             new[n] = e
         with open(a.expect, "w") as f:
             json.dump(new, f, indent=2, sort_keys=True)

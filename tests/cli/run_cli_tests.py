@@ -98,17 +98,27 @@ def main():
     check("--spec sizes become preconditions", "spec vec_add: __len(C) == N" in j["assumptions"]
           and "spec vec_add: N >= 1" in j["assumptions"], j["assumptions"])
     rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt)
-    check("--spec default checks include coverage/equivalence, unknown (exit 2)",
-          rc == 2 and "coverage.C not proven: not proven over symbolic sizes" in out
-          and "equivalence.C not proven: not proven over symbolic sizes" in out
-          and "agrees with the spec on random inputs" in out
-          and out.strip().endswith("VERDICT: UNKNOWN"), out)
+    check("--spec default checks include coverage/equivalence: proven (exit 0)",
+          rc == 0 and "coverage 1/1 proven" in out and "equivalence 1/1 proven" in out
+          and out.strip().endswith("VERDICT: PROVEN"), out)
     rc, out, _ = run(ks, "verify", va_cu, "--spec", va_smt, "--checks", "equivalence", "--json")
     j = json.loads(out)
     obl = j["kernels"][0]["obligations"]
-    check("--checks equivalence alone: unknown, never proven",
-          rc == 2 and j["verdict"] == "unknown" and obl and all(o["status"] == "unknown" for o in obl)
+    check("--checks equivalence alone: only equivalence reported, proven (safety decided internally)",
+          rc == 0 and j["verdict"] == "proven" and obl and all(o["status"] == "proven" for o in obl)
           and {o["kind"] for o in obl} == {"equivalence"}, out)
+    sm_cu = os.path.join(ROOT, "specs", "softmax.cu")
+    sm_smt = os.path.join(ROOT, "specs", "softmax.smt")
+    rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence")
+    check("equivalence not provable yet: unknown (exit 2) with the reason and the sizes tested",
+          rc == 2 and "equivalence.Y not proven: not proven over symbolic sizes (" in out
+          and "agrees with the spec on random inputs at" in out and out.strip().endswith("VERDICT: UNKNOWN"), out)
+    rc, out, _ = run(ks, "verify", os.path.join(ROOT, "specs", "buggy", "matmul_k_short.cu"), "--spec",
+                     os.path.join(ROOT, "specs", "matmul.smt"), "--no-tests", "--json")
+    j = json.loads(out)
+    st = {o["name"]: o["status"] for o in j["kernels"][0]["obligations"]}
+    check("--no-tests: the proof alone: a buggy twin is not proven (coverage proven, equivalence unknown)",
+          rc == 2 and st.get("coverage.C") == "proven" and st.get("equivalence.C") == "unknown", out)
     bad = os.path.join(ROOT, "specs", "buggy", "vec_add_same_input.cu")
     rc, out, _ = run(ks, "verify", bad, "--spec", va_smt, "--checks", "equivalence", "--json")
     j = json.loads(out)
