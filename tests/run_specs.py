@@ -14,7 +14,8 @@ Spec obligations: every reference kernel is also run with `--checks coverage,equ
 none may be refuted (they are unknown until the symbolic proof exists, or proven). Every
 buggy twin specs/buggy/NAME.cu names its spec and the obligation that must catch it on its
 first line, `// ksynth:spec SPEC expect=coverage|equivalence`, and must be refuted by an
-obligation of that kind, with a witness that names the sizes and the element.
+obligation of that kind, with a witness that names the sizes and the element; and with
+`--no-tests` (the proof alone) that obligation must not be proven.
 Every spec needs a reference kernel and an entry; a verdict that differs from the entry
 fails the run (a better verdict too: update the file, so every change is reviewed).
 With --update the file is rewritten from this run (notes and args are kept).
@@ -123,6 +124,18 @@ def check_twin(ks, specs, path):
                 problems.append("witness lacks sizes, element or inputs: " + json.dumps(w)[:300])
     except (ValueError, KeyError):
         problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
+    # The proof alone (no tests) must not prove what the tests refute.
+    rc, out, err, secs2 = run([ks, "verify", path, "--spec", os.path.join(specs, spec + ".smt"),
+                               "--checks", "coverage,equivalence", "--no-tests", "--json"])
+    secs += secs2
+    try:
+        j = json.loads(out)
+        proven = [o["name"] for k in j["kernels"] for o in k["obligations"]
+                  if o["kind"] == kind and o["status"] == "proven"]
+        if proven or j["verdict"] == "proven":
+            problems.append(f"SOUNDNESS: the proof alone proves {proven} of a buggy twin")
+    except (ValueError, KeyError):
+        problems.append(f"no JSON report with --no-tests (exit {rc}): {err.strip()[:500]}")
     return path, problems, secs
 
 

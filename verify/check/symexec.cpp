@@ -223,6 +223,7 @@ struct State {
 class Exec {
 public:
   bool wrapFreeSummaries = true;
+  bool sharedContent = false; // float loads of shared arrays as shm.NAME(bc, flat)
   Exec(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
        const std::string &tag, ThreadModel &out)
       : tc_(tc), k_(k), g_(g), t_(t), tag_(tag), out_(out) {}
@@ -779,6 +780,8 @@ private:
     }
     if (loaded && *loaded && a.array >= 0 && !dry_)
       out_.loads.push_back({*loaded, a.array, a.flat});
+    if (loaded)
+      a.loaded = *loaded;
     if (arrOut)
       *arrOut = a.array;
     if (flatOut)
@@ -848,10 +851,17 @@ private:
       Term flat = nullptr;
       std::vector<SVal::Alt> alts;
       Term sym = nullptr;
-      if (!v.type.isPtr() && st.ptr && g_.readOnly.count(baseArrayOf(*st.ptr))) {
+      int base = st.ptr ? baseArrayOf(*st.ptr) : -1;
+      if (!v.type.isPtr() && st.ptr && g_.readOnly.count(base)) {
         // Contents fixed during the kernel: the same function of the cell for every load.
-        const ir::Array &ra = k_.arrays[baseArrayOf(*st.ptr)];
+        const ir::Array &ra = k_.arrays[base];
         sym = tc_.app("mem." + ra.name, sortOf(ra.elem), {flatOf(st, s)});
+      } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].space == ir::Space::Shared &&
+                 k_.arrays[base].elem.isFloat() && v.type.isFloat()) {
+        // The cell's content at the start of this barrier interval (valid only where the
+        // thread has not stored to it earlier in the interval: the caller checks).
+        const ir::Array &ra = k_.arrays[base];
+        sym = tc_.app("shm." + ra.name, Sort::Real, {s.bc, flatOf(st, s)});
       } else if (!v.type.isPtr()) {
         sym = fresh("load." + v.name, sortOf(v.type));
       }
@@ -1127,13 +1137,17 @@ private:
 
   // The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef).
   Term accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
-                   const std::map<int, Term> &entrySym) {
+                   const std::map<int, Term> &entrySym,
+                   const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters) {
     Term j = fresh("sumidx", Sort::Int);
     std::unordered_map<Term, Term> sub;
     for (const auto &[w, ew] : entrySym)
       if (w != v && tc_.mentions(sm.step, ew))
         sub[ew] = valueAt(summary[w], s.vars[w].t ? s.vars[w].t : tc_.intConst(0), j, k_.vars[w].name,
                           sortOf(k_.vars[w].type), &k_.vars[w].type);
+    for (const auto &[e, val] : counters(j))
+      if (tc_.mentions(sm.step, e))
+        sub[e] = val;
     Term body = tc_.substitute(sm.step, sub);
     std::vector<Term> syms, params;
     tc_.collectSymbols(body, syms);
@@ -1196,7 +1210,7 @@ private:
     entry.gc = gcEntry;
     std::map<int, Summary> summary;
     Summary bcSum, wcSum, gcSum;
-    std::set<Term> entryIds;
+    std::set<Term> entryIds{bcEntry, wcEntry, gcEntry};
     for (auto &[v, e] : entrySym)
       entryIds.insert(e);
     {
@@ -1309,9 +1323,9 @@ private:
           if (w != v && tc_.mentions(sm.step, ew) &&
               (summary[w].shape == Shape::Havoc || summary[w].shape == Shape::Accumulate))
             sm = Summary{};
-        if (sm.shape == Shape::Accumulate && (tc_.mentions(sm.step, bcEntry) || tc_.mentions(sm.step, wcEntry) ||
-                                              tc_.mentions(sm.step, gcEntry)))
-          sm = Summary{};
+        for (auto [ce, cs] : {std::pair{bcEntry, &bcSum}, std::pair{wcEntry, &wcSum}, std::pair{gcEntry, &gcSum}})
+          if (sm.shape == Shape::Accumulate && tc_.mentions(sm.step, ce) && cs->shape == Shape::Havoc)
+            sm = Summary{};
       }
       if (irregular) {
         // With break/return inside, per-iteration barrier counts are only affine if
@@ -1332,7 +1346,11 @@ private:
         }
         const Summary &sm = summary[v];
         if (sm.shape == Shape::Accumulate) {
-          r.vars[v] = {accumulated(v, sm, s, i, summary, entrySym)};
+          r.vars[v] = {accumulated(v, sm, s, i, summary, entrySym, [&](Term j) {
+            return std::vector<std::pair<Term, Term>>{{bcEntry, valueAt(bcSum, s.bc, j, "bc", Sort::Int)},
+                                                      {wcEntry, valueAt(wcSum, s.wc, j, "wc", Sort::Int)},
+                                                      {gcEntry, valueAt(gcSum, s.gc, j, "gc", Sort::Int)}};
+          })};
           continue;
         }
         if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
@@ -1506,10 +1524,11 @@ Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, cons
 }
 
 ThreadModel execute(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
-                    const std::string &tag, bool wrapFreeSummaries) {
+                    const std::string &tag, bool wrapFreeSummaries, bool sharedContent) {
   ThreadModel m;
   Exec ex(tc, k, g, t, tag, m);
   ex.wrapFreeSummaries = wrapFreeSummaries;
+  ex.sharedContent = sharedContent;
   ex.run();
   return m;
 }

@@ -58,7 +58,8 @@ struct AccessSite {
   std::vector<Term> idx; // per-dimension indices when the array is addressed by dimension
   Term bc = nullptr, wc = nullptr, gc = nullptr;
   std::vector<Term> iters;
-  Term value = nullptr; // Store: the value stored (nullptr for pointers)
+  Term value = nullptr;  // Store: the value stored (nullptr for pointers)
+  Term loaded = nullptr; // Load: the value read (a symbol, mem.A(flat) or shm.S(bc, flat))
 };
 
 // A float variable a loop only accumulates into (`acc += f(...)`, also under conditions):
@@ -137,8 +138,13 @@ GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
 
 ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::string &tag);
 
+// sharedContent: float loads of shared arrays are shm.NAME(bc, flat), the cell's content at
+// the start of the barrier interval; sound only where the thread did not store to that cell
+// earlier in the same interval (the equivalence prover checks it; the safety checker does
+// not use this).
 ThreadModel execute(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g,
-                    const ThreadSyms &t, const std::string &tag, bool wrapFreeSummaries = true);
+                    const ThreadSyms &t, const std::string &tag, bool wrapFreeSummaries = true,
+                    bool sharedContent = false);
 
 // Evaluates a thread-independent expression (launch line) over the global symbols.
 Term evalUniform(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e);

@@ -18,6 +18,7 @@ using check::Status;
 using smt::Sort;
 using smt::Term;
 using smt::TermContext;
+using smt::int128;
 
 struct GiveUp {
   std::string why;
@@ -59,15 +60,17 @@ public:
     g_ = check::makeGlobals(tc_, k_, opts_.block, opts_.grid, text);
     w1_ = check::makeThread(tc_, g_, "w1");
     w2_ = check::makeThread(tc_, g_, "w2");
-    m1_ = check::execute(tc_, k_, g_, w1_, "w1");
-    m1b_ = check::execute(tc_, k_, g_, w1_, "w1b");
-    m2_ = check::execute(tc_, k_, g_, w2_, "w2");
+    w3_ = check::makeThread(tc_, g_, "w3");
+    m1_ = check::execute(tc_, k_, g_, w1_, "w1", true, true);
+    m1b_ = check::execute(tc_, k_, g_, w1_, "w1b", true, true);
+    m2_ = check::execute(tc_, k_, g_, w2_, "w2", true, true);
+    m3_ = check::execute(tc_, k_, g_, w3_, "w3", true, true);
     for (Term f : g_.facts)
       solver_.addBackground(f);
-    for (const check::ThreadSyms *t : {&w1_, &w2_})
+    for (const check::ThreadSyms *t : {&w1_, &w2_, &w3_})
       for (Term f : threadRange(*t))
         solver_.addBackground(f);
-    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_}) {
+    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_, &m3_}) {
       for (Term a : m->assumptions)
         solver_.addBackground(a);
       for (Term f : m->facts)
@@ -96,6 +99,7 @@ public:
       scalarTerm_[x] = g_.params.at(v);
     for (const auto &[a, t] : b_.tensorOfArray)
       arrayOf_[t] = a;
+    checkSharedReads();
 
     for (size_t t = 0; t < s_.tensors.size(); ++t) {
       const spec::Tensor &T = s_.tensors[t];
@@ -123,8 +127,9 @@ private:
   TermContext tc_;
   smt::Solver solver_;
   check::GlobalSyms g_;
-  check::ThreadSyms w1_, w2_;
-  check::ThreadModel m1_, m1b_, m2_;
+  check::ThreadSyms w1_, w2_, w3_;
+  check::ThreadModel m1_, m1b_, m2_, m3_;
+  std::set<int> sharedOk_; // shared arrays whose loads may be read as interval contents
   std::map<int, Term> dimTerm_, scalarTerm_;
   std::map<int, int> arrayOf_; // spec tensor -> kernel array
   std::map<std::string, SpecSum> specSums_;
@@ -419,7 +424,7 @@ private:
   }
 
   const check::SumDef *kernelSum(const std::string &name) {
-    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_}) {
+    for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_, &m3_}) {
       auto it = m->sums.find(name);
       if (it != m->sums.end())
         return &it->second;
@@ -435,6 +440,7 @@ private:
       why = "sums nested too deeply";
       return false;
     }
+    a = resolveShared(a, ctx, 0);
     std::unordered_map<Term, Term> subA, subB;
     std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
     std::set<Term> usedS;
@@ -475,6 +481,206 @@ private:
               ? "a sum of the kernel and one of the spec could not be matched term by term"
               : "the stored value and the spec's could not be shown equal";
     return false;
+  }
+
+  // ---- shared memory -----------------------------------------------------------------------
+
+  int arrayNamed(const std::string &n) {
+    for (size_t i = 0; i < k_.arrays.size(); ++i)
+      if (k_.arrays[i].name == n)
+        return static_cast<int>(i);
+    return -1;
+  }
+
+  // A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
+  // thread itself stored to the cell earlier in the interval. Checked per shared array
+  // (against a second copy of the thread, so store and load may be in different iterations).
+  void checkSharedReads() {
+    auto posOf = [&](const ir::Stmt *st) {
+      for (size_t i = 0; i < m1_.accesses.size(); ++i)
+        if (m1_.accesses[i].stmt == st)
+          return static_cast<int>(i);
+      return -1;
+    };
+    std::map<int, std::vector<Term>> bad; // array -> cases
+    for (size_t li = 0; li < m1_.accesses.size(); ++li) {
+      const check::AccessSite &L = m1_.accesses[li];
+      if (L.write || !L.loaded || L.loaded->kind != smt::Kind::App || L.loaded->name.rfind("shm.", 0) != 0)
+        continue;
+      std::vector<Term> &cases = bad[L.array];
+      for (const check::AccessSite &Sb : m1b_.accesses) {
+        if (!Sb.write || Sb.array != L.array)
+          continue;
+        int ps = posOf(Sb.stmt);
+        if (ps < 0)
+          continue;
+        const check::AccessSite &Sa = m1_.accesses[static_cast<size_t>(ps)];
+        size_t c = 0;
+        while (c < L.iters.size() && c < Sa.iters.size() && L.iters[c] == Sa.iters[c])
+          ++c;
+        std::vector<Term> before;
+        for (size_t p = 0; p < c; ++p) {
+          std::vector<Term> eq;
+          for (size_t q = 0; q < p; ++q)
+            eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+          eq.push_back(tc_.lt(Sb.iters[p], L.iters[p]));
+          before.push_back(tc_.mkAnd(eq));
+        }
+        if (ps < static_cast<int>(li)) {
+          std::vector<Term> eq;
+          for (size_t q = 0; q < c; ++q)
+            eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+          before.push_back(tc_.mkAnd(eq));
+        }
+        cases.push_back(tc_.mkAnd({L.pc, Sb.pc, tc_.eq(Sb.flat, L.flat), tc_.eq(Sb.bc, L.bc), tc_.mkOr(before)}));
+      }
+    }
+    for (auto &[a, cases] : bad)
+      if (unsat(tc_.mkOr(cases)))
+        sharedOk_.insert(a);
+  }
+
+  // Replaces shm.S(b, c) in t by the value its writer stored: a witness thread of the same
+  // block and site, guessed from the cell and the interval, that stores c before interval b,
+  // with no other store to c from then until b. Unresolved applications stay (unknown values).
+  Term resolveShared(Term t, Term ctx, int depth) {
+    std::vector<Term> apps = appsWithPrefix(t, "shm.");
+    if (apps.empty() || depth > 4)
+      return t;
+    std::unordered_map<Term, Term> sub;
+    for (Term X : apps) {
+      int a = arrayNamed(X->name.substr(4));
+      if (a < 0 || !sharedOk_.count(a))
+        continue;
+      Term v = writerValue(X, a, ctx);
+      if (v)
+        sub[X] = v;
+    }
+    if (sub.empty())
+      return t;
+    return resolveShared(tc_.substitute(t, sub), ctx, depth + 1);
+  }
+
+  Term writerValue(Term X, int a, Term ctx) {
+    Term b = X->kids[0], c = X->kids[1];
+    const ir::Array &arr = k_.arrays[a];
+    // The cell's index tuple.
+    std::vector<Term> idx;
+    {
+      Term rest = c;
+      for (size_t d = arr.dims.size(); d-- > 1;) {
+        Term D = tc_.intConst(arr.dims[d]);
+        idx.insert(idx.begin(), tc_.mod(rest, D));
+        rest = tc_.div(rest, D);
+      }
+      idx.insert(idx.begin(), rest);
+    }
+    std::vector<Term> vals = idx;
+    vals.push_back(tc_.intConst(0));
+    for (int d = 0; d < 3; ++d)
+      vals.push_back(w1_.tid[d]);
+    smt::Result probe = solve(ctx);
+    if (probe.status != smt::Status::Sat)
+      return nullptr;
+    for (const check::AccessSite &S : m3_.accesses) {
+      if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
+        continue;
+      // Only the thread's coordinates and the iteration may vary between writers.
+      std::vector<Term> syms;
+      for (Term x : {S.value, S.pc, S.flat, S.bc})
+        tc_.collectSymbols(x, syms);
+      bool stray = false;
+      for (Term x : syms) {
+        if (x->kind != smt::Kind::Var || x->name.rfind("w3.", 0) != 0)
+          continue;
+        bool ok = std::find(S.iters.begin(), S.iters.end(), x) != S.iters.end();
+        for (int d = 0; d < 3; ++d)
+          ok |= x == w3_.tid[d] || x == w3_.bid[d];
+        stray |= !ok;
+      }
+      if (stray)
+        continue;
+      std::vector<std::vector<std::pair<Term, Term>>> perVar;
+      for (int d = 0; d < 3; ++d) {
+        perVar.push_back({{w3_.bid[d], w1_.bid[d]}});
+        bool used = false;
+        for (Term x : {S.value, S.pc, S.flat, S.bc})
+          used |= tc_.mentions(x, w3_.tid[d]);
+        std::vector<std::pair<Term, Term>> ch;
+        if (!used)
+          ch.push_back({w3_.tid[d], tc_.intConst(0)});
+        else
+          for (Term v : vals)
+            ch.push_back({w3_.tid[d], v});
+        perVar.push_back(ch);
+      }
+      if (!S.iters.empty()) {
+        Term it = S.iters[0];
+        Term b0 = tc_.substitute(S.bc, {{it, tc_.intConst(0)}});
+        Term alpha = tc_.sub(tc_.substitute(S.bc, {{it, tc_.intConst(1)}}), b0);
+        std::vector<std::pair<Term, Term>> ch{{it, tc_.intConst(0)}};
+        int128 al = 0;
+        if (tc_.isConst(alpha, &al) && al > 0) {
+          ch.push_back({it, tc_.div(tc_.sub(tc_.sub(b, tc_.intConst(1)), b0), alpha)});
+          ch.push_back({it, tc_.div(tc_.sub(b, b0), alpha)});
+        }
+        perVar.push_back(ch);
+      }
+      std::vector<std::unordered_map<Term, Term>> combos{{}};
+      for (const auto &choices : perVar) {
+        std::vector<std::unordered_map<Term, Term>> next;
+        for (const auto &cm : combos)
+          for (const auto &[x, v] : choices) {
+            auto m = cm;
+            m[x] = v;
+            next.push_back(std::move(m));
+          }
+        combos = std::move(next);
+      }
+      if (combos.size() > 4000)
+        continue;
+      for (const auto &w : combos) {
+        std::vector<Term> ok;
+        for (int d = 0; d < 3; ++d) {
+          Term tx = w.at(w3_.tid[d]);
+          ok.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+        }
+        for (Term it : S.iters)
+          ok.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+        Term Sbc = tc_.substitute(S.bc, w);
+        ok.push_back(tc_.substitute(S.pc, w));
+        ok.push_back(tc_.eq(tc_.substitute(S.flat, w), c));
+        ok.push_back(tc_.lt(Sbc, b));
+        Term stores = tc_.mkAnd(ok);
+        std::optional<smt::Value> pv = smt::eval(stores, probe.model);
+        if (!pv || pv->num == 0)
+          continue;
+        if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(stores))))
+          continue;
+        // No other store to the cell from that interval until b.
+        std::vector<Term> others;
+        for (const check::AccessSite &S2 : m2_.accesses) {
+          if (!S2.write || S2.array != a)
+            continue;
+          std::vector<Term> same;
+          if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
+            for (int d = 0; d < 3; ++d)
+              same.push_back(tc_.eq(w2_.tid[d], w.at(w3_.tid[d])));
+            for (size_t p = 0; p < S.iters.size(); ++p)
+              same.push_back(tc_.eq(S2.iters[p], w.at(S.iters[p])));
+          }
+          std::vector<Term> blk;
+          for (int d = 0; d < 3; ++d)
+            blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
+          others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc), tc_.lt(S2.bc, b), tc_.mkAnd(blk),
+                                      same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
+        }
+        if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)})))
+          continue;
+        return canonicalKernel(tc_.substitute(S.value, w));
+      }
+    }
+    return nullptr;
   }
 
   // ---- one output tensor -------------------------------------------------------------------
