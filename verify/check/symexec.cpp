@@ -1112,6 +1112,34 @@ private:
     return nullptr;
   }
 
+  // The number of iterations of a counted loop whose test, after n iterations, is `cn`: for
+  // a test D(n) < 0 (or <= 0) with D affine in n with a positive constant slope, the first n
+  // where it fails. nullptr when the test has another shape or depends on values that are
+  // unknown per iteration (symbols made after `mark`).
+  Term tripCount(Term cn, Term n, uint32_t mark) {
+    if (cn->kind != smt::Kind::Lt && cn->kind != smt::Kind::Le)
+      return nullptr;
+    if (cn->kids[0]->sort != Sort::Int)
+      return nullptr;
+    Term D = tc_.sub(cn->kids[0], cn->kids[1]);
+    std::vector<Term> syms;
+    tc_.collectSymbols(D, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::Var && x->id > mark && x != n)
+        return nullptr;
+    Term d0 = tc_.substitute(D, {{n, tc_.intConst(0)}});
+    Term d1 = tc_.substitute(D, {{n, tc_.intConst(1)}});
+    Term d2 = tc_.substitute(D, {{n, tc_.intConst(2)}});
+    Term alpha = tc_.sub(d1, d0);
+    int128 a = 0;
+    if (!tc_.isConst(alpha, &a) || a <= 0 || tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n))
+      return nullptr;
+    Term zero = tc_.intConst(0), A = tc_.intConst(a);
+    if (cn->kind == smt::Kind::Lt) // runs while d0 + a n < 0
+      return tc_.ite(tc_.lt(d0, zero), tc_.div(tc_.add(tc_.neg(d0), tc_.intConst(a - 1)), A), zero);
+    return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);
+  }
+
   // d with v = e + d syntactically (through `ite`s: a conditional update adds 0 on the other
   // branch), or nullptr. Real sums are not normalised, so this follows their structure.
   Term realDelta(Term v, Term e) {
@@ -1419,6 +1447,7 @@ private:
     pendingExits_ = savedExits;
 
     // 3. After the loop: n iterations were completed.
+    uint32_t exitMark = tc_.fresh("watermark", Sort::Bool)->id;
     Term n = fresh("trips", Sort::Int);
     State after = stateAt(n, "exit");
     Term exitCond = tc_.le(tc_.intConst(0), n);
@@ -1431,6 +1460,17 @@ private:
       Term cn = eval(*L.cond, probe, probe.pc);
       pendingExits_ = saved2;
       dry_ = savedDry;
+      if (Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr) {
+        // A counted loop: n is the closed form (the exit conditions below then hold).
+        n = closed;
+        after = stateAt(n, "exit");
+        probe = after;
+        dry_ = true;
+        auto saved4 = pendingExits_;
+        cn = eval(*L.cond, probe, probe.pc);
+        pendingExits_ = saved4;
+        dry_ = savedDry;
+      }
       exitCond = tc_.mkAnd(exitCond, tc_.mkNot(cn));
       if (!L.testFirst)
         exitCond = tc_.mkAnd(exitCond, tc_.le(tc_.intConst(1), n));
