@@ -1463,6 +1463,7 @@ private:
       if (Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr) {
         // A counted loop: n is the closed form (the exit conditions below then hold).
         n = closed;
+        exitCond = tc_.le(tc_.intConst(0), n);
         after = stateAt(n, "exit");
         probe = after;
         dry_ = true;
@@ -1484,7 +1485,7 @@ private:
       dry_ = savedDry;
       if (L.testFirst)
         exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
-      if (!dry_)
+      if (!dry_ && n->kind == smt::Kind::Var) // (a closed-form count needs no termination assumption)
         out_.exits.emplace_back(n, exitCond);
       // The state after the loop is the state at n after running `pre` once more.
       after.pc = tc_.mkAnd(s.pc, exitCond);

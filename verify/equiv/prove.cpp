@@ -453,8 +453,16 @@ private:
           continue;
         const SpecSum &sd = specSums_.at(q->name);
         Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
-        if (!unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo))))))
+        if (!unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))))) {
+          if (reindexed(l, q, ctx)) {
+            Term sigma = tc_.fresh("eq.sum", Sort::Real);
+            subA[l] = sigma;
+            subB[q] = sigma;
+            usedS.insert(q);
+            break;
+          }
           continue;
+        }
         Term j = tc_.fresh("eq.j", Sort::Int);
         std::unordered_map<Term, Term> ml{{ld->iter, j}}, ms{{sd.k, tc_.add(lo, j)}};
         for (size_t p = 0; p < ld->params.size(); ++p)
@@ -464,7 +472,7 @@ private:
         Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
         Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
         std::string inner;
-        if (!equalTerms(bl, bs, ctx2, depth + 1, inner))
+        if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx))
           continue;
         Term sigma = tc_.fresh("eq.sum", Sort::Real);
         subA[l] = sigma;
@@ -653,10 +661,19 @@ private:
         ok.push_back(tc_.lt(Sbc, b));
         Term stores = tc_.mkAnd(ok);
         std::optional<smt::Value> pv = smt::eval(stores, probe.model);
+        bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+        if (debug)
+          fprintf(stderr, "shared %s: candidate tid=(%s, %s) %s in the probe model\n", X->name.c_str(),
+                  smt::show(w.at(w3_.tid[0])).c_str(), smt::show(w.at(w3_.tid[1])).c_str(),
+                  !pv ? "cannot be evaluated" : pv->num ? "stores" : "does not store");
         if (!pv || pv->num == 0)
           continue;
-        if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(stores))))
+        if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(stores)))) {
+          if (debug)
+            fprintf(stderr, "shared %s: witness does not always store: %s\n", X->name.c_str(),
+                    smt::show(stores).c_str());
           continue;
+        }
         // No other store to the cell from that interval until b.
         std::vector<Term> others;
         for (const check::AccessSite &S2 : m2_.accesses) {
@@ -675,12 +692,159 @@ private:
           others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc), tc_.lt(S2.bc, b), tc_.mkAnd(blk),
                                       same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
         }
-        if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)})))
+        if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}))) {
+          if (debug)
+            fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(),
+                    smt::show(stores).substr(0, 400).c_str());
           continue;
+        }
         return canonicalKernel(tc_.substitute(S.value, w));
       }
     }
     return nullptr;
+  }
+
+  // ---- re-indexed sums (summand bijection) -------------------------------------------------
+
+  // The kernel sum l (one loop, or a loop whose every step is one inner loop: tiles) equals
+  // the spec sum q when an index map phi from the kernel's iterations to the spec's index is
+  // one-to-one on the iterations it maps into [lo, hi), reaches every index there, and the
+  // kernel's term is the spec's term at phi there and 0 elsewhere (padding). phi is guessed
+  // from a read of one tensor in both terms whose spec index is k + c.
+  bool reindexed(Term l, Term q, Term ctx) {
+    const check::SumDef *ld = kernelSum(l->name);
+    const SpecSum &sd = specSums_.at(q->name);
+    Term lo = q->kids[0], hi = q->kids[1];
+    // Levels of the kernel's domain.
+    struct Level {
+      Term j, n;
+    };
+    std::vector<Level> lv;
+    Term j1 = tc_.fresh("bij.j", Sort::Int);
+    std::unordered_map<Term, Term> m1{{ld->iter, j1}};
+    for (size_t p = 0; p < ld->params.size(); ++p)
+      m1[ld->params[p]] = l->kids[p + 1];
+    lv.push_back({j1, l->kids[0]});
+    Term g = canonicalKernel(tc_.substitute(ld->body, m1));
+    Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
+    if (g->kind == smt::Kind::App && g->name.rfind("lsum.", 0) == 0) {
+      const check::SumDef *in = kernelSum(g->name);
+      if (!in)
+        return false;
+      Term j2 = tc_.fresh("bij.j", Sort::Int);
+      int128 n2 = 0;
+      if (tc_.isConst(g->kids[0], &n2) && n2 > 0)
+        tc_.setBounds(j2, 0, n2 - 1); // true wherever j2 is used (inside dom), lets i/16 fold
+      std::unordered_map<Term, Term> m2{{in->iter, j2}};
+      for (size_t p = 0; p < in->params.size(); ++p)
+        m2[in->params[p]] = g->kids[p + 1];
+      lv.push_back({j2, g->kids[0]});
+      dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), j2), tc_.lt(j2, g->kids[0])});
+      g = canonicalKernel(tc_.substitute(in->body, m2));
+    }
+    g = resolveShared(g, dom, 0);
+    if (!appsWithPrefix(g, "lsum.").empty())
+      return false;
+    std::unordered_map<Term, Term> ms;
+    for (size_t p = 0; p < sd.params.size(); ++p)
+      ms[sd.params[p]] = q->kids[p + 2];
+    Term f = tc_.substitute(sd.body, ms); // free in sd.k
+    // Candidate maps: spec read T(a(k)) with a(k) = k + c, kernel read T(b(j)) -> phi = b - c.
+    std::vector<Term> phis;
+    for (Term fa : appsWithPrefix(f, "mem.")) {
+      Term arg = fa->kids[0];
+      Term a0 = tc_.substitute(arg, {{sd.k, tc_.intConst(0)}});
+      Term a1 = tc_.substitute(arg, {{sd.k, tc_.intConst(1)}});
+      if (tc_.sub(a1, a0) != tc_.intConst(1))
+        continue;
+      for (Term ga : appsWithPrefix(g, "mem."))
+        if (ga->name == fa->name) {
+          Term phi = tc_.sub(ga->kids[0], a0);
+          if (std::find(phis.begin(), phis.end(), phi) == phis.end())
+            phis.push_back(phi);
+        }
+    }
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g).c_str());
+    for (Term phi : phis) {
+      // Affine in the levels with constant slopes; the inner slope 1 (tiles of the outer).
+      std::unordered_map<Term, Term> zero;
+      for (const Level &L : lv)
+        zero[L.j] = tc_.intConst(0);
+      Term c = tc_.substitute(phi, zero);
+      std::vector<int128> slope;
+      bool affine = true;
+      for (const Level &L : lv) {
+        auto at = [&](int v) {
+          auto z = zero;
+          z[L.j] = tc_.intConst(v);
+          return tc_.substitute(phi, z);
+        };
+        Term s1 = tc_.sub(at(1), c), s2 = tc_.sub(at(2), at(1));
+        int128 sv = 0;
+        if (!tc_.isConst(s1, &sv) || s2 != s1 || sv == 0)
+          affine = false;
+        slope.push_back(sv);
+      }
+      if (!affine)
+        continue;
+      Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
+      Term fphi = tc_.substitute(f, {{sd.k, phi}});
+      Term zeroR = g->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
+      // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere
+      if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkOr(tc_.mkAnd(live, tc_.eq(g, fphi)),
+                                                    tc_.mkAnd(tc_.mkNot(live), tc_.eq(g, zeroR)))))))
+        {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex: %s fails for phi = %s\n", "terms", smt::show(phi).c_str());
+        continue;
+      }
+      // (2) one-to-one where in range
+      std::unordered_map<Term, Term> other;
+      std::vector<Term> differ;
+      for (const Level &L : lv) {
+        Term j2 = tc_.fresh("bij.j", Sort::Int);
+        other[L.j] = j2;
+        differ.push_back(tc_.ne(L.j, j2));
+      }
+      // (the ranges are rebuilt: a level with known bounds folds its own range away)
+      auto rangesAt = [&](const std::unordered_map<Term, Term> &m) {
+        std::vector<Term> r{ctx};
+        for (const Level &L : lv) {
+          Term jv = tc_.substitute(L.j, m);
+          r.push_back(tc_.le(tc_.intConst(0), jv));
+          r.push_back(tc_.lt(jv, tc_.substitute(L.n, m)));
+        }
+        return tc_.mkAnd(r);
+      };
+      Term dom2 = rangesAt(other), phi2 = tc_.substitute(phi, other), live2 = tc_.substitute(live, other);
+      if (!unsat(tc_.mkAnd({dom, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)})))
+        {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi).c_str());
+        continue;
+      }
+      // (3) onto [lo, hi): the preimage of k, by division by the outer slope
+      Term k = tc_.fresh("bij.k", Sort::Int);
+      std::unordered_map<Term, Term> pre;
+      if (lv.size() == 1) {
+        pre[lv[0].j] = tc_.div(tc_.sub(k, c), tc_.intConst(slope[0]));
+      } else {
+        if (slope[1] != 1)
+          continue;
+        pre[lv[0].j] = tc_.div(tc_.sub(k, c), tc_.intConst(slope[0]));
+        pre[lv[1].j] = tc_.mod(tc_.sub(k, c), tc_.intConst(slope[0]));
+      }
+      Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
+      if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
+        {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi).c_str());
+        continue;
+      }
+      return true;
+    }
+    return false;
   }
 
   // ---- one output tensor -------------------------------------------------------------------
@@ -858,8 +1022,11 @@ private:
     std::vector<Site> usable;
     for (const check::AccessSite *s : sites) {
       Term pc = reachable(*s);
-      if (!pc)
+      if (!pc) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "completeness: site line %u: loop trip counts used beyond the exits\n", s->stmt->loc.line);
         continue;
+      }
       // Which thread coordinates matter.
       Term both = tc_.mkAnd(pc, tc_.eq(s->flat, e));
       std::vector<Term> unknowns;
@@ -873,8 +1040,11 @@ private:
         for (int d = 0; d < 3; ++d)
           coord |= x == w1_.tid[d] || x == w1_.bid[d];
         bool iter = std::find(s->iters.begin(), s->iters.end(), x) != s->iters.end();
-        if (!coord && !iter)
+        if (!coord && !iter) {
           stray = true;
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "completeness: site line %u: stray %s\n", s->stmt->loc.line, x->name.c_str());
+        }
       }
       if (stray)
         continue;

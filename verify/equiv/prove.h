@@ -18,8 +18,14 @@
 //               agree at every step (each a query), and are then replaced by one unknown
 // Flat addresses are related to index tuples by ground delinearisation facts (X*N + Y =
 // Q*N + R with 0 <= Y, R < N implies X = Q and Y = R), which are true of all integers.
+// Shared memory: a float load of a shared array is the cell's content at the start of its
+// barrier interval (checked: the thread did not store to the cell earlier in the interval),
+// replaced by the value a witness writer of the same block stored there, with no store to the
+// cell in between. Re-indexed sums (tiles, strided loops) are matched by a summand
+// bijection: phi from the kernel's iterations to the spec's index, one-to-one and onto where
+// it lands in range, the kernel's term equal to the spec's there and 0 elsewhere.
 // Every query is `unsat` or the obligation stays unknown; nothing here refutes (the concrete
-// tests in concrete.h do).
+// tests in concrete.h do). KSYNTH_DEBUG_EQ=1 prints why witnesses and bijections fail.
 #pragma once
 
 #include "verify/check/checker.h"

@@ -257,11 +257,42 @@ Term TermContext::mul(Term a, Term b) {
   return intern(std::move(n));
 }
 
+// For a positive constant y and a linear a = y*q + r with 0 <= r < y by the known ranges:
+// q (and r), the Euclidean quotient and remainder. False when r's range does not show it.
+bool TermContext::splitByConst(Term a, int128 y, Term &q, Term &r) {
+  if (y <= 1 || a->sort != Sort::Int || a->kind == Kind::Const || !linearSafe(a))
+    return false;
+  std::map<uint32_t, std::pair<Term, int128>> lin, ql, rl;
+  int128 c = 0;
+  linear(a, 1, lin, c);
+  for (auto &[id, tk] : lin) {
+    if (tk.second % y == 0)
+      ql[id] = {tk.first, tk.second / y};
+    else
+      rl[id] = tk;
+  }
+  int128 qc = c / y, rc = c % y;
+  if (rc < 0) {
+    rc += y;
+    qc -= 1;
+  }
+  Term rt = mkAddFromLinear(rl, rc);
+  auto [lo, hi] = range(rt);
+  if (lo < 0 || hi >= y)
+    return false;
+  q = mkAddFromLinear(ql, qc);
+  r = rt;
+  return true;
+}
+
 Term TermContext::div(Term a, Term b) {
   int128 x, y;
   if (isConst(b, &y)) {
     if (y == 1)
       return a;
+    Term q, r;
+    if (splitByConst(a, y, q, r))
+      return q;
     if (isConst(a, &x) && y != 0) {
       int128 q = x / y, r = x % y;
       if (r < 0)
@@ -279,6 +310,9 @@ Term TermContext::mod(Term a, Term b) {
   if (isConst(b, &y)) {
     if (y == 1 || y == -1)
       return intConst(0);
+    Term q, r;
+    if (splitByConst(a, y, q, r))
+      return r;
     if (isConst(a, &x) && y != 0) {
       int128 r = x % y;
       if (r < 0)

@@ -10,7 +10,8 @@
 //    constant, last. Multiplying a sum by a constant distributes.
 //  - Non-constant products are `Mul` nodes with operands sorted by id.
 //  - `Div`/`Mod` are SMT-LIB's Euclidean integer division (the checker encodes C's
-//    truncating division on top).
+//    truncating division on top). By a positive constant y, a linear y*q + r with
+//    0 <= r < y by the known ranges (setBounds) folds to q and r.
 // Adding a node kind: add it to Kind, to the constructor and folding in term.cpp, to
 // eval(), to the SMT-LIB printer and to the Z3 translation in solver.cpp.
 #pragma once
@@ -119,6 +120,7 @@ public:
 private:
   Term intern(Node n);
   Term mkAddFromLinear(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 c);
+  bool splitByConst(Term a, int128 y, Term &q, Term &r);
   void linear(Term t, int128 scale, std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c);
 
   struct Key;
