@@ -100,6 +100,7 @@ public:
     for (const auto &[a, t] : b_.tensorOfArray)
       arrayOf_[t] = a;
     checkSharedReads();
+    checkOldReads();
 
     for (size_t t = 0; t < s_.tensors.size(); ++t) {
       const spec::Tensor &T = s_.tensors[t];
@@ -130,6 +131,7 @@ private:
   check::ThreadSyms w1_, w2_, w3_;
   check::ThreadModel m1_, m1b_, m2_, m3_;
   std::set<int> sharedOk_; // shared arrays whose loads may be read as interval contents
+  std::unordered_map<Term, Term> oldLoads_; // load symbol -> initial content of its cell
   std::map<int, Term> dimTerm_, scalarTerm_;
   std::map<int, int> arrayOf_; // spec tensor -> kernel array
   std::map<std::string, SpecSum> specSums_;
@@ -269,7 +271,17 @@ private:
       return tc_.app("mem." + arr.name, arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
                      {flatOf(t.ref, idx)});
     }
-    case Op::Old: throw GiveUp{"in-place (inout) outputs are not proven yet"};
+    case Op::Old: {
+      auto it = arrayOf_.find(t.ref);
+      if (it == arrayOf_.end())
+        throw GiveUp{"tensor '" + s_.tensors[t.ref].name + "' is not a kernel parameter"};
+      std::vector<Term> idx;
+      for (size_t i = 0; i < t.args.size(); ++i)
+        idx.push_back(a(i));
+      const ir::Array &arr = k_.arrays[it->second];
+      return tc_.app("mem." + arr.name, arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
+                     {flatOf(t.ref, idx)});
+    }
     case Op::Call: {
       const spec::Define &d = s_.defines[t.ref];
       std::vector<Term> e(static_cast<size_t>(d.numSlots));
@@ -339,6 +351,8 @@ private:
 
   // Kernel math calls under the spec's names (fast-math intrinsics are stated).
   Term canonicalKernel(Term t) {
+    if (!oldLoads_.empty())
+      t = tc_.substitute(t, oldLoads_);
     std::vector<Term> syms;
     tc_.collectSymbols(t, syms);
     std::unordered_map<Term, Term> sub;
@@ -503,49 +517,92 @@ private:
   // A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
   // thread itself stored to the cell earlier in the interval. Checked per shared array
   // (against a second copy of the thread, so store and load may be in different iterations).
-  void checkSharedReads() {
+  // Cases where thread w1 (copy m1b) stores to the cell L reads before L in program order
+  // (sameInterval: and in L's barrier interval).
+  std::vector<Term> ownStoresBefore(size_t li, bool sameInterval) {
     auto posOf = [&](const ir::Stmt *st) {
       for (size_t i = 0; i < m1_.accesses.size(); ++i)
         if (m1_.accesses[i].stmt == st)
           return static_cast<int>(i);
       return -1;
     };
+    const check::AccessSite &L = m1_.accesses[li];
+    std::vector<Term> cases;
+    for (const check::AccessSite &Sb : m1b_.accesses) {
+      if (!Sb.write || Sb.array != L.array)
+        continue;
+      int ps = posOf(Sb.stmt);
+      if (ps < 0) {
+        cases.push_back(tc_.tru()); // cannot place it: assume the worst
+        continue;
+      }
+      const check::AccessSite &Sa = m1_.accesses[static_cast<size_t>(ps)];
+      size_t c = 0;
+      while (c < L.iters.size() && c < Sa.iters.size() && L.iters[c] == Sa.iters[c])
+        ++c;
+      std::vector<Term> before;
+      for (size_t p = 0; p < c; ++p) {
+        std::vector<Term> eq;
+        for (size_t q = 0; q < p; ++q)
+          eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+        eq.push_back(tc_.lt(Sb.iters[p], L.iters[p]));
+        before.push_back(tc_.mkAnd(eq));
+      }
+      if (ps < static_cast<int>(li)) {
+        std::vector<Term> eq;
+        for (size_t q = 0; q < c; ++q)
+          eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+        before.push_back(tc_.mkAnd(eq));
+      }
+      cases.push_back(tc_.mkAnd({L.pc, Sb.pc, tc_.eq(Sb.flat, L.flat),
+                                 sameInterval ? tc_.eq(Sb.bc, L.bc) : tc_.tru(), tc_.mkOr(before)}));
+    }
+    return cases;
+  }
+
+  // A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
+  // thread itself stored to the cell earlier in the interval. Checked per shared array
+  // (against a second copy of the thread, so store and load may be in different iterations).
+  void checkSharedReads() {
     std::map<int, std::vector<Term>> bad; // array -> cases
     for (size_t li = 0; li < m1_.accesses.size(); ++li) {
       const check::AccessSite &L = m1_.accesses[li];
       if (L.write || !L.loaded || L.loaded->kind != smt::Kind::App || L.loaded->name.rfind("shm.", 0) != 0)
         continue;
+      std::vector<Term> c = ownStoresBefore(li, true);
       std::vector<Term> &cases = bad[L.array];
-      for (const check::AccessSite &Sb : m1b_.accesses) {
-        if (!Sb.write || Sb.array != L.array)
-          continue;
-        int ps = posOf(Sb.stmt);
-        if (ps < 0)
-          continue;
-        const check::AccessSite &Sa = m1_.accesses[static_cast<size_t>(ps)];
-        size_t c = 0;
-        while (c < L.iters.size() && c < Sa.iters.size() && L.iters[c] == Sa.iters[c])
-          ++c;
-        std::vector<Term> before;
-        for (size_t p = 0; p < c; ++p) {
-          std::vector<Term> eq;
-          for (size_t q = 0; q < p; ++q)
-            eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
-          eq.push_back(tc_.lt(Sb.iters[p], L.iters[p]));
-          before.push_back(tc_.mkAnd(eq));
-        }
-        if (ps < static_cast<int>(li)) {
-          std::vector<Term> eq;
-          for (size_t q = 0; q < c; ++q)
-            eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
-          before.push_back(tc_.mkAnd(eq));
-        }
-        cases.push_back(tc_.mkAnd({L.pc, Sb.pc, tc_.eq(Sb.flat, L.flat), tc_.eq(Sb.bc, L.bc), tc_.mkOr(before)}));
-      }
+      cases.insert(cases.end(), c.begin(), c.end());
     }
     for (auto &[a, cases] : bad)
       if (unsat(tc_.mkOr(cases)))
         sharedOk_.insert(a);
+  }
+
+  // Loads of an inout tensor that read its value from before the launch: no other thread
+  // ever stores to the cell, and this thread only after the load. Their symbols become
+  // mem.T(flat), the initial content (what the spec's `old` reads).
+  void checkOldReads() {
+    for (size_t li = 0; li < m1_.accesses.size(); ++li) {
+      const check::AccessSite &L = m1_.accesses[li];
+      if (L.write || !L.loaded || L.loaded->kind != smt::Kind::Var || L.array < 0)
+        continue;
+      auto t = b_.tensorOfArray.find(L.array);
+      if (t == b_.tensorOfArray.end() || s_.tensors[t->second].mode != spec::Mode::InOut)
+        continue;
+      std::vector<Term> cases = ownStoresBefore(li, false);
+      std::vector<Term> diff;
+      for (int d = 0; d < 3; ++d) {
+        diff.push_back(tc_.ne(w1_.tid[d], w2_.tid[d]));
+        diff.push_back(tc_.ne(w1_.bid[d], w2_.bid[d]));
+      }
+      for (const check::AccessSite &S2 : m2_.accesses)
+        if (S2.write && S2.array == L.array)
+          cases.push_back(tc_.mkAnd({L.pc, S2.pc, tc_.eq(S2.flat, L.flat), tc_.mkOr(diff)}));
+      if (!unsat(tc_.mkOr(cases)))
+        continue;
+      const ir::Array &arr = k_.arrays[L.array];
+      oldLoads_[L.loaded] = tc_.app("mem." + arr.name, L.loaded->sort, {L.flat});
+    }
   }
 
   // Replaces shm.S(b, c) in t by the value its writer stored: a witness thread of the same
@@ -863,8 +920,6 @@ private:
     if (ai == arrayOf_.end())
       throw GiveUp{"tensor '" + T.name + "' is not a kernel parameter"};
     int a = ai->second;
-    if (T.mode == spec::Mode::InOut)
-      throw GiveUp{"in-place (inout) outputs are not proven yet"};
     auto s1 = storesTo(m1_, a), s1b = storesTo(m1b_, a), s2 = storesTo(m2_, a);
     if (s1.empty())
       throw GiveUp{"no store to '" + T.name + "' was found"};
