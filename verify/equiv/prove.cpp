@@ -339,6 +339,24 @@ private:
       args.insert(args.end(), params.begin(), params.end());
       return tc_.app(name, Sort::Real, args);
     }
+    case Op::MaxOver:
+    case Op::MinOver: {
+      // A range of constant, small length: the max (min) of its terms, written out.
+      Term lo = a(0), hi = a(1);
+      int128 l = 0, h = 0;
+      if (!tc_.isConst(lo, &l) || !tc_.isConst(hi, &h) || h <= l || h - l > 64)
+        throw GiveUp{std::string("the spec's '") + spec::opKeyword(t.op) +
+                     "' over a range that is not a small constant is not proven yet"};
+      Term acc = nullptr;
+      for (int128 i = l; i < h; ++i) {
+        slots.at(static_cast<size_t>(t.ref)) = tc_.intConst(i);
+        Term v = a(2);
+        acc = !acc ? v
+              : t.op == Op::MaxOver ? tc_.ite(tc_.ge(acc, v), acc, v)
+                                    : tc_.ite(tc_.le(acc, v), acc, v);
+      }
+      return acc;
+    }
     case Op::Fn: {
       std::vector<Term> args;
       for (size_t i = 0; i < t.args.size(); ++i)
