@@ -15,7 +15,7 @@ none may be refuted (they are unknown until the symbolic proof exists, or proven
 buggy twin specs/buggy/NAME.cu names its spec and the obligation that must catch it on its
 first line, `// ksynth:spec SPEC expect=coverage|equivalence`, and must be refuted by an
 obligation of that kind, with a witness that names the sizes and the element; and with
-`--no-tests` (the proof alone) that obligation must not be proven.
+`--no-tests` (the proof alone) no obligation the tests refuted may be proven.
 Every spec needs a reference kernel and an entry; a verdict that differs from the entry
 fails the run (a better verdict too: update the file, so every change is reviewed).
 With --update the file is rewritten from this run (notes and args are kept).
@@ -108,13 +108,19 @@ def check_twin(ks, specs, path):
     if not m:
         return path, ["first line must be '// ksynth:spec SPEC expect=coverage|equivalence'"], 0.0
     spec, kind = m.group(1), m.group(2)
-    rc, out, err, secs = run([ks, "verify", path, "--spec", os.path.join(specs, spec + ".smt"),
+    # The library's spec, or one of specs/buggy/ (small specs written for a twin).
+    smt = os.path.join(specs, spec + ".smt")
+    if not os.path.exists(smt):
+        smt = os.path.join(os.path.dirname(path), spec + ".smt")
+    rc, out, err, secs = run([ks, "verify", path, "--spec", smt,
                               "--checks", "coverage,equivalence", "--json"])
     problems = []
+    refuted_names = set()
     try:
         j = json.loads(out)
         obl = [o for k in j["kernels"] for o in k["obligations"]]
         hit = [o for o in obl if o["kind"] == kind and o["status"] == "refuted"]
+        refuted_names = {o["name"] for o in obl if o["status"] == "refuted"}
         if rc != 1 or j["verdict"] != "refuted" or not hit:
             problems.append(f"not refuted by {kind} (exit {rc}): " +
                             "; ".join(f"{o['name']} {o['status']}: {o.get('reason', '')[:200]}" for o in obl))
@@ -125,13 +131,13 @@ def check_twin(ks, specs, path):
     except (ValueError, KeyError):
         problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
     # The proof alone (no tests) must not prove what the tests refute.
-    rc, out, err, secs2 = run([ks, "verify", path, "--spec", os.path.join(specs, spec + ".smt"),
+    rc, out, err, secs2 = run([ks, "verify", path, "--spec", smt,
                                "--checks", "coverage,equivalence", "--no-tests", "--json"])
     secs += secs2
     try:
         j = json.loads(out)
         proven = [o["name"] for k in j["kernels"] for o in k["obligations"]
-                  if o["kind"] == kind and o["status"] == "proven"]
+                  if o["name"] in refuted_names and o["status"] == "proven"]
         if proven or j["verdict"] == "proven":
             problems.append(f"SOUNDNESS: the proof alone proves {proven} of a buggy twin")
     except (ValueError, KeyError):

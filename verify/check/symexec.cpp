@@ -93,6 +93,25 @@ GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir
   return g;
 }
 
+std::string memName(const ir::Kernel &k, int array) {
+  return "mem." + k.arrays[array].name + "." + std::to_string(array);
+}
+std::string shmName(const ir::Kernel &k, int array) {
+  return "shm." + k.arrays[array].name + "." + std::to_string(array);
+}
+int arrayOfMemName(const std::string &name) {
+  size_t dot = name.rfind('.');
+  if (dot == std::string::npos || dot + 1 >= name.size())
+    return -1;
+  int id = 0;
+  for (size_t i = dot + 1; i < name.size(); ++i) {
+    if (name[i] < '0' || name[i] > '9')
+      return -1;
+    id = id * 10 + (name[i] - '0');
+  }
+  return id;
+}
+
 // A flow-insensitive may-point-to analysis of the kernel's pointer variables, to find the
 // arrays no Store or Atomic can reach. Anything it cannot follow (a pointer loaded from
 // memory, an unknown expression) is "any array", and then nothing is read-only.
@@ -144,7 +163,10 @@ std::set<int> readOnlyArrays(const ir::Kernel &k) {
         return {};
   std::set<int> ro;
   for (size_t a = 0; a < k.arrays.size(); ++a)
-    if (k.arrays[a].space != ir::Space::Local && !written.count(static_cast<int>(a)))
+    // Only global and constant memory is the same for every block: a shared array nobody
+    // writes holds per-block garbage, a local one per-thread garbage.
+    if ((k.arrays[a].space == ir::Space::Global || k.arrays[a].space == ir::Space::Constant) &&
+        !written.count(static_cast<int>(a)))
       ro.insert(static_cast<int>(a));
   return ro;
 }
@@ -855,13 +877,14 @@ private:
       if (!v.type.isPtr() && st.ptr && g_.readOnly.count(base)) {
         // Contents fixed during the kernel: the same function of the cell for every load.
         const ir::Array &ra = k_.arrays[base];
-        sym = tc_.app("mem." + ra.name, sortOf(ra.elem), {flatOf(st, s)});
+        sym = tc_.app(memName(k_, base), sortOf(ra.elem), {flatOf(st, s)});
       } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].space == ir::Space::Shared &&
                  k_.arrays[base].elem.isFloat() && v.type.isFloat()) {
         // The cell's content at the start of this barrier interval (valid only where the
         // thread has not stored to it earlier in the interval: the caller checks).
         const ir::Array &ra = k_.arrays[base];
-        sym = tc_.app("shm." + ra.name, Sort::Real, {s.bc, flatOf(st, s)});
+        (void)ra;
+        sym = tc_.app(shmName(k_, base), Sort::Real, {s.bc, flatOf(st, s)});
       } else if (!v.type.isPtr()) {
         sym = fresh("load." + v.name, sortOf(v.type));
       }
@@ -1348,7 +1371,7 @@ private:
         if (sm.shape != Shape::Accumulate)
           continue;
         for (auto &[w, ew] : entrySym)
-          if (w != v && tc_.mentions(sm.step, ew) &&
+          if (sm.shape == Shape::Accumulate && w != v && tc_.mentions(sm.step, ew) &&
               (summary[w].shape == Shape::Havoc || summary[w].shape == Shape::Accumulate))
             sm = Summary{};
         for (auto [ce, cs] : {std::pair{bcEntry, &bcSum}, std::pair{wcEntry, &wcSum}, std::pair{gcEntry, &gcSum}})
@@ -1461,8 +1484,11 @@ private:
       pendingExits_ = saved2;
       dry_ = savedDry;
       if (Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr) {
-        // A counted loop: n is the closed form (the exit conditions below then hold).
+        // A counted loop: n is the closed form (the exit conditions below then hold), and
+        // its iteration i runs exactly when i < n.
         n = closed;
+        if (!dry_)
+          out_.trips[i] = closed;
         exitCond = tc_.le(tc_.intConst(0), n);
         after = stateAt(n, "exit");
         probe = after;

@@ -44,6 +44,13 @@ struct GlobalSyms {
 
 std::set<int> readOnlyArrays(const ir::Kernel &k);
 
+// Names of the functions for memory contents, one per array (by id: names can repeat):
+// mem.NAME.ID(flat) the content of a read-only array (or an array's content before the
+// launch), shm.NAME.ID(bc, flat) a shared array's content at the start of barrier interval bc.
+std::string memName(const ir::Kernel &k, int array);
+std::string shmName(const ir::Kernel &k, int array);
+int arrayOfMemName(const std::string &name); // the ID of such a name, or -1
+
 struct ThreadSyms {
   std::array<Term, 3> tid{}, bid{};
 };
@@ -126,6 +133,10 @@ struct ThreadModel {
   // Regular loops left after `trips` iterations: (trips, the exit condition conjoined to the
   // path condition after the loop). Whether some trips satisfies it is termination.
   std::vector<std::pair<Term, Term>> exits;
+  // Iteration symbol of a counted loop -> its trip count (closed form): iteration i is
+  // reached exactly when i < trips (given the loop is). Loops not listed may skip iterations
+  // in the model (the path condition of iteration i only checks the tests at i - 1 and i).
+  std::map<Term, Term> trips;
   std::vector<std::string> abstractions; // over-approximations used (for reports)
   std::vector<const ir::Stmt *> unsupported;
   Term reachEnd = nullptr;

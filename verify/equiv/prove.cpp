@@ -268,7 +268,7 @@ private:
       for (size_t i = 0; i < t.args.size(); ++i)
         idx.push_back(a(i));
       const ir::Array &arr = k_.arrays[it->second];
-      return tc_.app("mem." + arr.name, arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
+      return tc_.app(check::memName(k_, it->second), arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
                      {flatOf(t.ref, idx)});
     }
     case Op::Old: {
@@ -279,7 +279,7 @@ private:
       for (size_t i = 0; i < t.args.size(); ++i)
         idx.push_back(a(i));
       const ir::Array &arr = k_.arrays[it->second];
-      return tc_.app("mem." + arr.name, arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
+      return tc_.app(check::memName(k_, it->second), arr.elem.isFloat() ? Sort::Real : arr.elem.isBool() ? Sort::Bool : Sort::Int,
                      {flatOf(t.ref, idx)});
     }
     case Op::Call: {
@@ -525,12 +525,7 @@ private:
 
   // ---- shared memory -----------------------------------------------------------------------
 
-  int arrayNamed(const std::string &n) {
-    for (size_t i = 0; i < k_.arrays.size(); ++i)
-      if (k_.arrays[i].name == n)
-        return static_cast<int>(i);
-    return -1;
-  }
+
 
   // A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
   // thread itself stored to the cell earlier in the interval. Checked per shared array
@@ -618,8 +613,7 @@ private:
           cases.push_back(tc_.mkAnd({L.pc, S2.pc, tc_.eq(S2.flat, L.flat), tc_.mkOr(diff)}));
       if (!unsat(tc_.mkOr(cases)))
         continue;
-      const ir::Array &arr = k_.arrays[L.array];
-      oldLoads_[L.loaded] = tc_.app("mem." + arr.name, L.loaded->sort, {L.flat});
+      oldLoads_[L.loaded] = tc_.app(check::memName(k_, L.array), L.loaded->sort, {L.flat});
     }
   }
 
@@ -632,7 +626,7 @@ private:
       return t;
     std::unordered_map<Term, Term> sub;
     for (Term X : apps) {
-      int a = arrayNamed(X->name.substr(4));
+      int a = check::arrayOfMemName(X->name);
       if (a < 0 || !sharedOk_.count(a))
         continue;
       Term v = writerValue(X, a, ctx);
@@ -728,8 +722,17 @@ private:
           Term tx = w.at(w3_.tid[d]);
           ok.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
         }
-        for (Term it : S.iters)
+        bool counted = true;
+        for (Term it : S.iters) {
           ok.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+          auto tr = m3_.trips.find(it);
+          if (tr == m3_.trips.end())
+            counted = false; // its iterations may be unreached in the model
+          else
+            ok.push_back(tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
+        }
+        if (!counted)
+          continue;
         Term Sbc = tc_.substitute(S.bc, w);
         ok.push_back(tc_.substitute(S.pc, w));
         ok.push_back(tc_.eq(tc_.substitute(S.flat, w), c));
@@ -764,7 +767,9 @@ private:
           std::vector<Term> blk;
           for (int d = 0; d < 3; ++d)
             blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
-          others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc), tc_.lt(S2.bc, b), tc_.mkAnd(blk),
+          // Up to and including the reader's interval: a store there by another thread may
+          // be ordered before the read by __syncwarp (bc counts only __syncthreads).
+          others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc), tc_.le(S2.bc, b), tc_.mkAnd(blk),
                                       same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
         }
         if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}))) {
@@ -1119,6 +1124,9 @@ private:
             fprintf(stderr, "completeness: site line %u: stray %s\n", s->stmt->loc.line, x->name.c_str());
         }
       }
+      // A store in a loop witnesses only at iterations that certainly run: counted loops.
+      for (Term it : s->iters)
+        stray |= !m1_.trips.count(it);
       if (stray)
         continue;
       // Strides of the iterations in the address.
@@ -1196,8 +1204,10 @@ private:
         c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
         c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), bx), tc_.lt(bx, g_.gridDim[d])));
       }
-      for (Term it : st.s->iters)
+      for (Term it : st.s->iters) {
         c.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+        c.push_back(tc_.lt(w.at(it), tc_.substitute(m1_.trips.at(it), w)));
+      }
       std::vector<Term> hint;
       delinearise(tc_.substitute(st.s->flat, w), e, ext, hint);
       c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct

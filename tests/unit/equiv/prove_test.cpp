@@ -177,3 +177,17 @@ __global__ void inc(const float *X, float *Y, int N) {
 })", {"32"}, {"(N + 31) / 32"});
   CHECK(prove(c2, "Y").equivalence == Status::Unknown);
 }
+
+TEST_CASE("prove: an increment that uses another loop-carried float is unknown (and does not crash)") {
+  Case c = make(kRowSum, R"(
+__global__ void row_sum(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    float acc = 0.0f, prev = 0.0f;
+    for (int c = 0; c < C; ++c) { acc += prev; prev = X[r * C + c]; }
+    acc += prev;
+    Y[r] = acc;
+  }
+})", {"64"}, {"(R + 63) / 64"});
+  CHECK(prove(c, "Y").equivalence == Status::Unknown);
+}
