@@ -1157,6 +1157,10 @@ private:
     int128 a = 0;
     if (!tc_.isConst(alpha, &a) || a <= 0 || tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n))
       return nullptr;
+    // Sampling three points is not linearity (n + (n div 3) * 1000 agrees with n at 0, 1, 2):
+    // D - a n must be free of n.
+    if (tc_.mentions(tc_.sub(D, tc_.mul(tc_.intConst(a), n)), n))
+      return nullptr;
     Term zero = tc_.intConst(0), A = tc_.intConst(a);
     if (cn->kind == smt::Kind::Lt) // runs while d0 + a n < 0
       return tc_.ite(tc_.lt(d0, zero), tc_.div(tc_.add(tc_.neg(d0), tc_.intConst(a - 1)), A), zero);
@@ -1511,14 +1515,18 @@ private:
       dry_ = savedDry;
       if (L.testFirst)
         exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
-      if (!dry_ && n->kind == smt::Kind::Var) // (a closed-form count needs no termination assumption)
+      if (!dry_ && n->kind == smt::Kind::Var) { // (a closed-form count needs no termination assumption)
         out_.exits.emplace_back(n, exitCond);
+        out_.uncountedLoops = true;
+      }
       // The state after the loop is the state at n after running `pre` once more.
       after.pc = tc_.mkAnd(s.pc, exitCond);
       block(L.pre, after, barrierAfter);
       after.pc = tc_.mkAnd(s.pc, exitCond);
     } else {
       abstraction("loop with break/return: state after it summarised as unknown");
+      if (!dry_)
+        out_.uncountedLoops = true;
       for (int v : modified)
         if (!k_.vars[v].type.isPtr()) {
           after.vars[v] = {fresh("afterloop." + k_.vars[v].name, sortOf(k_.vars[v].type))};

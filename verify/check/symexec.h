@@ -137,6 +137,9 @@ struct ThreadModel {
   // reached exactly when i < trips (given the loop is). Loops not listed may skip iterations
   // in the model (the path condition of iteration i only checks the tests at i - 1 and i).
   std::map<Term, Term> trips;
+  // Some loop has no closed-form trip count (or has a break/return): whether it ends is not
+  // known, so anything after it happens only if it terminates.
+  bool uncountedLoops = false;
   std::vector<std::string> abstractions; // over-approximations used (for reports)
   std::vector<const ir::Stmt *> unsupported;
   Term reachEnd = nullptr;

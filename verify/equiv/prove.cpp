@@ -132,6 +132,7 @@ private:
   check::ThreadModel m1_, m1b_, m2_, m3_;
   std::set<int> sharedOk_; // shared arrays whose loads may be read as interval contents
   std::unordered_map<Term, Term> oldLoads_; // load symbol -> initial content of its cell
+  std::unordered_map<Term, Term> literalOf_; // a float's exact value -> the spec constant it stands for
   std::map<int, Term> dimTerm_, scalarTerm_;
   std::map<int, int> arrayOf_; // spec tensor -> kernel array
   std::map<std::string, SpecSum> specSums_;
@@ -186,26 +187,39 @@ private:
 
   // ---- the spec as terms -----------------------------------------------------------------
 
-  Term realLiteral(const spec::Term &t) {
-    // DESIGN: a float literal equals a spec constant when both round to the same float, so
-    // the spec constant is the float it rounds to (its exact binary value).
-    double v = static_cast<double>(t.num) / static_cast<double>(t.den);
+  // The exact binary value of a double rounded to float, or nullptr.
+  Term floatValue(double v) {
     float f = static_cast<float>(v);
-    if (static_cast<double>(f) * static_cast<double>(t.den) == static_cast<double>(t.num))
-      return tc_.realConst(t.num, t.den);
     int exp = 0;
     double m = std::frexp(static_cast<double>(f), &exp);
     auto mant = static_cast<smt::int128>(std::ldexp(m, 53));
     exp -= 53;
-    while (mant % 2 == 0 && exp < 0) {
+    while (mant != 0 && mant % 2 == 0 && exp < 0) {
       mant /= 2;
       ++exp;
     }
+    if (mant == 0)
+      return tc_.realConst(0);
     if (exp >= 0 && exp < 60)
       return tc_.realConst(mant * (static_cast<smt::int128>(1) << exp));
     if (exp < 0 && exp > -100)
       return tc_.realConst(mant, static_cast<smt::int128>(1) << -exp);
-    throw GiveUp{"a spec constant of extreme magnitude"};
+    return nullptr;
+  }
+
+  Term realLiteral(const spec::Term &t) {
+    // The spec's constant is exact. DESIGN: a float literal of the kernel equals a spec
+    // constant when both round to the same float, so the kernel's literal (the float's
+    // exact value) is later read as this constant (canonicalKernel).
+    Term exact = tc_.realConst(t.num, t.den);
+    Term asFloat = floatValue(static_cast<double>(t.num) / static_cast<double>(t.den));
+    if (asFloat && asFloat != exact) {
+      auto it = literalOf_.find(asFloat);
+      if (it != literalOf_.end() && it->second != exact)
+        throw GiveUp{"two spec constants round to the same float"};
+      literalOf_[asFloat] = exact;
+    }
+    return exact;
   }
 
   Term flatOf(int tensor, const std::vector<Term> &idx) {
@@ -371,6 +385,12 @@ private:
   Term canonicalKernel(Term t) {
     if (!oldLoads_.empty())
       t = tc_.substitute(t, oldLoads_);
+    if (!literalOf_.empty()) {
+      Term r = tc_.substitute(t, literalOf_);
+      if (r != t)
+        assumed_.insert("float literals of the kernel stand for the spec constants they round to");
+      t = r;
+    }
     std::vector<Term> syms;
     tc_.collectSymbols(t, syms);
     std::unordered_map<Term, Term> sub;
@@ -1090,6 +1110,8 @@ private:
 
   bool completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
                     Term elem, const std::vector<Term> &ext, TensorProof &tp) {
+    if (m1_.uncountedLoops)
+      assumed_.insert("loops before the stores terminate (coverage is partial correctness)");
     std::vector<Term> vals(j.begin(), j.end());
     vals.push_back(e);
     struct Site {
