@@ -543,6 +543,26 @@ private:
     return false;
   }
 
+  // Every way to pick one (symbol, value) of each list, as substitutions; false when there
+  // would be more than `limit`.
+  static bool allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &perVar, size_t limit,
+                         std::vector<std::unordered_map<Term, Term>> &out) {
+    out = {{}};
+    for (const auto &choices : perVar) {
+      std::vector<std::unordered_map<Term, Term>> next;
+      for (const auto &c : out)
+        for (const auto &[x, v] : choices) {
+          auto m = c;
+          m[x] = v;
+          next.push_back(std::move(m));
+        }
+      out = std::move(next);
+      if (out.size() > limit)
+        return false;
+    }
+    return true;
+  }
+
   // ---- shared memory -----------------------------------------------------------------------
 
 
@@ -723,18 +743,8 @@ private:
         }
         perVar.push_back(ch);
       }
-      std::vector<std::unordered_map<Term, Term>> combos{{}};
-      for (const auto &choices : perVar) {
-        std::vector<std::unordered_map<Term, Term>> next;
-        for (const auto &cm : combos)
-          for (const auto &[x, v] : choices) {
-            auto m = cm;
-            m[x] = v;
-            next.push_back(std::move(m));
-          }
-        combos = std::move(next);
-      }
-      if (combos.size() > 4000)
+      std::vector<std::unordered_map<Term, Term>> combos;
+      if (!allChoices(perVar, 4000, combos))
         continue;
       for (const auto &w : combos) {
         std::vector<Term> ok;
@@ -1196,21 +1206,8 @@ private:
         perVar.push_back(ch);
       }
       Site st{s, pc, {}};
-      // Every combination (bounded).
-      std::vector<std::unordered_map<Term, Term>> combos{{}};
-      for (const auto &choices : perVar) {
-        std::vector<std::unordered_map<Term, Term>> next;
-        for (const auto &c : combos)
-          for (const auto &[x, v] : choices) {
-            auto m = c;
-            m[x] = v;
-            next.push_back(std::move(m));
-          }
-        combos = std::move(next);
-        if (combos.size() > 20000)
-          break;
-      }
-      if (combos.size() > 20000)
+      std::vector<std::unordered_map<Term, Term>> combos;
+      if (!allChoices(perVar, 20000, combos))
         continue;
       st.cands = std::move(combos);
       usable.push_back(std::move(st));
