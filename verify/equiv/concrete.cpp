@@ -146,6 +146,16 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const C
       sz[d.name] = v;
     add(sz);
   }
+  // One size at a time past a block boundary, the others 1 (an output extent like N - K + 1
+  // then reaches b + 1 too).
+  for (const spec::Dim &d : s.dims)
+    for (int64_t v : cand)
+      if (v > 3) {
+        Sizes sz;
+        for (const spec::Dim &e : s.dims)
+          sz[e.name] = e.name == d.name ? v : 1;
+        add(sz);
+      }
   std::mt19937 rng(o.seed);
   for (int i = 0; i < 6; ++i) {
     Sizes sz;

@@ -36,7 +36,7 @@ struct ConcreteOptions {
   std::vector<Sizes> sizes;                   // sizes to test; empty: chosen (chooseSizes)
   unsigned seed = 1;
   double budgetSeconds = 2; // stop starting new runs after this
-  int maxRuns = 12;
+  int maxRuns = 16;
 };
 
 enum class Outcome { Agrees, Coverage, Equivalence };
@@ -51,8 +51,9 @@ struct ConcreteReport {
   std::string unavailable; // non-empty: no test could run (why)
 };
 
-// Sizes near the launch's block extents (1, 2, 3, b - 1, b + 1, all dims alike and seeded
-// mixes) and three random ones up to max(40, b + 3), smallest first.
+// Sizes near the launch's block extents (1, 2, 3, b - 1, b + 1: all dims alike, one dim at a
+// time with the others 1, seeded mixes) and three random ones up to max(40, b + 3),
+// smallest first.
 std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const ConcreteOptions &o);
 
 ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
