@@ -42,6 +42,12 @@ public:
   KernelReport run() {
     rep_.name = k_.name;
     g_ = makeGlobals(tc_, k_, opts_.block, opts_.grid, rep_.assumptions);
+    {
+      std::vector<Term> pre = g_.facts;
+      for (const ir::ExprPtr &e : opts_.assumes)
+        pre.push_back(evalUniform(tc_, k_, g_, *e));
+      tightenBounds(tc_, pre);
+    }
     t1_ = makeThread(tc_, g_, "t1");
     t2_ = makeThread(tc_, g_, "t2");
     m1_ = execute(tc_, k_, g_, t1_, "t1", opts_.wrapFreeSummaries);
@@ -572,7 +578,10 @@ private:
         Term sync = tc_.mkAnd({sameBlock(), tc_.eq(x.bc, y.bc), tc_.implies(sameWarp(), tc_.eq(x.wc, y.wc))});
         if (!shared) // other blocks: only grid barriers separate them
           sync = tc_.mkOr(tc_.mkAnd(tc_.mkNot(sameBlock()), tc_.eq(x.gc, y.gc)), sync);
-        Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), distinctThreads(), sync});
+        std::vector<Term> hints;
+        for (Term N : strideSymbols(tc_, x.flat))
+          delinearise(tc_, x.flat, y.flat, {nullptr, N}, hints);
+        Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), distinctThreads(), sync, tc_.mkAnd(hints)});
         const ir::Stmt *sa = x.stmt, *sb = y.stmt;
         bool wa = x.write, wb = y.write, aa = x.atomic, ab = y.atomic;
         cands.push_back({c, [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {

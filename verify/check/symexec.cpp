@@ -171,6 +171,131 @@ std::set<int> readOnlyArrays(const ir::Kernel &k) {
   return ro;
 }
 
+void tightenBounds(TermContext &tc, const std::vector<Term> &facts) {
+  std::vector<Term> atoms;
+  std::function<void(Term)> flatten = [&](Term f) {
+    if (f->kind == smt::Kind::And)
+      for (Term k : f->kids)
+        flatten(k);
+    else
+      atoms.push_back(f);
+  };
+  for (Term f : facts)
+    flatten(f);
+  // a v + c <= 0, v one symbol: a bound on v.
+  auto bound = [&](Term d) {
+    std::map<uint32_t, std::pair<Term, int128>> lin;
+    int128 c = 0;
+    tc.linear(d, 1, lin, c);
+    std::vector<std::pair<Term, int128>> terms;
+    for (auto &[id, tk] : lin)
+      if (tk.second != 0)
+        terms.push_back(tk);
+    if (terms.size() != 1 || terms[0].first->kind != smt::Kind::Var)
+      return false;
+    auto [v, a] = terms[0];
+    auto [lo, hi] = tc.range(v);
+    auto floorDiv = [](int128 x, int128 y) { int128 q = x / y; return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q; };
+    if (a > 0)
+      hi = std::min(hi, floorDiv(-c, a)); // v <= -c / a
+    else
+      lo = std::max(lo, -floorDiv(-c, -a)); // -|a| v + c <= 0: v >= c / |a|, rounded up
+    if (lo > hi || std::make_pair(lo, hi) == tc.range(v))
+      return false;
+    tc.setBounds(v, lo, hi);
+    return true;
+  };
+  for (int pass = 0; pass < 3; ++pass) {
+    bool changed = false;
+    for (Term f : atoms) {
+      if (f->kids.size() != 2 || f->kids[0]->sort != Sort::Int)
+        continue;
+      if (f->kind == smt::Kind::Le || f->kind == smt::Kind::Lt) {
+        Term d = tc.sub(f->kids[0], f->kids[1]);
+        changed |= bound(f->kind == smt::Kind::Lt ? tc.add(d, tc.intConst(1)) : d);
+      } else if (f->kind == smt::Kind::Eq) {
+        Term d = tc.sub(f->kids[0], f->kids[1]);
+        changed |= bound(d);
+        changed |= bound(tc.neg(d));
+      }
+    }
+    if (!changed)
+      break;
+  }
+}
+
+// ---- delinearisation ---------------------------------------------------------------------
+
+namespace {
+// m = X * f for a monomial m: X in rest.
+bool factorOut(TermContext &tc, Term m, Term f, Term &rest) {
+  if (m == f) {
+    rest = tc.intConst(1);
+    return true;
+  }
+  if (m->kind != smt::Kind::Mul)
+    return false;
+  for (size_t i = 0; i < m->kids.size(); ++i) {
+    Term r;
+    if (!factorOut(tc, m->kids[i], f, r))
+      continue;
+    for (size_t j = 0; j < m->kids.size(); ++j)
+      if (j != i)
+        r = tc.mul(r, m->kids[j]);
+    rest = r;
+    return true;
+  }
+  return false;
+}
+
+// t = X * f + Y, splitting t's monomials by whether f is one of their factors.
+bool splitBy(TermContext &tc, Term t, Term f, Term &X, Term &Y) {
+  std::vector<Term> mons = t->kind == smt::Kind::Add ? t->kids : std::vector<Term>{t};
+  X = tc.intConst(0);
+  Y = tc.intConst(0);
+  bool any = false;
+  for (Term m : mons) {
+    Term r;
+    if (factorOut(tc, m, f, r)) {
+      X = tc.add(X, r);
+      any = true;
+    } else {
+      Y = tc.add(Y, m);
+    }
+  }
+  return any;
+}
+} // namespace
+
+void delinearise(TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
+  for (size_t d = ext.size(); d-- > 1;) {
+    Term N = ext[d], X1, Y1, X2, Y2;
+    if (!splitBy(tc, f1, N, X1, Y1) || !splitBy(tc, f2, N, X2, Y2))
+      return;
+    Term zero = tc.intConst(0);
+    Term pre = tc.mkAnd({tc.le(tc.intConst(1), N), tc.le(zero, Y1), tc.lt(Y1, N), tc.le(zero, Y2),
+                         tc.lt(Y2, N), tc.eq(tc.add(tc.mul(X1, N), Y1), tc.add(tc.mul(X2, N), Y2))});
+    facts.push_back(tc.implies(pre, tc.mkAnd(tc.eq(X1, X2), tc.eq(Y1, Y2))));
+    f1 = X1;
+    f2 = X2;
+  }
+}
+
+std::vector<Term> strideSymbols(TermContext &tc, Term f) {
+  std::vector<Term> out;
+  std::vector<Term> mons = f->kind == smt::Kind::Add ? f->kids : std::vector<Term>{f};
+  for (Term m : mons) {
+    if (m->kind != smt::Kind::Mul)
+      continue;
+    for (Term k : m->kids)
+      if ((k->kind == smt::Kind::Var || k->kind == smt::Kind::App) && k->sort == Sort::Int &&
+          std::find(out.begin(), out.end(), k) == out.end())
+        out.push_back(k);
+  }
+  (void)tc;
+  return out;
+}
+
 ThreadSyms makeThread(TermContext &tc, const GlobalSyms &g, const std::string &tag) {
   ThreadSyms t;
   const char *dn = "xyz";
@@ -874,6 +999,12 @@ private:
       std::vector<SVal::Alt> alts;
       Term sym = nullptr;
       int base = st.ptr ? baseArrayOf(*st.ptr) : -1;
+      if (base < 0 && st.ptr && !v.type.isPtr()) {
+        // Through a pointer variable that holds one known array (`x = X + r * C; x[c]`).
+        SVal p = evalPtr(*st.ptr, s, s.pc);
+        if (p.array >= 0 && p.off)
+          base = p.array;
+      }
       if (!v.type.isPtr() && st.ptr && g_.readOnly.count(base)) {
         // Contents fixed during the kernel: the same function of the cell for every load.
         const ir::Array &ra = k_.arrays[base];
@@ -1167,6 +1298,20 @@ private:
     return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);
   }
 
+  // The number of iterations when the test after each number of iterations folds to a
+  // constant (a halving loop from a constant: `for (s = 128; s > 0; s >>= 1)` runs 8 times):
+  // the first count whose test is false, or nullptr.
+  Term constantTripCount(Term cn, Term n) {
+    for (int c = 0; c <= 64; ++c) {
+      Term v = tc_.substitute(cn, {{n, tc_.intConst(c)}});
+      if (v == tc_.fls())
+        return tc_.intConst(c);
+      if (v != tc_.tru())
+        return nullptr;
+    }
+    return nullptr;
+  }
+
   // d with v = e + d syntactically (through `ite`s: a conditional update adds 0 on the other
   // branch), or nullptr. Real sums are not normalised, so this follows their structure.
   Term realDelta(Term v, Term e) {
@@ -1425,8 +1570,34 @@ private:
       return r;
     };
 
+    // A counted loop's iterations are below its closed-form trip count: bounding the
+    // iteration symbol by the count's largest value lets the simplifier see that indices
+    // such as `c = t + 256 i` stay in range (no wrap-around in unsigned arithmetic). Only
+    // reached iterations are ever described by i, so the bound loses no behaviour.
+    int128 maxTrips = -1;
+    if (!irregular && L.testFirst && L.pre.empty()) {
+      bool savedDry = dry_;
+      dry_ = true;
+      auto saved = pendingExits_;
+      uint32_t mark = tc_.fresh("watermark", Sort::Bool)->id;
+      Term n0 = fresh("trips", Sort::Int);
+      State probe = stateAt(n0, "bound");
+      Term cn = eval(*L.cond, probe, probe.pc);
+      Term closed = tripCount(cn, n0, mark);
+      if (!closed)
+        closed = constantTripCount(cn, n0);
+      pendingExits_ = saved;
+      dry_ = savedDry;
+      if (closed) {
+        auto [lo, hi] = tc_.range(closed);
+        if (hi < (static_cast<int128>(1) << 62))
+          maxTrips = hi;
+      }
+    }
     // 2. The recorded pass at a symbolic iteration i.
     Term i = fresh("iter", Sort::Int);
+    if (maxTrips >= 1)
+      tc_.setBounds(i, 0, maxTrips - 1);
     State atI = stateAt(i, "iteration");
     atI.pc = tc_.mkAnd(s.pc, tc_.le(tc_.intConst(0), i));
     Term still = irregular ? fresh("running", Sort::Bool) : tc_.tru();
@@ -1487,7 +1658,11 @@ private:
       Term cn = eval(*L.cond, probe, probe.pc);
       pendingExits_ = saved2;
       dry_ = savedDry;
-      if (Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr) {
+      Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr;
+      if (!closed && L.testFirst && L.pre.empty())
+        closed = constantTripCount(cn, n);
+      bool counted = closed != nullptr;
+      if (closed) {
         // A counted loop: n is the closed form (the exit conditions below then hold), and
         // its iteration i runs exactly when i < n.
         n = closed;
@@ -1515,7 +1690,7 @@ private:
       dry_ = savedDry;
       if (L.testFirst)
         exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
-      if (!dry_ && n->kind == smt::Kind::Var) { // (a closed-form count needs no termination assumption)
+      if (!dry_ && !counted) { // (a closed-form count needs no termination assumption)
         out_.exits.emplace_back(n, exitCond);
         out_.uncountedLoops = true;
       }

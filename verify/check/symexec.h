@@ -150,6 +150,19 @@ GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
                        const std::array<ir::ExprPtr, 3> &block,
                        const std::array<ir::ExprPtr, 3> &grid, std::vector<std::string> &assumptionText);
 
+// Facts true of all integers that relate two flat addresses through extents ext (row-major,
+// ext[0] unused): X1*N + Y1 = X2*N + Y2 with 0 <= Y1, Y2 < N implies X1 = X2 and Y1 = Y2,
+// for N = ext[d] from the innermost dimension outwards. Nonlinear solvers need them.
+void delinearise(smt::TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts);
+// The symbols a flat address is a multiple of in some monomial (candidate row lengths).
+std::vector<Term> strideSymbols(smt::TermContext &tc, Term f);
+
+// Narrows the known ranges (TermContext::setBounds) of symbols that the facts bound on their
+// own (`N <= 65535`, `gridDim.x = R`), so the simplifier can drop wrap-around that the
+// preconditions rule out (`blockIdx.x * C` in unsigned arithmetic). The facts must hold in
+// every query that uses these terms: the launch facts and the global preconditions.
+void tightenBounds(smt::TermContext &tc, const std::vector<Term> &facts);
+
 ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::string &tag);
 
 // sharedContent: float loads of shared arrays are shm.NAME(bc, flat), the cell's content at

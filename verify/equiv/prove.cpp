@@ -58,6 +58,12 @@ public:
     ProofReport rep;
     std::vector<std::string> text;
     g_ = check::makeGlobals(tc_, k_, opts_.block, opts_.grid, text);
+    {
+      std::vector<Term> pre = g_.facts;
+      for (const ir::ExprPtr &e : opts_.assumes)
+        pre.push_back(check::evalUniform(tc_, k_, g_, *e));
+      check::tightenBounds(tc_, pre);
+    }
     w1_ = check::makeThread(tc_, g_, "w1");
     w2_ = check::makeThread(tc_, g_, "w2");
     w3_ = check::makeThread(tc_, g_, "w3");
@@ -347,10 +353,14 @@ private:
       for (Term x : syms)
         if (x->kind == smt::Kind::Var && x != kv)
           params.push_back(x);
-      std::string name = "ssum." + std::to_string(specSums_.size());
-      specSums_[name] = SpecSum{kv, body, params};
       std::vector<Term> args{lo, hi};
       args.insert(args.end(), params.begin(), params.end());
+      // One application for one sum, however often the spec writes it (a define used twice).
+      for (const auto &[known, e] : specSums_)
+        if (e.params == params && tc_.substitute(body, {{kv, e.k}}) == e.body)
+          return tc_.app(known, Sort::Real, args);
+      std::string name = "ssum." + std::to_string(specSums_.size());
+      specSums_[name] = SpecSum{kv, body, params};
       return tc_.app(name, Sort::Real, args);
     }
     case Op::MaxOver:
@@ -411,57 +421,8 @@ private:
     return sub.empty() ? t : tc_.substitute(t, sub);
   }
 
-  // ---- delinearisation -------------------------------------------------------------------
-
-  // t = X * f + Y, splitting t's monomials by whether f is one of their factors.
-  bool factorOut(Term m, Term f, Term &rest) {
-    if (m == f) {
-      rest = tc_.intConst(1);
-      return true;
-    }
-    if (m->kind != smt::Kind::Mul)
-      return false;
-    for (size_t i = 0; i < m->kids.size(); ++i) {
-      Term r;
-      if (!factorOut(m->kids[i], f, r))
-        continue;
-      for (size_t j = 0; j < m->kids.size(); ++j)
-        if (j != i)
-          r = tc_.mul(r, m->kids[j]);
-      rest = r;
-      return true;
-    }
-    return false;
-  }
-  bool split(Term t, Term f, Term &X, Term &Y) {
-    std::vector<Term> mons = t->kind == smt::Kind::Add ? t->kids : std::vector<Term>{t};
-    X = tc_.intConst(0);
-    Y = tc_.intConst(0);
-    bool any = false;
-    for (Term m : mons) {
-      Term r;
-      if (factorOut(m, f, r)) {
-        X = tc_.add(X, r);
-        any = true;
-      } else {
-        Y = tc_.add(Y, m);
-      }
-    }
-    return any;
-  }
-  // True facts relating two flat addresses of one tensor through its extents.
   void delinearise(Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
-    for (size_t d = ext.size(); d-- > 1;) {
-      Term N = ext[d], X1, Y1, X2, Y2;
-      if (!split(f1, N, X1, Y1) || !split(f2, N, X2, Y2))
-        return;
-      Term zero = tc_.intConst(0);
-      Term pre = tc_.mkAnd({tc_.le(tc_.intConst(1), N), tc_.le(zero, Y1), tc_.lt(Y1, N), tc_.le(zero, Y2),
-                            tc_.lt(Y2, N), tc_.eq(tc_.add(tc_.mul(X1, N), Y1), tc_.add(tc_.mul(X2, N), Y2))});
-      facts.push_back(tc_.implies(pre, tc_.mkAnd(tc_.eq(X1, X2), tc_.eq(Y1, Y2))));
-      f1 = X1;
-      f2 = X2;
-    }
+    check::delinearise(tc_, f1, f2, ext, facts);
   }
 
   // ---- sums ------------------------------------------------------------------------------
@@ -476,6 +437,8 @@ private:
   }
 
   const check::SumDef *kernelSum(const std::string &name) {
+    if (auto t = treeSums_.find(name); t != treeSums_.end())
+      return &t->second;
     for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_, &m3_}) {
       auto it = m->sums.find(name);
       if (it != m->sums.end())
@@ -496,6 +459,9 @@ private:
     std::unordered_map<Term, Term> subA, subB;
     std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
     std::set<Term> usedS;
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a).substr(0, 600).c_str(),
+              smt::show(b).substr(0, 600).c_str());
     for (Term l : ks) {
       const check::SumDef *ld = kernelSum(l->name);
       if (!ld)
@@ -506,7 +472,7 @@ private:
         const SpecSum &sd = specSums_.at(q->name);
         Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
         if (!unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))))) {
-          if (reindexed(l, q, ctx)) {
+          if (reindexed(l, q, ctx, depth)) {
             Term sigma = tc_.fresh("eq.sum", Sort::Real);
             subA[l] = sigma;
             subB[q] = sigma;
@@ -524,7 +490,7 @@ private:
         Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
         Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
         std::string inner;
-        if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx))
+        if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx, depth))
           continue;
         Term sigma = tc_.fresh("eq.sum", Sort::Real);
         subA[l] = sigma;
@@ -678,7 +644,10 @@ private:
     return resolveShared(tc_.substitute(t, sub), ctx, depth + 1);
   }
 
-  Term writerValue(Term X, int a, Term ctx) {
+  // exclusive: X is the content at the very start of interval b (a tree's operands), so
+  // stores in b itself do not matter; otherwise X is a load in b, which a store in b by
+  // another thread may precede (ordered by __syncwarp).
+  Term writerValue(Term X, int a, Term ctx, bool exclusive = false) {
     Term b = X->kids[0], c = X->kids[1];
     const ir::Array &arr = k_.arrays[a];
     // The cell's index tuple.
@@ -702,6 +671,7 @@ private:
     for (const check::AccessSite &S : m3_.accesses) {
       if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
         continue;
+      const Tree *tree = treeOf(S);
       // Only the thread's coordinates and the iteration may vary between writers.
       std::vector<Term> syms;
       for (Term x : {S.value, S.pc, S.flat, S.bc})
@@ -744,7 +714,9 @@ private:
         perVar.push_back(ch);
       }
       std::vector<std::unordered_map<Term, Term>> combos;
-      if (!allChoices(perVar, 4000, combos))
+      if (tree) // the last round's store, by thread 0: its value is the whole reduction
+        combos = {treeWitness(*tree, S, w1_.bid)};
+      else if (!allChoices(perVar, 4000, combos))
         continue;
       for (const auto &w : combos) {
         std::vector<Term> ok;
@@ -799,7 +771,8 @@ private:
             blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
           // Up to and including the reader's interval: a store there by another thread may
           // be ordered before the read by __syncwarp (bc counts only __syncthreads).
-          others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc), tc_.le(S2.bc, b), tc_.mkAnd(blk),
+          others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc),
+                                      exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
                                       same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
         }
         if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}))) {
@@ -808,10 +781,129 @@ private:
                     smt::show(stores).substr(0, 400).c_str());
           continue;
         }
+        if (tree)
+          return treeValue(*tree, S, w, ctx);
         return canonicalKernel(tc_.substitute(S.value, w));
       }
     }
     return nullptr;
+  }
+
+  // ---- block tree reductions ---------------------------------------------------------------
+  //
+  // A store site S in a loop of T rounds (not inside another loop) is the step of a halving
+  // tree over the cells [0, P), P = 2^T, of shared array A when, for every round r < T and
+  // every thread k of a 1-D block, with h = P >> (r + 1):
+  //   (1) thread k stores in round r only if k < h, and then stores A[k] := A[k] + A[k + h],
+  //       both operands read as the content at the start of the round's barrier interval,
+  //       which is interval bc0 + r (bc0: round 0's interval);
+  //   (2) if thread 0 stores in the last round, every thread k < h stores in round r;
+  //   (3) no other statement stores to A in the intervals [bc0, bc0 + T).
+  // By induction on r, at the start of interval bc0 + r each cell k < P >> r holds the sum of
+  // the cells k + m (P >> r), m < 2^r, as they were at the start of bc0; so after the last
+  // round (thread 0's store) A[0] holds the sum of A[0..P) at the start of bc0 (over the
+  // reals: the order of the additions does not matter).
+  struct Tree {
+    int rounds = 0;
+    int128 cells = 0;
+  };
+  std::map<const ir::Stmt *, std::optional<Tree>> trees_;
+  std::map<std::string, check::SumDef> treeSums_; // by application name
+  std::map<Term, Term> treeSumOf_;                // body -> application
+
+  // The substitution for thread (k, 0, 0) of w3's block `bid` in round r of S's loop.
+  std::unordered_map<Term, Term> roundOf(const check::AccessSite &S, Term k, Term r,
+                                         const std::array<Term, 3> &bid) {
+    std::unordered_map<Term, Term> w{{w3_.tid[0], k}, {w3_.tid[1], tc_.intConst(0)},
+                                     {w3_.tid[2], tc_.intConst(0)}, {S.iters[0], r}};
+    for (int d = 0; d < 3; ++d)
+      if (bid[d] != w3_.bid[d])
+        w[w3_.bid[d]] = bid[d];
+    return w;
+  }
+
+  std::unordered_map<Term, Term> treeWitness(const Tree &t, const check::AccessSite &S,
+                                             const std::array<Term, 3> &bid) {
+    return roundOf(S, tc_.intConst(0), tc_.intConst(t.rounds - 1), bid);
+  }
+
+  const Tree *treeOf(const check::AccessSite &S) {
+    auto [it, fresh] = trees_.try_emplace(S.stmt);
+    if (!fresh)
+      return it->second ? &*it->second : nullptr;
+    if (S.iters.size() != 1 || !S.value || S.value->kind != smt::Kind::Add || S.value->kids.size() != 2 ||
+        !sharedOk_.count(S.array))
+      return nullptr;
+    auto tr = m3_.trips.find(S.iters[0]);
+    int128 T = 0, B = 0, one = 0;
+    if (tr == m3_.trips.end() || !tc_.isConst(tr->second, &T) || T < 1 || T > 12)
+      return nullptr;
+    if (!tc_.isConst(g_.blockDim[0], &B) || !tc_.isConst(g_.blockDim[1], &one) || one != 1 ||
+        !tc_.isConst(g_.blockDim[2], &one) || one != 1)
+      return nullptr;
+    int128 P = static_cast<int128>(1) << T;
+    if (P / 2 > B)
+      return nullptr;
+    std::string shm = check::shmName(k_, S.array);
+    for (Term op : S.value->kids)
+      if (op->kind != smt::Kind::App || op->name != shm || op->kids[0] != S.bc)
+        return nullptr;
+    Term f1 = S.value->kids[0]->kids[1], f2 = S.value->kids[1]->kids[1];
+    Term k = tc_.fresh("tree.k", Sort::Int);
+    Term zero = tc_.intConst(0);
+    auto w0 = roundOf(S, zero, zero, w3_.bid);
+    Term bc0 = tc_.substitute(S.bc, w0);
+    Term lastPc = tc_.substitute(S.pc, treeWitness(Tree{static_cast<int>(T), P}, S, w3_.bid));
+    for (int128 r = 0; r < T; ++r) {
+      Term h = tc_.intConst(P >> (r + 1));
+      auto w = roundOf(S, k, tc_.intConst(r), w3_.bid);
+      Term pcK = tc_.substitute(S.pc, w);
+      Term g1 = tc_.substitute(f1, w), g2 = tc_.substitute(f2, w);
+      Term kh = tc_.add(k, h);
+      Term shape = tc_.mkAnd({tc_.lt(k, h), tc_.eq(tc_.substitute(S.flat, w), k),
+                              tc_.eq(tc_.substitute(S.bc, w), tc_.add(bc0, tc_.intConst(r))),
+                              tc_.mkOr(tc_.mkAnd(tc_.eq(g1, k), tc_.eq(g2, kh)),
+                                       tc_.mkAnd(tc_.eq(g1, kh), tc_.eq(g2, k)))});
+      Term kIn = tc_.mkAnd(tc_.le(zero, k), tc_.lt(k, g_.blockDim[0]));
+      if (!unsat(tc_.mkAnd({kIn, pcK, tc_.mkNot(shape)})) ||
+          !unsat(tc_.mkAnd({lastPc, tc_.le(zero, k), tc_.lt(k, h), tc_.mkNot(pcK)})))
+        return nullptr;
+    }
+    for (const check::AccessSite &S2 : m2_.accesses) {
+      if (!S2.write || S2.array != S.array || S2.stmt == S.stmt)
+        continue;
+      std::vector<Term> blk;
+      for (int d = 0; d < 3; ++d)
+        blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
+      if (!unsat(tc_.mkAnd({S2.pc, tc_.mkAnd(blk), tc_.le(bc0, S2.bc),
+                            tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
+        return nullptr;
+    }
+    it->second = Tree{static_cast<int>(T), P};
+    return &*it->second;
+  }
+
+  // The reduction's value for the reader's block: lsum.tree.N(P), the sum over k < P of the
+  // content of A[k] at the start of round 0, each resolved to its writer's value.
+  Term treeValue(const Tree &t, const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term ctx) {
+    auto w0 = roundOf(S, tc_.intConst(0), tc_.intConst(0), w1_.bid);
+    (void)w;
+    Term bc0 = tc_.substitute(S.bc, w0);
+    Term k = tc_.fresh("tree.k", Sort::Int);
+    tc_.setBounds(k, 0, t.cells - 1);
+    Term cell = tc_.app(check::shmName(k_, S.array), Sort::Real, {bc0, k});
+    Term range = tc_.mkAnd(tc_.le(tc_.intConst(0), k), tc_.lt(k, tc_.intConst(t.cells)));
+    Term body = writerValue(cell, S.array, tc_.mkAnd(ctx, range), true);
+    if (!body)
+      body = cell;
+    auto known = treeSumOf_.find(body);
+    if (known != treeSumOf_.end())
+      return known->second;
+    std::string name = "lsum.tree." + std::to_string(treeSums_.size());
+    treeSums_[name] = check::SumDef{k, body, {}};
+    Term app = tc_.app(name, Sort::Real, {tc_.intConst(t.cells)});
+    treeSumOf_[body] = app;
+    return app;
   }
 
   // ---- re-indexed sums (summand bijection) -------------------------------------------------
@@ -821,7 +913,7 @@ private:
   // one-to-one on the iterations it maps into [lo, hi), reaches every index there, and the
   // kernel's term is the spec's term at phi there and 0 elsewhere (padding). phi is guessed
   // from a read of one tensor in both terms whose spec index is k + c.
-  bool reindexed(Term l, Term q, Term ctx) {
+  bool reindexed(Term l, Term q, Term ctx, int depth) {
     const check::SumDef *ld = kernelSum(l->name);
     const SpecSum &sd = specSums_.at(q->name);
     Term lo = q->kids[0], hi = q->kids[1];
@@ -853,12 +945,35 @@ private:
       g = canonicalKernel(tc_.substitute(in->body, m2));
     }
     g = resolveShared(g, dom, 0);
-    if (!appsWithPrefix(g, "lsum.").empty())
-      return false;
     std::unordered_map<Term, Term> ms;
     for (size_t p = 0; p < sd.params.size(); ++p)
       ms[sd.params[p]] = q->kids[p + 2];
     Term f = tc_.substitute(sd.body, ms); // free in sd.k
+    // Sums inside the terms that do not depend on the iteration (layernorm's mean inside the
+    // variance) are matched first and replaced by one unknown on both sides.
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g).substr(0, 800).c_str());
+    if (!appsWithPrefix(g, "lsum.").empty()) {
+      std::unordered_map<Term, Term> subG, subF;
+      for (Term gl : appsWithPrefix(g, "lsum.")) {
+        bool invariant = true;
+        for (const Level &L : lv)
+          invariant &= !tc_.mentions(gl, L.j);
+        for (Term fq : appsWithPrefix(f, "ssum."))
+          if (invariant && !subG.count(gl) && !tc_.mentions(fq, sd.k)) {
+            std::string why;
+            if (equalTerms(gl, fq, ctx, depth + 1, why)) {
+              Term sigma = tc_.fresh("eq.sum", Sort::Real);
+              subG[gl] = sigma;
+              subF[fq] = sigma;
+            }
+          }
+      }
+      g = tc_.substitute(g, subG);
+      f = tc_.substitute(f, subF);
+      if (!appsWithPrefix(g, "lsum.").empty())
+        return false;
+    }
     // Candidate maps: spec read T(a(k)) with a(k) = k + c, kernel read T(b(j)) -> phi = b - c.
     std::vector<Term> phis;
     for (Term fa : appsWithPrefix(f, "mem.")) {
@@ -906,7 +1021,9 @@ private:
                                                     tc_.mkAnd(tc_.mkNot(live), tc_.eq(g, zeroR)))))))
         {
         if (getenv("KSYNTH_DEBUG_EQ"))
-          fprintf(stderr, "reindex: %s fails for phi = %s\n", "terms", smt::show(phi).c_str());
+          fprintf(stderr, "reindex: %s fails for phi = %s\n  kernel %s\n  spec %s\n  %s\n", "terms",
+                  smt::show(phi).c_str(), smt::show(g).substr(0, 800).c_str(), smt::show(fphi).substr(0, 800).c_str(),
+                  lastUnknown_.c_str());
         continue;
       }
       // (2) one-to-one where in range
@@ -934,16 +1051,21 @@ private:
           fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi).c_str());
         continue;
       }
-      // (3) onto [lo, hi): the preimage of k, by division by the outer slope
+      // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
+      // outer level: slopes (T, 1); a strided inner level: slopes (1, S))
       Term k = tc_.fresh("bij.k", Sort::Int);
       std::unordered_map<Term, Term> pre;
+      Term off = tc_.sub(k, c);
       if (lv.size() == 1) {
-        pre[lv[0].j] = tc_.div(tc_.sub(k, c), tc_.intConst(slope[0]));
+        pre[lv[0].j] = tc_.div(off, tc_.intConst(slope[0]));
+      } else if (slope[1] == 1) {
+        pre[lv[0].j] = tc_.div(off, tc_.intConst(slope[0]));
+        pre[lv[1].j] = tc_.mod(off, tc_.intConst(slope[0]));
+      } else if (slope[0] == 1) {
+        pre[lv[0].j] = tc_.mod(off, tc_.intConst(slope[1]));
+        pre[lv[1].j] = tc_.div(off, tc_.intConst(slope[1]));
       } else {
-        if (slope[1] != 1)
-          continue;
-        pre[lv[0].j] = tc_.div(tc_.sub(k, c), tc_.intConst(slope[0]));
-        pre[lv[1].j] = tc_.mod(tc_.sub(k, c), tc_.intConst(slope[0]));
+        continue;
       }
       Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
       if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
@@ -1105,8 +1227,12 @@ private:
       fl(exitCond);
       std::set<Term> ecs(ec.begin(), ec.end());
       for (Term c : conj)
-        if (tc_.mentions(c, n) && !ecs.count(c))
+        if (tc_.mentions(c, n) && !ecs.count(c)) {
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "reachable: %s uses %s beyond its exit %s\n", smt::show(c).c_str(), smt::show(n).c_str(),
+                    smt::show(exitCond).c_str());
           return nullptr; // the trip count is used beyond the loop's exit
+        }
       for (Term c : ec)
         drop.insert(c);
       assumed_.insert("loops before the stores terminate (coverage is partial correctness)");

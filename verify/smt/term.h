@@ -116,12 +116,13 @@ public:
   void collectSymbols(Term t, std::vector<Term> &out);
 
   bool isConst(Term t, int128 *v = nullptr) const;
+  // t * scale as sum of (term, coefficient) by term id, plus a constant c.
+  void linear(Term t, int128 scale, std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c);
 
 private:
   Term intern(Node n);
   Term mkAddFromLinear(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 c);
   bool splitByConst(Term a, int128 y, Term &q, Term &r);
-  void linear(Term t, int128 scale, std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c);
 
   struct Key;
   struct KeyHash;
