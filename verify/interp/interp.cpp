@@ -330,6 +330,7 @@ public:
   const std::map<std::pair<int, int64_t>, Value> &writes() const { return mem; }
   // Whole-grid mode: shared and global cells live in `grid`; no Access/Barrier events.
   GridCtx *grid = nullptr;
+  int64_t *gridSteps = nullptr; // whole-grid mode: statements over all threads so far
   int64_t stepsTaken() const { return steps; }
 
   Flow execBlock(const ir::Block &b) {
@@ -416,6 +417,8 @@ private:
   void step() {
     if (++steps > env.maxSteps)
       throw Stop{"step limit"};
+    if (gridSteps && ++*gridSteps > env.maxGridSteps)
+      throw Stop{"step limit of the grid run"};
   }
 
   [[noreturn]] void malformed(const std::string &what) { throw Stop{"malformed KIR: " + what}; }
@@ -1243,6 +1246,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
     }
   };
   int64_t blockNo = 0;
+  int64_t gridSteps = 0; // counted as they happen, so a thread that spins stops the run
   for (int64_t bz = 0; bz < env.grid.z && run.error.empty(); ++bz)
     for (int64_t by = 0; by < env.grid.y && run.error.empty(); ++by)
       for (int64_t bx = 0; bx < env.grid.x && run.error.empty(); ++bx, ++blockNo) {
@@ -1260,6 +1264,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               t.warp = static_cast<int>(n / 32);
               t.m = std::make_unique<Machine>(k, env, &t.id);
               t.m->grid = &g;
+              t.m->gridSteps = &gridSteps;
               if (g.stacks.size() <= n)
                 g.stacks.emplace_back(new char[kStack]); // not zeroed: pages are touched on use
               t.stack = g.stacks[n].get();

@@ -202,6 +202,30 @@ __global__ void f(int *Y, int n) {
   CHECK(r.error.find("signed integer overflow") != std::string::npos);
 }
 
+TEST_CASE("runGrid: a loop that never ends stops at the grid's step limit, not each thread's") {
+  // `s >= 0` always holds for unsigned s: every thread spins through barriers forever. Each
+  // thread alone stays under its own limit for a long time; the grid's counts all of them.
+  ir::Kernel k = kernelOf(R"(
+__global__ void f(float *Y) {
+  __shared__ float s[256];
+  s[threadIdx.x] = 1.0f;
+  __syncthreads();
+  for (unsigned st = 128; st >= 0; st >>= 1) {
+    if (threadIdx.x < st)
+      s[threadIdx.x] += s[threadIdx.x + st];
+    __syncthreads();
+  }
+  Y[0] = s[0];
+})");
+  interp::Env env;
+  env.block = {256, 1, 1};
+  env.maxGridSteps = 200000;
+  interp::GridRun r = interp::runGrid(k, env);
+  CHECK_FALSE(r.completed);
+  CHECK(r.error.find("step limit of the grid run") != std::string::npos);
+  CHECK(r.steps <= 200000 + 256);
+}
+
 // ---- testing against a spec --------------------------------------------------------------
 
 namespace {
