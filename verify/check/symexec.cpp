@@ -1074,7 +1074,7 @@ private:
       return;
     }
     case StmtKind::Atomic: {
-      (void)eval(*st.value, s, s.pc);
+      Term operand = eval(*st.value, s, s.pc);
       {
         const ir::Expr *p = st.ptr.get();
         while (p->op == Op::PtrAdd)
@@ -1090,7 +1090,10 @@ private:
           out_.facts.push_back(tc_.inRange(sym, v.type.minValue(), v.type.maxValue()));
         s.vars[st.var] = {sym};
       }
+      size_t before = out_.accesses.size();
       access(st, s, true, true, nullptr);
+      for (size_t a = before; a < out_.accesses.size(); ++a)
+        out_.accesses[a].value = operand; // the operand (the update depends on st.atomic)
       return;
     }
     case StmtKind::If: {

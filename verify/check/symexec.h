@@ -65,7 +65,7 @@ struct AccessSite {
   std::vector<Term> idx; // per-dimension indices when the array is addressed by dimension
   Term bc = nullptr, wc = nullptr, gc = nullptr;
   std::vector<Term> iters;
-  Term value = nullptr;  // Store: the value stored (nullptr for pointers)
+  Term value = nullptr;  // Store: the value stored (nullptr for pointers); Atomic: the operand
   Term loaded = nullptr; // Load: the value read (a symbol, mem.A(flat) or shm.S(bc, flat))
 };
 

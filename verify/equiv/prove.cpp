@@ -175,6 +175,8 @@ private:
         solver_.addBackground(f);
     smt::Result r = solver_.check(goal);
     dump(goal, r);
+    if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 500).c_str());
     if (r.status == smt::Status::Unknown)
       lastUnknown_ = "the solver gave up (" + r.reason + ")";
     else if (r.status == smt::Status::Sat)
@@ -188,6 +190,8 @@ private:
         solver_.addBackground(f);
     smt::Result r = solver_.check(goal);
     dump(goal, r);
+    if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "slow solve (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 5000).c_str());
     return r;
   }
 
@@ -899,9 +903,10 @@ private:
     auto known = treeSumOf_.find(body);
     if (known != treeSumOf_.end())
       return known->second;
+    // The reader's block is a parameter, so the application can be moved to another thread.
     std::string name = "lsum.tree." + std::to_string(treeSums_.size());
-    treeSums_[name] = check::SumDef{k, body, {}};
-    Term app = tc_.app(name, Sort::Real, {tc_.intConst(t.cells)});
+    treeSums_[name] = check::SumDef{k, body, {w1_.bid[0], w1_.bid[1], w1_.bid[2]}};
+    Term app = tc_.app(name, Sort::Real, {tc_.intConst(t.cells), w1_.bid[0], w1_.bid[1], w1_.bid[2]});
     treeSumOf_[body] = app;
     return app;
   }
@@ -929,6 +934,13 @@ private:
     lv.push_back({j1, l->kids[0]});
     Term g = canonicalKernel(tc_.substitute(ld->body, m1));
     Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
+    // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
+    if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App && g->kids[1]->name.rfind("lsum.", 0) == 0 &&
+        g->kids[2] == tc_.realConst(0)) {
+      std::vector<Term> args = g->kids[1]->kids;
+      args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
+      g = tc_.app(g->kids[1]->name, Sort::Real, args);
+    }
     if (g->kind == smt::Kind::App && g->name.rfind("lsum.", 0) == 0) {
       const check::SumDef *in = kernelSum(g->name);
       if (!in)
@@ -1098,13 +1110,14 @@ private:
     auto s1 = storesTo(m1_, a), s1b = storesTo(m1b_, a), s2 = storesTo(m2_, a);
     if (s1.empty())
       throw GiveUp{"no store to '" + T.name + "' was found"};
-    for (const check::AccessSite *s : s1)
-      if (s->atomic)
-        throw GiveUp{"atomic updates of '" + T.name + "' are not proven yet"};
     std::vector<Term> none;
     std::vector<Term> ext;
     for (const spec::TermPtr &e : T.extents)
       ext.push_back(tr(*e, none));
+    if (std::any_of(s1.begin(), s1.end(), [](const check::AccessSite *x) { return x->atomic; })) {
+      proveAtomic(t, a, s1, ext, tp);
+      return;
+    }
 
     // once and unique
     std::vector<Term> onceCases, uniqueCases, facts;
@@ -1184,6 +1197,133 @@ private:
         tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
         return;
       }
+    }
+    tp.equivalence = Status::Proven;
+  }
+
+  // Whether any expression of b reads variable v.
+  static bool varRead(const ir::Block &b, int v) {
+    std::function<bool(const ir::ExprPtr &)> in = [&](const ir::ExprPtr &e) {
+      if (!e)
+        return false;
+      if (e->op == ir::Op::VarRef && e->id == v)
+        return true;
+      return std::any_of(e->args.begin(), e->args.end(), in);
+    };
+    for (const ir::StmtPtr &st : b) {
+      if (in(st->value) || in(st->value2) || in(st->ptr) || in(st->cond) ||
+          std::any_of(st->index.begin(), st->index.end(), in))
+        return true;
+      for (const ir::Block *c : {&st->pre, &st->body, &st->elseBody, &st->step})
+        if (varRead(*c, v))
+          return true;
+    }
+    return false;
+  }
+
+  // ---- accumulation with atomicAdd ---------------------------------------------------------
+  //
+  // A tensor every update of which is an atomicAdd whose result is unused, each site outside
+  // loops (so a thread adds at most once per site): its final value is its initial value plus
+  // the operands of all threads that reach a site with that element, in any order (over the
+  // reals, additions commute). With a 1-D grid of 1-D blocks of constant size B, the threads
+  // are g in [0, gridDim.x * B): thread g mod B of block g div B; the sum over g becomes
+  // lsum.atomic.N(G), matched with the spec like any other sum.
+  void proveAtomic(int t, int a, const std::vector<const check::AccessSite *> &s1, const std::vector<Term> &ext,
+                   TensorProof &tp) {
+    const spec::Tensor &T = s_.tensors[t];
+    for (const check::AccessSite *x : s1) {
+      if (!x->atomic)
+        throw GiveUp{"'" + T.name + "' is updated both by atomics and by plain stores"};
+      if (x->stmt->atomic != ir::AtomicOp::Add)
+        throw GiveUp{std::string("atomic ") + ir::atomicOpName(x->stmt->atomic) + " on '" + T.name + "' is not proven yet"};
+      if (x->stmt->var >= 0 && varRead(k_.body, x->stmt->var))
+        throw GiveUp{"the value atomicAdd returns is used (it depends on the order of the threads)"};
+      if (!x->iters.empty())
+        throw GiveUp{"atomicAdd inside a loop is not proven yet"};
+      if (!x->value)
+        throw GiveUp{"an atomicAdd operand is not a number"};
+    }
+    if (T.mode != spec::Mode::InOut) {
+      std::string why = "'" + T.name + "' is accumulated with atomicAdd, so its final value depends on its content "
+                        "before the launch; it must be an inout tensor (the spec's `old`)";
+      tp.coverageReason = tp.equivalenceReason = why;
+      return;
+    }
+    int128 B = 0, one = 0;
+    if (!tc_.isConst(g_.blockDim[0], &B) || !tc_.isConst(g_.blockDim[1], &one) || one != 1 ||
+        !tc_.isConst(g_.blockDim[2], &one) || one != 1 || !tc_.isConst(g_.gridDim[1], &one) || one != 1 ||
+        !tc_.isConst(g_.gridDim[2], &one) || one != 1)
+      throw GiveUp{"atomic accumulation is proven for 1-D grids of 1-D blocks of constant size only"};
+    // The element.
+    std::vector<Term> j, inRange;
+    for (size_t d = 0; d < ext.size(); ++d) {
+      j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
+      inRange.push_back(tc_.le(tc_.intConst(0), j.back()));
+      inRange.push_back(tc_.lt(j.back(), ext[d]));
+    }
+    Term e = ext.empty() ? tc_.intConst(0) : flatOf(t, j);
+    Term elem = tc_.mkAnd(inRange);
+    // Nothing is left stale: the initial content is part of the value.
+    tp.coverage = Status::Proven;
+    assumed_.insert("atomic additions to '" + T.name + "' are summed in any order (over the reals they commute)");
+
+    // Thread g's contribution, from thread w1's: shared reads resolved for w1 first (their
+    // proofs hold for every thread that reaches the site), then w1 := thread g.
+    Term g = tc_.fresh("atomic.g", Sort::Int);
+    Term Bt = tc_.intConst(B);
+    std::unordered_map<Term, Term> theta{{w1_.tid[0], tc_.mod(g, Bt)}, {w1_.tid[1], tc_.intConst(0)},
+                                         {w1_.tid[2], tc_.intConst(0)}, {w1_.bid[0], tc_.div(g, Bt)},
+                                         {w1_.bid[1], tc_.intConst(0)}, {w1_.bid[2], tc_.intConst(0)}};
+    Term body = nullptr;
+    for (const check::AccessSite *x : s1) {
+      Term here = tc_.mkAnd(x->pc, tc_.eq(x->flat, e));
+      Term v = canonicalKernel(resolveShared(x->value, tc_.mkAnd(elem, here), 0));
+      if (v->sort == Sort::Int)
+        v = tc_.toReal(v);
+      std::vector<Term> syms;
+      for (Term y : {v, here})
+        tc_.collectSymbols(y, syms);
+      for (Term y : syms) {
+        if (y->kind == smt::Kind::App && y->name.rfind("shm.", 0) == 0)
+          throw GiveUp{"an atomicAdd operand reads shared memory ksynth could not resolve to its writer"};
+        if (y->kind == smt::Kind::Var && y->name.rfind("w1.", 0) == 0 &&
+            std::find(w1_.tid.begin(), w1_.tid.end(), y) == w1_.tid.end() &&
+            std::find(w1_.bid.begin(), w1_.bid.end(), y) == w1_.bid.end())
+          throw GiveUp{"an atomicAdd operand depends on a value ksynth cannot name per thread (" + y->name + ")"};
+      }
+      // One thread per block (`if (threadIdx.x == 0) atomicAdd(...)`): a sum over blocks.
+      std::unordered_map<Term, Term> th = theta;
+      Term range = tc_.mul(g_.gridDim[0], Bt);
+      smt::Result r = solve(tc_.mkAnd(elem, here));
+      if (r.status == smt::Status::Sat)
+        if (std::optional<smt::Value> tv = smt::eval(w1_.tid[0], r.model))
+          if (unsat(tc_.mkAnd({elem, here, tc_.ne(w1_.tid[0], tc_.intConst(tv->num))}))) {
+            th[w1_.tid[0]] = tc_.intConst(tv->num);
+            th[w1_.bid[0]] = g;
+            range = g_.gridDim[0];
+          }
+      Term c = tc_.ite(tc_.substitute(here, th), tc_.substitute(v, th), tc_.realConst(0));
+      std::string name = "lsum.atomic." + std::to_string(treeSums_.size());
+      treeSums_[name] = check::SumDef{g, c, {}};
+      Term app = tc_.app(name, Sort::Real, {range});
+      body = body ? tc_.add(body, app) : app;
+    }
+    Term got = tc_.add(tc_.app(check::memName(k_, a), Sort::Real, {e}), body);
+
+    auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
+    if (it == s_.ensures.end())
+      throw GiveUp{"no ensures for '" + T.name + "'"};
+    std::vector<Term> slots(static_cast<size_t>(it->numSlots));
+    for (size_t d = 0; d < j.size(); ++d)
+      slots[d] = j[d];
+    Term want = tr(*it->body, slots);
+    if (want->sort != Sort::Real)
+      throw GiveUp{"the spec's value of '" + T.name + "' is not a real number"};
+    std::string why;
+    if (!equalTerms(got, want, elem, 0, why)) {
+      tp.equivalenceReason = "the sum of the atomic additions: " + why;
+      return;
     }
     tp.equivalence = Status::Proven;
   }
@@ -1373,7 +1513,7 @@ private:
       // stores the most earlier counterexamples (the general witness, not a special case).
       models.push_back(std::move(r.model));
       Term best = nullptr;
-      size_t bestScore = 0;
+      size_t bestScore = 0, bestGeneral = 0;
       for (const Site &st : usable)
         for (const auto &w : st.cands) {
           Term c = covers(st, w);
@@ -1386,9 +1526,15 @@ private:
           size_t score = 1;
           for (size_t i = 0; i + 1 < models.size(); ++i)
             score += holds(models[i]);
-          if (!best || score > bestScore) {
+          // On a tie, the guess with more terms of the element (not constants) is the more
+          // general one: `c div 256` rather than iteration 0.
+          size_t general = 0;
+          for (const auto &[x, v] : w)
+            general += !tc_.isConst(v);
+          if (!best || score > bestScore || (score == bestScore && general > bestGeneral)) {
             best = c;
             bestScore = score;
+            bestGeneral = general;
           }
         }
       if (best)
