@@ -303,3 +303,25 @@ TEST_CASE("a real nvcc, where there is one, compiles the candidate and records p
   CHECK(rep["rounds"][0]["compile"]["status"] == "ok");
   CHECK(rep["rounds"][0]["compile"]["registers"].is_number());
 }
+
+TEST_CASE("rounds run out with a candidate nothing refuted but not proven: exit 2 (inconclusive), it is the best") {
+  // `switch` is outside the subset the verifier understands: every obligation ends unknown.
+  std::string unsupported = "```cuda\n"
+                            "// ksynth:launch grid=((N + 255) / 256) block=(256)\n"
+                            "__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                            "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                            "  switch (i < N) {\n"
+                            "  case 1: C[i] = A[i] + B[i]; break;\n"
+                            "  default: break;\n"
+                            "  }\n"
+                            "}\n```\n";
+  Run run;
+  synth::LoopResult r = run.go({kRacy, unsupported}, 2);
+  CHECK(r.exitCode == synth::kExitInconclusive);
+  json rep = readJson(run.dir() / "report.json");
+  CHECK(rep["status"] == "inconclusive");
+  CHECK(rep["rounds"][0]["verdict"] == "refuted");
+  CHECK(rep["rounds"][1]["verdict"] == "unknown");
+  CHECK(rep["best"]["round"] == 2);
+  CHECK(run.progress.str().find("round 2  candidate 2  compile skipped (no nvcc)  race ?") != std::string::npos);
+}
