@@ -16,6 +16,8 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <signal.h>
+#include <unistd.h>
 
 #ifndef KSYNTH_FIXTURE_DIR
 #define KSYNTH_FIXTURE_DIR "synth/fixtures"
@@ -47,7 +49,7 @@ void printProveHelp(std::ostream &out) {
       << "  --quiet              only the result line      --json   the report as one JSON object\n"
       << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
       << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"
-      << "diverged or exhausted), 70 internal error.\n";
+      << "diverged or exhausted), 70 internal error, 130 interrupted (Ctrl-C; --resume DIR continues).\n";
 }
 
 int usage(std::ostream &err, const std::string &msg) {
@@ -86,6 +88,18 @@ struct ProveArgs {
   double timeoutS = 10;
   int maxTokens = 0;
 };
+
+std::atomic<bool> gStop{false};
+
+// First Ctrl-C: stop before the next stage (a model request in flight finishes first and is
+// recorded). A second one: the default action, at once; the directory is consistent either way.
+void onInterrupt(int) {
+  gStop.store(true);
+  const char msg[] = "\nksynth: interrupt: stopping after the current stage (Ctrl-C again stops now; --resume DIR "
+                     "continues the run)\n";
+  ssize_t n = ::write(2, msg, sizeof msg - 1);
+  (void)n;
+}
 
 } // namespace
 
@@ -360,6 +374,12 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       out << "ksynth: note: the replies in this transcript were written by hand for this demo (an authored "
              "fixture, not a model's output); every verdict below is computed now by the verifier\n";
   }
+  lo.stop = &gStop;
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
   LoopResult r = runLoop(lo, *client);
   if (resumeClient && lo.progress)
     out << "ksynth: resumed: " << resumeClient->answered() << " request(s) answered from the transcript, not sent again\n";

@@ -177,6 +177,20 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
     say(prefix, false);
 
     auto t0 = Clock::now();
+    auto interrupted = [&]() {
+      if (!o.stop || !o.stop->load())
+        return false;
+      say("interrupted");
+      rj["stage"] = "interrupted";
+      report["rounds"].push_back(rj);
+      saveReport("interrupted");
+      res.exitCode = kExitInterrupted;
+      res.error = "interrupted in round " + std::to_string(r) + "; continue with --resume " + dir.string();
+      res.report = report;
+      return true;
+    };
+    if (interrupted())
+      return res;
     models::Reply reply = client.send(conv, 0);
     double mMs = msSince(t0);
     modelMs += mMs;
@@ -216,6 +230,8 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
     }
     writeText(rd / "reply.md", reply.text);
     conv.turns.push_back({models::Role::Assistant, reply.text});
+    if (interrupted()) // the reply is in the transcript: --resume will not ask for it again
+      return res;
 
     std::string feedback;
     Extracted ex = extractCandidate(reply.text, sp.name);

@@ -21,6 +21,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <atomic>
 #include <ostream>
 #include <string>
 
@@ -34,6 +35,7 @@ constexpr int kExitUsage = 64;
 constexpr int kExitMalformed = 65;  // the spec does not parse or is not well formed
 constexpr int kExitModel = 69;      // the model could not be used (provider error, replay diverged/exhausted)
 constexpr int kExitInternal = 70;
+constexpr int kExitInterrupted = 130; // SIGINT: stopped between stages, directory consistent
 
 struct LoopOptions {
   std::string specPath;
@@ -46,6 +48,9 @@ struct LoopOptions {
   nlohmann::json runInfo;      // merged into run.json (provider, model, replay file, ...)
   std::string providerText;    // Client::describe(), for the report
   models::ModelConfig model;   // for cost estimates
+  // Set (e.g. by a SIGINT handler) to stop before the next stage; the run directory is left
+  // consistent with status "interrupted", and --resume continues it.
+  const std::atomic<bool> *stop = nullptr;
 };
 
 struct LoopResult {

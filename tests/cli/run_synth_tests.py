@@ -71,6 +71,9 @@ class Model(http.server.BaseHTTPRequestHandler):
         if text is None:
             Model.release.wait(30)
             return
+        if isinstance(text, tuple):  # (seconds, text): answer late
+            time.sleep(text[0])
+            text = text[1]
         out = json.dumps({"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
                           "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
                           "usage": {"input_tokens": 100, "output_tokens": 50}}).encode()
@@ -210,6 +213,31 @@ def main():
     check("resume: the transcript holds each exchange once", len(ex) == 3, len(ex))
     rep = json.load(open(os.path.join(d, "report.json")))
     check("resume: report.json proven in round 3", rep["status"] == "proven" and rep["proven_round"] == 3, rep.get("status"))
+
+    # Ctrl-C while a request is in flight: its reply is kept, the run stops before verifying
+    # it (exit 130, report.json "interrupted"), and --resume does not ask for it again.
+    d = os.path.join(tmp, "interrupted")
+    Model.script[:] = [RACY, (1.5, OOB)]
+    before = len(Model.received)
+    p = subprocess.Popen([ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "anthropic",
+                          "--model", "scripted-test-model", "--no-compile", "--out", d],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    t0 = time.time()
+    while len(Model.received) < before + 2 and time.time() - t0 < 60 and p.poll() is None:
+        time.sleep(0.05)
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    check("Ctrl-C: exit 130 after the reply in flight arrived", p.returncode == 130, f"rc={p.returncode}\n{out}\n{err}")
+    check("Ctrl-C: says how to continue", "--resume" in err, err)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("Ctrl-C: report.json says interrupted", rep["status"] == "interrupted", rep.get("status"))
+    check("Ctrl-C: round 2's reply is on disk", os.path.exists(os.path.join(d, "round-2", "reply.md")))
+    before = len(Model.received)
+    Model.script[:] = [GOOD]
+    rc, out, err, _ = run(ks, "--resume", d, env=env)
+    after = Model.received[before:]
+    check("resume after Ctrl-C: proven, only round 3 sent", rc == 0 and [len(r["messages"]) for r in after] == [5],
+          f"rc={rc} {[len(r['messages']) for r in after]}\n{out}\n{err}")
     server.shutdown()
 
     shutil.rmtree(tmp, ignore_errors=True)
