@@ -290,8 +290,16 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
   }
 
   // The run directory, and its transcript (appended to when resuming).
-  if (pa.out.empty())
-    pa.out = (fs::path("out") / specName / timestamp()).string();
+  if (pa.out.empty()) {
+    fs::path base = fs::path("out") / specName / timestamp();
+    pa.out = base.string();
+    for (int n = 2; fs::exists(pa.out); ++n)
+      pa.out = base.string() + "-" + std::to_string(n);
+  } else if (pa.resume.empty() && fs::exists(fs::path(pa.out) / "run.json")) {
+    err << "ksynth: error: '" << pa.out << "' already holds a run; continue it with --resume " << pa.out
+        << " or choose another --out\n";
+    return kExitUsage;
+  }
   std::error_code ec;
   fs::create_directories(pa.out, ec);
   if (ec) {

@@ -299,7 +299,14 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
         std::vector<std::string> args = {cuAbs,      "--spec",    specAbs, "--json", "--timeout",
                                          tos.str(),  "--dump-smt", (rd / "smt").string()};
         auto v0 = Clock::now();
-        cand.check.exitCode = cli::verifyCommand(args, vout, verr);
+        try {
+          cand.check.exitCode = cli::verifyCommand(args, vout, verr);
+        } catch (const std::exception &e) {
+          // Our bug, not the model's: recorded as a verifier error (exit 70), never as a verdict.
+          cand.check.exitCode = kExitInternal;
+          verr << "ksynth: internal error while verifying the candidate: " << e.what() << "\n";
+          vout.str("");
+        }
         double vMs = msSince(v0);
         verifyMs += vMs;
         rj["time_ms"]["verify"] = vMs;

@@ -139,6 +139,10 @@ def main():
               fx[0].get("authored") is True and "written by hand" in fx[0]["source"]
               and not any("verdict" in k or "status" in k for r in fx for k in keys(r)), fx[0])
 
+    rc, _, err, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "replay",
+                        "--no-compile", "--out", os.path.join(tmp, "demo-vec_add"))
+    check("--out of an existing run is refused (use --resume)", rc == 64 and "--resume" in err, err)
+
     # --json and --quiet.
     rc, out, _, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "replay",
                         "--no-compile", "--json", "--out", os.path.join(tmp, "json"))
