@@ -325,3 +325,31 @@ TEST_CASE("rounds run out with a candidate nothing refuted but not proven: exit 
   CHECK(rep["best"]["round"] == 2);
   CHECK(run.progress.str().find("round 2  candidate 2  compile skipped (no nvcc)  race ?") != std::string::npos);
 }
+
+TEST_CASE("a kernel that does not parse, then one whose parameters do not match the spec: the verifier's errors fed back") {
+  std::string syntax = "```cuda\n"
+                       "// ksynth:launch grid=((N + 255) / 256) block=(256)\n"
+                       "__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                       "  int i = blockIdx.x * blockDim.x + threadIdx.x\n"
+                       "  if (i < N) C[i] = A[i] + B[i];\n"
+                       "}\n```\n";
+  std::string misnamed = "```cuda\n"
+                         "// ksynth:launch grid=((n + 255) / 256) block=(256)\n"
+                         "__global__ void vec_add(const float *A, const float *B, float *C, int n) {\n"
+                         "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                         "  if (i < n) C[i] = A[i] + B[i];\n"
+                         "}\n```\n";
+  Run run;
+  synth::LoopResult r = run.go({syntax, misnamed, kCorrect}, 3);
+  CHECK(r.exitCode == synth::kExitProven);
+  REQUIRE(run.server.received().size() == 3);
+  std::string req2 = run.lastUserTurn(1), req3 = run.lastUserTurn(2);
+  CHECK(req2.find("The verifier could not check it") != std::string::npos);
+  CHECK(req2.find("candidate.cu:3:48: error: expected ';'") != std::string::npos); // clang, at the line
+  CHECK(req2.find(run.dir().string()) == std::string::npos);
+  CHECK(req3.find("The verifier could not check it") != std::string::npos);
+  CHECK(req3.find("'n'") != std::string::npos); // the parameter that binds to nothing
+  json rep = readJson(run.dir() / "report.json");
+  CHECK(rep["rounds"][0]["verdict"] == "malformed");
+  CHECK(rep["rounds"][1]["verdict"] == "malformed");
+}
