@@ -176,6 +176,9 @@ def main():
     rc, _, err, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--replay", div,
                         "--no-compile", "--out", os.path.join(tmp, "div"))
     check("replay diverges: exit 69, names the turn", rc == 69 and "turn 2 (the model's reply) differs" in err, f"rc={rc} {err}")
+    rc, _, err, _ = run(ks, "--spec", os.path.join(SPECS, "row_sum.smt"), "--prove", "--replay",
+                        os.path.join(FIXTURES, "vec_add.jsonl"), "--out", os.path.join(tmp, "wrongspec"))
+    check("an authored transcript of another spec is refused", rc == 64 and "written for spec 'vec_add'" in err, err)
     rc, _, err, _ = run(ks, "--spec", os.path.join(SPECS, "matmul.smt"), "--prove", "--provider", "replay")
     check("replay of a spec without a bundled transcript: exit 64 listing the bundled ones",
           rc == 64 and "vec_add" in err and "matmul_tiled" in err, err)
