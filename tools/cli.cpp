@@ -59,8 +59,8 @@ struct VerifyArgs {
   bool noTests = false; // --no-tests: coverage/equivalence by proof alone (checks the prover)
 };
 
-int usage(const std::string &msg) {
-  std::cerr << "ksynth: error: " << msg << "\n"
+int usage(const std::string &msg, std::ostream &errs = std::cerr) {
+  errs << "ksynth: error: " << msg << "\n"
             << "usage: ksynth verify FILE.cu [--spec SPEC.smt] [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
             << "                     [-D NAME=VALUE] [-I DIR] [--assume EXPR] [--checks LIST]\n"
             << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--timeout S]\n"
@@ -287,7 +287,7 @@ void writeSarif(const std::string &path, const std::string &file, const std::vec
 
 // Parses and checks a spec file; prints its diagnostics (clang style) and returns nullopt
 // when it is malformed.
-std::optional<spec::Spec> loadSpec(const std::string &path, bool json) {
+std::optional<spec::Spec> loadSpec(const std::string &path, bool json, std::ostream &outs, std::ostream &errs) {
   spec::ParseResult r = spec::parseFile(path);
   std::vector<spec::Diagnostic> errors = r.errors;
   if (r.spec) {
@@ -298,15 +298,15 @@ std::optional<spec::Spec> loadSpec(const std::string &path, bool json) {
     return r.spec;
   nlohmann::json list = nlohmann::json::array();
   for (const spec::Diagnostic &d : errors) {
-    std::cerr << spec::format(path, d) << "\n";
+    errs << spec::format(path, d) << "\n";
     list.push_back({{"line", d.loc.line}, {"col", d.loc.col}, {"message", d.message}});
   }
-  std::cerr << "ksynth: error: spec '" << path << "' is malformed\n";
+  errs << "ksynth: error: spec '" << path << "' is malformed\n";
   if (json)
-    std::cout << nlohmann::json{{"tool", "ksynth"}, {"spec", path}, {"verdict", "malformed"}, {"errors", list}}.dump()
+    outs << nlohmann::json{{"tool", "ksynth"}, {"spec", path}, {"verdict", "malformed"}, {"errors", list}}.dump()
               << "\n";
   else
-    std::cout << "VERDICT: UNKNOWN\n";
+    outs << "VERDICT: UNKNOWN\n";
   return std::nullopt;
 }
 
@@ -435,7 +435,7 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
   (void)added;
 }
 
-int verifyMain(const std::vector<std::string> &args) {
+int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::ostream &errs) {
   VerifyArgs va;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -453,40 +453,40 @@ int verifyMain(const std::vector<std::string> &args) {
     if (is("--block") || is("--blockDim")) {
       auto v = value(is("--block") ? "--block" : "--blockDim");
       if (!v)
-        return usage(a + " needs a value");
+        return usage(a + " needs a value", errs);
       va.block = splitDims(*v);
       va.blockSet = true;
     } else if (is("--grid") || is("--gridDim")) {
       auto v = value(is("--grid") ? "--grid" : "--gridDim");
       if (!v)
-        return usage(a + " needs a value");
+        return usage(a + " needs a value", errs);
       va.grid = splitDims(*v);
       va.gridSet = true;
     } else if (a == "-D" || (a.rfind("-D", 0) == 0 && a.size() > 2)) {
       std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
       if (d.empty())
-        return usage("-D needs NAME[=VALUE]");
+        return usage("-D needs NAME[=VALUE]", errs);
       va.fe.defines.push_back(d);
     } else if (a == "-I" || (a.rfind("-I", 0) == 0 && a.size() > 2)) {
       std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
       if (d.empty())
-        return usage("-I needs a directory");
+        return usage("-I needs a directory", errs);
       va.fe.includeDirs.push_back(d);
     } else if (is("--kernel")) {
       auto v = value("--kernel");
       if (!v)
-        return usage("--kernel needs a name");
+        return usage("--kernel needs a name", errs);
       va.kernel = *v;
     } else if (is("--checks")) {
       auto v = value("--checks");
       std::string err;
       if (!v || !parseChecks(*v, va.checks, err))
-        return usage(err.empty() ? "--checks needs a list" : err);
+        return usage(err.empty() ? "--checks needs a list" : err, errs);
       va.checksSet = true;
     } else if (is("--assume")) {
       auto v = value("--assume");
       if (!v)
-        return usage("--assume needs an expression");
+        return usage("--assume needs an expression", errs);
       va.assumes.push_back(*v);
     } else if (a == "--json") {
       va.json = true;
@@ -497,12 +497,12 @@ int verifyMain(const std::vector<std::string> &args) {
     } else if (is("--sarif")) {
       auto v = value("--sarif");
       if (!v)
-        return usage("--sarif needs a file");
+        return usage("--sarif needs a file", errs);
       va.sarif = *v;
     } else if (is("--dump-smt")) {
       auto v = value("--dump-smt");
       if (!v)
-        return usage("--dump-smt needs a directory");
+        return usage("--dump-smt needs a directory", errs);
       va.dumpSmt = *v;
     } else if (is("--timeout")) {
       auto v = value("--timeout");
@@ -512,33 +512,33 @@ int verifyMain(const std::vector<std::string> &args) {
         va.timeoutS = -1;
       }
       if (va.timeoutS <= 0)
-        return usage("--timeout needs a positive number of seconds");
+        return usage("--timeout needs a positive number of seconds", errs);
     } else if (is("--spec")) {
       auto v = value("--spec");
       if (!v)
-        return usage("--spec needs a spec file");
+        return usage("--spec needs a spec file", errs);
       va.spec = *v;
     } else if (!a.empty() && a[0] == '-') {
-      return usage("unknown option '" + a + "'");
+      return usage("unknown option '" + a + "'", errs);
     } else if (va.file.empty()) {
       va.file = a;
     } else {
-      return usage("more than one input file ('" + va.file + "', '" + a + "')");
+      return usage("more than one input file ('" + va.file + "', '" + a + "')", errs);
     }
   }
   if (va.file.empty())
-    return usage("no input file");
+    return usage("no input file", errs);
   {
     std::string err;
     if (!resolveChecks(va, err))
-      return usage(err);
+      return usage(err, errs);
   }
   if (va.block.size() > 3 || va.grid.size() > 3)
-    return usage("--block/--grid take at most three dimensions");
+    return usage("--block/--grid take at most three dimensions", errs);
   {
     std::ifstream probe(va.file);
     if (!probe) {
-      std::cerr << "ksynth: error: cannot read '" << va.file << "'\n";
+      errs << "ksynth: error: cannot read '" << va.file << "'\n";
       return kExitMalformed;
     }
   }
@@ -546,21 +546,21 @@ int verifyMain(const std::vector<std::string> &args) {
   auto t0 = std::chrono::steady_clock::now();
   std::optional<spec::Spec> sp;
   if (!va.spec.empty()) {
-    sp = loadSpec(va.spec, va.json);
+    sp = loadSpec(va.spec, va.json, outs, errs);
     if (!sp)
       return kExitMalformed;
   }
   frontend::ParseResult pr = frontend::parseFile(va.file, va.fe);
   if (!pr.parsed) {
-    std::cerr << pr.clangOutput;
-    std::cerr << "ksynth: error: '" << va.file << "' does not parse\n";
+    errs << pr.clangOutput;
+    errs << "ksynth: error: '" << va.file << "' does not parse\n";
     if (va.json)
-      std::cout << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"verdict", "malformed"},
+      outs << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"verdict", "malformed"},
                                   {"errors", pr.clangOutput}}
                        .dump()
                 << "\n";
     else
-      std::cout << "VERDICT: UNKNOWN\n";
+      outs << "VERDICT: UNKNOWN\n";
     return kExitMalformed;
   }
   std::vector<size_t> selected;
@@ -575,11 +575,12 @@ int verifyMain(const std::vector<std::string> &args) {
         named.push_back(i);
     if (named.size() != 1)
       return usage("'" + va.file + "' has " + std::to_string(selected.size()) +
-                   " kernels; name the one that implements spec '" + sp->name + "' with --kernel");
+                   " kernels; name the one that implements spec '" + sp->name + "' with --kernel",
+                   errs);
     selected = named;
   }
   if (selected.empty()) {
-    std::cerr << "ksynth: error: " << (va.kernel.empty() ? "no __global__ kernel with a body in '" + va.file + "'"
+    errs << "ksynth: error: " << (va.kernel.empty() ? "no __global__ kernel with a body in '" + va.file + "'"
                                                          : "no __global__ kernel named '" + va.kernel + "'")
               << "\n";
     return kExitMalformed;
@@ -593,7 +594,7 @@ int verifyMain(const std::vector<std::string> &args) {
   for (size_t idx : selected) {
     const ir::Kernel &k = pr.kernels[idx];
     if (va.dumpKir)
-      std::cerr << ir::print(k);
+      errs << ir::print(k);
     check::Options opts;
     opts.checks = va.checks;
     opts.timeoutMs = static_cast<unsigned>(va.timeoutS * 1000);
@@ -604,7 +605,7 @@ int verifyMain(const std::vector<std::string> &args) {
           std::string err;
           ir::ExprPtr e = ir::parseCExpr(k, (*texts)[d], err);
           if (!e) {
-            std::cerr << "ksynth: error: " << what << " dimension '" << (*texts)[d] << "': " << err << "\n";
+            errs << "ksynth: error: " << what << " dimension '" << (*texts)[d] << "': " << err << "\n";
             return kExitUsage;
           }
           (*dest)[d] = e;
@@ -617,7 +618,7 @@ int verifyMain(const std::vector<std::string> &args) {
       std::string err;
       ir::ExprPtr e = ir::parseCExpr(k, a, err);
       if (!e) {
-        std::cerr << "ksynth: error: --assume '" << a << "': " << err << "\n";
+        errs << "ksynth: error: --assume '" << a << "': " << err << "\n";
         return kExitUsage;
       }
       opts.assumes.push_back(e);
@@ -627,16 +628,16 @@ int verifyMain(const std::vector<std::string> &args) {
       binding = spec::bind(*sp, k);
       if (!binding.ok()) {
         for (const spec::BindError &e : binding.errors)
-          std::cerr << (e.inSpec ? va.spec : va.file) << ":" << e.line << ":" << e.col << ": error: " << e.message
+          errs << (e.inSpec ? va.spec : va.file) << ":" << e.line << ":" << e.col << ": error: " << e.message
                     << "\n";
-        std::cerr << "ksynth: error: kernel '" << k.name << "' does not match spec '" << sp->name << "'\n";
+        errs << "ksynth: error: kernel '" << k.name << "' does not match spec '" << sp->name << "'\n";
         if (va.json)
-          std::cout << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"spec", va.spec}, {"verdict", "malformed"},
+          outs << nlohmann::json{{"tool", "ksynth"}, {"file", va.file}, {"spec", va.spec}, {"verdict", "malformed"},
                                       {"errors", bindErrorsJson(binding, va)}}
                            .dump()
                     << "\n";
         else
-          std::cout << "VERDICT: UNKNOWN\n";
+          outs << "VERDICT: UNKNOWN\n";
         return kExitMalformed;
       }
       for (const spec::Precondition &p : binding.preconditions)
@@ -699,20 +700,20 @@ int verifyMain(const std::vector<std::string> &args) {
                           {"time_ms", totalMs}};
     if (sp)
       out["spec"] = {{"file", va.spec}, {"name", sp->name}};
-    std::cout << out.dump(2) << "\n";
+    outs << out.dump(2) << "\n";
     return code;
   }
 
   for (const KernelRun &r : runs) {
     for (const frontend::Diagnostic &d : r.notes)
-      std::cout << d.file << ":" << d.line << ":" << d.col << ": " << d.severity << ": " << d.message << "\n";
+      outs << d.file << ":" << d.line << ":" << d.col << ": " << d.severity << ": " << d.message << "\n";
     for (const check::Obligation &o : r.report.obligations) {
       if (o.status == check::Status::Refuted) {
-        std::cout << locText(va.file, o.loc) << " error: " << o.reason << " [" << o.kind << "]\n";
+        outs << locText(va.file, o.loc) << " error: " << o.reason << " [" << o.kind << "]\n";
         for (const check::Note &n : o.notes)
-          std::cout << locText(va.file, n.loc) << " note: " << n.text << "\n";
+          outs << locText(va.file, n.loc) << " note: " << n.text << "\n";
       } else if (o.status == check::Status::Unknown) {
-        std::cout << locText(va.file, o.loc) << " warning: " << o.name << " not proven: " << o.reason << " ["
+        outs << locText(va.file, o.loc) << " warning: " << o.name << " not proven: " << o.reason << " ["
                   << o.kind << "]\n";
       }
     }
@@ -723,20 +724,20 @@ int verifyMain(const std::vector<std::string> &args) {
       if (o.status == check::Status::Proven)
         p.first++;
     }
-    std::cout << "kernel " << r.report.name << " [" << r.report.launch << "]: " << check::statusName(r.report.verdict);
+    outs << "kernel " << r.report.name << " [" << r.report.launch << "]: " << check::statusName(r.report.verdict);
     std::string sep = " (";
     for (auto &[kind, p] : byKind) {
-      std::cout << sep << kind << " " << p.first << "/" << p.second << " proven";
+      outs << sep << kind << " " << p.first << "/" << p.second << " proven";
       sep = ", ";
     }
-    std::cout << (byKind.empty() ? "" : ")") << "\n";
+    outs << (byKind.empty() ? "" : ")") << "\n";
     for (const std::string &a : r.report.abstractions)
-      std::cout << "  abstraction: " << a << "\n";
+      outs << "  abstraction: " << a << "\n";
   }
   std::string up = verdict;
   for (char &c : up)
     c = static_cast<char>(toupper(c));
-  std::cout << "VERDICT: " << up << "\n";
+  outs << "VERDICT: " << up << "\n";
   return code;
 }
 
@@ -821,6 +822,10 @@ int specMain(const std::vector<std::string> &args) {
 
 } // namespace
 
+int verifyCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+  return verifyMain(args, out, err);
+}
+
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty())
@@ -840,11 +845,11 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (cmd == "verify")
-    return verifyMain(rest);
+    return verifyMain(rest, std::cout, std::cerr);
   if (cmd == "spec")
     return specMain(rest);
-  if (cmd == "--spec" || cmd == "check-proof" || cmd == "run" || cmd == "bench")
-    return usage("'" + cmd + "' is not implemented yet in this version (only 'verify')");
+  if (cmd == "check-proof" || cmd == "run" || cmd == "bench")
+    return usage("'" + cmd + "' is not implemented yet in this version (only 'verify', 'spec' and '--spec SPEC.smt --prove')");
   return usage("unknown command '" + cmd + "'");
 }
 

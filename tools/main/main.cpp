@@ -1,3 +1,3 @@
-#include "tools/cli.h"
+#include "synth/cli.h"
 
-int main(int argc, char **argv) { return ksynth::cli::main(argc, argv); }
+int main(int argc, char **argv) { return ksynth::synth::main(argc, argv); }

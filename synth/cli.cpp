@@ -1,0 +1,426 @@
+#include "synth/cli.h"
+
+#include "synth/fixture.h"
+#include "synth/loop.h"
+#include "tools/cli.h"
+#include "verify/spec/parser.h"
+
+#include "models/presets.h"
+#include "models/transcript.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <signal.h>
+#include <unistd.h>
+
+#ifndef KSYNTH_FIXTURE_DIR
+#define KSYNTH_FIXTURE_DIR "synth/fixtures"
+#endif
+
+namespace ksynth::synth {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+const char *kProveUsage =
+    "usage: ksynth --spec SPEC.smt --prove [--provider anthropic|openai|openai-compatible|replay] [--model ID|PRESET]\n"
+    "                                [--rounds N] [--out DIR] [--replay FILE] [--resume DIR] [--quiet] [--json]\n"
+    "                                [--nvcc PATH|none] [--timeout S] [--max-tokens N]\n";
+
+void printProveHelp(std::ostream &out) {
+  out << "\nksynth --spec SPEC.smt --prove [options]   synthesise a kernel with a language model and prove it\n"
+      << "  --provider NAME      anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY), openai-compatible\n"
+      << "                       (OPENAI_BASE_URL), replay (offline: the bundled authored transcript of the\n"
+      << "                       spec, or --replay FILE)\n"
+      << "  --model ID|PRESET    model id or preset name (models/presets; default claude-sonnet-4-5 / gpt-5)\n"
+      << "  --rounds N           rounds of candidate and feedback (5)\n"
+      << "  --out DIR            run directory (default out/SPEC/TIMESTAMP): transcript, every candidate with\n"
+      << "                       its report, kernel.cu, proof/, report.json\n"
+      << "  --resume DIR         continue an interrupted run; recorded replies are not requested again\n"
+      << "  --nvcc PATH|none     compile check (default: nvcc on PATH, skipped without one)\n"
+      << "  --quiet              only the result line      --json   the report as one JSON object\n"
+      << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
+      << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"
+      << "diverged or exhausted), 70 internal error, 130 interrupted (Ctrl-C; --resume DIR continues).\n";
+}
+
+int usage(std::ostream &err, const std::string &msg) {
+  err << "ksynth: error: " << msg << "\n" << kProveUsage;
+  return kExitUsage;
+}
+
+std::string envOr(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
+std::string timestamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H-%M-%SZ", &tm);
+  return buf;
+}
+
+std::vector<std::string> bundledSpecs() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(fixtureDir(), ec))
+    if (e.path().extension() == ".jsonl")
+      names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+struct ProveArgs {
+  std::string spec, provider, model, out, replay, resume, nvcc;
+  int rounds = 5;
+  bool roundsSet = false, prove = false, quiet = false, json = false;
+  double timeoutS = 10;
+  int maxTokens = 0;
+};
+
+std::atomic<bool> gStop{false};
+
+// First Ctrl-C: stop before the next stage (a model request in flight finishes first and is
+// recorded). A second one: the default action, at once; the directory is consistent either way.
+void onInterrupt(int) {
+  gStop.store(true);
+  const char msg[] = "\nksynth: interrupt: stopping after the current stage (Ctrl-C again stops now; --resume DIR "
+                     "continues the run)\n";
+  ssize_t n = ::write(2, msg, sizeof msg - 1);
+  (void)n;
+}
+
+} // namespace
+
+std::string fixtureDir() {
+  std::string d = envOr("KSYNTH_FIXTURE_DIR");
+  return d.empty() ? KSYNTH_FIXTURE_DIR : d;
+}
+
+int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+  ProveArgs pa;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto is = [&](const std::string &flag) { return a == flag || a.rfind(flag + "=", 0) == 0; };
+    auto value = [&](const std::string &flag) -> std::optional<std::string> {
+      if (a == flag) {
+        if (i + 1 >= args.size())
+          return std::nullopt;
+        return args[++i];
+      }
+      return a.substr(flag.size() + 1);
+    };
+    auto need = [&](const std::string &flag, std::string &dest) {
+      auto v = value(flag);
+      if (!v || v->empty())
+        return false;
+      dest = *v;
+      return true;
+    };
+    if (a == "--prove") {
+      pa.prove = true;
+    } else if (a == "--quiet" || a == "-q") {
+      pa.quiet = true;
+    } else if (a == "--json") {
+      pa.json = true;
+    } else if (a == "--no-compile") {
+      pa.nvcc = "none";
+    } else if (is("--spec")) {
+      if (!need("--spec", pa.spec))
+        return usage(err, "--spec needs a spec file");
+    } else if (is("--provider")) {
+      if (!need("--provider", pa.provider))
+        return usage(err, "--provider needs a name (anthropic, openai, openai-compatible, replay)");
+    } else if (is("--model")) {
+      if (!need("--model", pa.model))
+        return usage(err, "--model needs a model id or preset name");
+    } else if (is("--out")) {
+      if (!need("--out", pa.out))
+        return usage(err, "--out needs a directory");
+    } else if (is("--replay")) {
+      if (!need("--replay", pa.replay))
+        return usage(err, "--replay needs a transcript file");
+    } else if (is("--resume")) {
+      if (!need("--resume", pa.resume))
+        return usage(err, "--resume needs a run directory");
+    } else if (is("--nvcc")) {
+      if (!need("--nvcc", pa.nvcc))
+        return usage(err, "--nvcc needs a path or 'none'");
+    } else if (is("--rounds") || is("--timeout") || is("--max-tokens")) {
+      std::string flag = a.substr(0, a.find('=')), v;
+      if (!need(flag, v))
+        return usage(err, flag + " needs a number");
+      try {
+        size_t used = 0;
+        double d = std::stod(v, &used);
+        if (used != v.size() || d <= 0 || (flag != "--timeout" && d != static_cast<int>(d)))
+          throw std::invalid_argument(v);
+        if (flag == "--rounds")
+          pa.rounds = static_cast<int>(d), pa.roundsSet = true;
+        else if (flag == "--timeout")
+          pa.timeoutS = d;
+        else
+          pa.maxTokens = static_cast<int>(d);
+      } catch (const std::exception &) {
+        return usage(err, flag + " needs a positive " + (flag == "--timeout" ? "number" : "integer") + " (got '" + v +
+                              "')");
+      }
+    } else {
+      return usage(err, "unknown option '" + a + "' for --prove");
+    }
+  }
+
+  // --resume: what the interrupted run was asked, from its run.json.
+  json resumed;
+  if (!pa.resume.empty()) {
+    std::ifstream in(fs::path(pa.resume) / "run.json");
+    try {
+      resumed = json::parse(in);
+    } catch (const json::exception &) {
+      err << "ksynth: error: '" << pa.resume << "' is not a run directory (no readable run.json)\n";
+      return kExitUsage;
+    }
+    if (pa.spec.empty())
+      pa.spec = resumed.value("spec", "");
+    if (!pa.roundsSet)
+      pa.rounds = resumed.value("rounds", pa.rounds);
+    if (pa.provider.empty())
+      pa.provider = resumed.value("provider", "");
+    if (pa.model.empty())
+      pa.model = resumed.value("model", "");
+    if (pa.replay.empty() && resumed.value("provider", "") == "replay")
+      pa.replay = resumed.value("replay", "");
+    if (pa.nvcc.empty() && resumed.contains("nvcc") && resumed["nvcc"].is_null())
+      pa.nvcc = "none";
+    pa.out = pa.resume;
+    pa.prove = true;
+  }
+  if (!pa.prove)
+    return usage(err, "--spec without --prove: did you mean 'ksynth --spec SPEC.smt --prove' (synthesis) or "
+                      "'ksynth verify KERNEL.cu --spec SPEC.smt'?");
+  if (pa.spec.empty())
+    return usage(err, "--prove needs --spec SPEC.smt");
+  if (!std::ifstream(pa.spec)) {
+    err << "ksynth: error: cannot read spec '" << pa.spec << "'\n";
+    return kExitMalformed;
+  }
+  spec::ParseResult parsed = spec::parseFile(pa.spec);
+  if (!parsed.spec) {
+    for (const spec::Diagnostic &d : parsed.errors)
+      err << spec::format(pa.spec, d) << "\n";
+    err << "ksynth: error: spec '" << pa.spec << "' is malformed\n";
+    return kExitMalformed;
+  }
+  const std::string specName = parsed.spec->name;
+
+  // The model: --replay FILE or --provider, else whichever key is set.
+  if (!pa.replay.empty() && pa.provider.empty())
+    pa.provider = "replay";
+  if (pa.provider.empty() && !pa.model.empty()) {
+    std::string perr;
+    if (auto p = models::loadPreset(pa.model, perr))
+      pa.provider = p->provider;
+  }
+  if (pa.provider.empty()) {
+    if (!envOr("ANTHROPIC_API_KEY").empty())
+      pa.provider = "anthropic";
+    else if (!envOr("OPENAI_API_KEY").empty())
+      pa.provider = "openai";
+    else {
+      err << "ksynth: error: no language model to ask: set ANTHROPIC_API_KEY (Anthropic) or OPENAI_API_KEY "
+             "(OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server) and pick one with --provider, or run "
+             "offline on the bundled transcripts with --provider replay\n";
+      return kExitUsage;
+    }
+  }
+
+  models::ClientOptions copts;
+  json runInfo = {{"provider", pa.provider}};
+  if (pa.provider == "replay") {
+    if (pa.replay.empty()) {
+      fs::path f = fs::path(fixtureDir()) / (specName + ".jsonl");
+      if (!fs::exists(f)) {
+        std::string list;
+        for (const std::string &n : bundledSpecs())
+          list += (list.empty() ? "" : ", ") + n;
+        err << "ksynth: error: --provider replay: no bundled transcript for spec '" << specName << "' in "
+            << fixtureDir() << " (bundled: " << (list.empty() ? "none" : list)
+            << "); give a recorded run with --replay FILE\n";
+        return kExitUsage;
+      }
+      pa.replay = f.string();
+    }
+    copts.model.provider = "replay";
+    copts.model.replayPath = pa.replay;
+    runInfo["replay"] = fs::absolute(pa.replay).string();
+  } else {
+    if (pa.model.empty()) {
+      if (pa.provider == "anthropic")
+        pa.model = "claude-sonnet-4-5";
+      else if (pa.provider == "openai")
+        pa.model = "gpt-5";
+      else if (pa.provider == "openai-compatible")
+        return usage(err, "--provider openai-compatible needs --model (the id the server serves)");
+    }
+    std::string perr;
+    std::optional<models::ModelConfig> preset = models::loadPreset(pa.model, perr);
+    if (preset && preset->provider == pa.provider) {
+      copts.model = *preset;
+    } else {
+      copts.model.provider = pa.provider;
+      copts.model.model = pa.model;
+    }
+    if (pa.maxTokens > 0)
+      copts.model.maxTokens = pa.maxTokens;
+    runInfo["model"] = copts.model.model;
+    runInfo["api"] = copts.model.api;
+    if (!copts.model.presetName.empty())
+      runInfo["preset"] = copts.model.presetName;
+  }
+
+  // The run directory, and its transcript (appended to when resuming).
+  if (pa.out.empty()) {
+    fs::path base = fs::path("out") / specName / timestamp();
+    pa.out = base.string();
+    for (int n = 2; fs::exists(pa.out); ++n)
+      pa.out = base.string() + "-" + std::to_string(n);
+  } else if (pa.resume.empty() && fs::exists(fs::path(pa.out) / "run.json")) {
+    err << "ksynth: error: '" << pa.out << "' already holds a run; continue it with --resume " << pa.out
+        << " or choose another --out\n";
+    return kExitUsage;
+  }
+  std::error_code ec;
+  fs::create_directories(pa.out, ec);
+  if (ec) {
+    err << "ksynth: error: cannot create the output directory '" << pa.out << "': " << ec.message() << "\n";
+    return kExitUsage;
+  }
+  std::string terr;
+  auto transcript = models::Transcript::open((fs::path(pa.out) / "transcript.jsonl").string(), terr);
+  if (!transcript) {
+    err << "ksynth: error: " << terr << "\n";
+    return kExitUsage;
+  }
+  copts.transcript = transcript;
+
+  std::unique_ptr<models::Client> base;
+  FixtureInfo info;
+  bool authored = false;
+  if (pa.provider == "replay") {
+    std::string ferr;
+    if (!readFixtureInfo(pa.replay, info, ferr)) {
+      err << "ksynth: error: --replay: " << ferr << "\n";
+      return kExitUsage;
+    }
+    authored = info.authored;
+    if (authored) {
+      if (!info.spec.empty() && info.spec != specName) {
+        err << "ksynth: error: the transcript " << pa.replay << " was written for spec '" << info.spec << "', not '"
+            << specName << "'\n";
+        return kExitUsage;
+      }
+      auto fc = FixtureClient::open(pa.replay, transcript, ferr);
+      if (!fc) {
+        err << "ksynth: error: --replay: " << ferr << "\n";
+        return kExitUsage;
+      }
+      base = std::move(fc);
+    }
+    runInfo["replay_authored"] = authored;
+  }
+  if (!base) {
+    models::Error merr;
+    base = models::makeClient(copts, merr);
+    if (!base) {
+      err << "ksynth: error: " << merr.message << "\n";
+      if (pa.provider != "replay")
+        err << "ksynth: note: to run offline without a key, use --provider replay\n";
+      return kExitUsage;
+    }
+  }
+  models::Client *client = base.get();
+  std::unique_ptr<FixtureClient> resumeClient;
+  if (!pa.resume.empty()) {
+    // Built from the transcript as it was before this run appends to it.
+    std::string rerr;
+    resumeClient = FixtureClient::open((fs::path(pa.resume) / "transcript.jsonl").string(), nullptr, rerr,
+                                       base.get(), /*okOnly=*/true);
+    if (!resumeClient) {
+      err << "ksynth: error: --resume: " << rerr << "\n";
+      return kExitUsage;
+    }
+    client = resumeClient.get();
+    runInfo["resumed"] = models::utcNow();
+  }
+
+  LoopOptions lo;
+  lo.specPath = pa.spec;
+  lo.rounds = pa.rounds;
+  lo.outDir = pa.out;
+  lo.nvcc = pa.nvcc;
+  lo.verifyTimeoutS = pa.timeoutS;
+  lo.progress = !pa.quiet && !pa.json;
+  lo.out = &out;
+  lo.runInfo = runInfo;
+  lo.providerText = base->describe();
+  lo.model = copts.model;
+  if (lo.progress) {
+    out << "ksynth: spec " << specName << ", " << lo.providerText << ", up to " << pa.rounds << " round(s); run directory "
+        << pa.out << "\n";
+    if (authored)
+      out << "ksynth: note: the replies in this transcript were written by hand for this demo (an authored "
+             "fixture, not a model's output); every verdict below is computed now by the verifier\n";
+  }
+  lo.stop = &gStop;
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
+  LoopResult r = runLoop(lo, *client);
+  if (resumeClient && lo.progress)
+    out << "ksynth: resumed: " << resumeClient->answered() << " request(s) answered from the transcript, not sent again\n";
+  if (!r.error.empty())
+    err << (r.error.rfind("ksynth:", 0) == 0 ? "" : "ksynth: error: ") << r.error << "\n";
+  if (auto *fc = dynamic_cast<FixtureClient *>(base.get()); fc && fc->wordingDiffers() && lo.progress)
+    out << "ksynth: note: " << fc->wordingDiffers()
+        << " request(s) differ in wording from the recorded ones (the verifier may pick other counterexamples "
+           "than when the fixture was built); the replies are matched by round\n";
+  if (pa.json && r.report.is_object())
+    out << r.report.dump(2) << "\n";
+  else if (pa.quiet) {
+    if (r.exitCode == kExitProven)
+      out << "proven kernel: " << (fs::path(pa.out) / "kernel.cu").string() << "\n";
+    else if (r.error.empty())
+      out << "no proven kernel; report: " << (fs::path(pa.out) / "report.json").string() << "\n";
+  }
+  return r.exitCode;
+}
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool prove = false;
+  for (const std::string &a : args)
+    prove |= a == "--prove" || a == "--resume" || a.rfind("--resume=", 0) == 0;
+  if (!args.empty() && (args[0] == "--spec" || args[0].rfind("--spec=", 0) == 0))
+    prove = true;
+  if (prove)
+    return proveMain(args, std::cout, std::cerr);
+  int rc = cli::main(argc, argv);
+  if (!args.empty() && (args[0] == "help" || args[0] == "--help" || args[0] == "-h"))
+    printProveHelp(std::cout);
+  return rc;
+}
+
+} // namespace ksynth::synth
