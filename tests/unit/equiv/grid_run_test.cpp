@@ -301,6 +301,8 @@ __global__ void scale(const float *X, float *Y, int N) {
   double x = r.witness["inputs"]["X"]["data"][2];
   CHECK(r.witness["expected"] == 2 * x);
   CHECK(r.witness["computed"] == 2 * x + 1);
+  CHECK(r.witness["expected_term"] == "(* 2.0 (X i)) at i = 2");
+  CHECK(r.headline.find("= (* 2.0 (X i)) at i = 2") != std::string::npos);
 }
 
 TEST_CASE("testAgainstSpec: a store to an input refutes coverage") {
