@@ -126,7 +126,7 @@ def check_twin(ks, specs, path):
                             "; ".join(f"{o['name']} {o['status']}: {o.get('reason', '')[:200]}" for o in obl))
         else:
             w = hit[0].get("witness", {})
-            if not w.get("sizes") or not w.get("element") or "inputs" not in w:
+            if w.get("sizes") is None or not w.get("element") or "inputs" not in w:
                 problems.append("witness lacks sizes, element or inputs: " + json.dumps(w)[:300])
     except (ValueError, KeyError):
         problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")

@@ -577,6 +577,8 @@ private:
         return realConst(e.fval);
       if (ty.isBool())
         return tc_.boolConst(e.ival != 0);
+      if (ty.isInt() && !ty.isSigned && e.ival < 0) // a u64 past INT64_MAX is stored wrapped
+        return tc_.intConst(static_cast<int128>(e.ival) + (static_cast<int128>(1) << ty.bits));
       return tc_.intConst(e.ival);
     case Op::VarRef: {
       const SVal &v = s.vars[e.id];
@@ -1239,8 +1241,9 @@ private:
     case Shape::Affine: return tc_.add(v0, tc_.mul(i, sm.step));
     case Shape::ShiftRight:
     case Shape::ShiftLeft: {
-      int maxIter = 62 / sm.k;
-      // Past maxIter a right shift has reached its fixed point: 0, or -1 for negatives.
+      // Right shifts are exact up to 64 bits, past which every 64-bit value has reached its
+      // fixed point: 0, or -1 for negatives (an unsigned 2^63 needs all 64 shifts).
+      int maxIter = (sm.shape == Shape::ShiftRight ? 64 : 62) / sm.k;
       Term r = sm.shape == Shape::ShiftRight
                    ? tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1))
                    : fresh("loopvar." + name, sort);
@@ -1508,7 +1511,7 @@ private:
         for (auto &[v, e] : entrySym)
           if (summary[v].shape == Shape::Havoc) {
             Summary alt = classify(e, end2.vars[v].t);
-            if (alt.shape == Shape::Affine) {
+            if (alt.shape == Shape::Affine || alt.shape == Shape::ShiftLeft) {
               alt.validate = true;
               summary[v] = alt;
             }
@@ -1637,9 +1640,10 @@ private:
     if (!dry_)
       for (int v : modified) {
         const Summary &sm = summary[v];
-        if (sm.shape != Shape::Affine || !sm.validate)
+        if ((sm.shape != Shape::Affine && sm.shape != Shape::ShiftLeft) || !sm.validate)
           continue;
-        Term next = tc_.add(atI.vars[v].t, sm.step);
+        Term next = sm.shape == Shape::Affine ? tc_.add(atI.vars[v].t, sm.step)
+                                              : tc_.mul(tc_.intConst(static_cast<int128>(1) << sm.k), atI.vars[v].t);
         Term ok = tc_.eq(endI.vars[v].t, next);
         if (ok != tc_.tru())
           out_.summaries.push_back({L.loc, k_.vars[v].name, endI.pc, ok});

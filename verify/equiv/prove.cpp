@@ -676,21 +676,18 @@ private:
       if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
         continue;
       const Tree *tree = treeOf(S);
-      // Only the thread's coordinates and the iteration may vary between writers.
-      std::vector<Term> syms;
-      for (Term x : {S.value, S.pc, S.flat, S.bc})
-        tc_.collectSymbols(x, syms);
-      bool stray = false;
-      for (Term x : syms) {
-        if (x->kind != smt::Kind::Var || x->name.rfind("w3.", 0) != 0)
-          continue;
-        bool ok = std::find(S.iters.begin(), S.iters.end(), x) != S.iters.end();
-        for (int d = 0; d < 3; ++d)
-          ok |= x == w3_.tid[d] || x == w3_.bid[d];
-        stray |= !ok;
-      }
-      if (stray)
-        continue;
+      // Only the thread's coordinates and the iteration may vary between writers: any other
+      // symbol of the writer's copy left after choosing them (checked per candidate below)
+      // would be a value ksynth does not know per thread.
+      auto stray = [&](const std::unordered_map<Term, Term> &w) {
+        std::vector<Term> syms;
+        for (Term x : {S.value, S.pc, S.flat, S.bc})
+          tc_.collectSymbols(tc_.substitute(x, w), syms);
+        for (Term x : syms)
+          if (x->kind == smt::Kind::Var && x->name.rfind("w3.", 0) == 0)
+            return true;
+        return false;
+      };
       std::vector<std::vector<std::pair<Term, Term>>> perVar;
       for (int d = 0; d < 3; ++d) {
         perVar.push_back({{w3_.bid[d], w1_.bid[d]}});
@@ -723,6 +720,8 @@ private:
       else if (!allChoices(perVar, 4000, combos))
         continue;
       for (const auto &w : combos) {
+        if (stray(w))
+          continue;
         std::vector<Term> ok;
         for (int d = 0; d < 3; ++d) {
           Term tx = w.at(w3_.tid[d]);
@@ -780,6 +779,18 @@ private:
                                       same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
         }
         if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}))) {
+          if (debug) {
+            smt::Result m = solve(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
+            for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
+              if (auto x = smt::eval(v, m.model))
+                fprintf(stderr, "  model: %s = %lld\n", v->name.c_str(), static_cast<long long>(x->num));
+            for (const check::AccessSite &S2 : m2_.accesses)
+              if (S2.write && S2.array == a)
+                for (Term it : S2.iters)
+                  if (auto x = smt::eval(it, m.model))
+                    fprintf(stderr, "  model: line %u %s = %lld, bc %s\n", S2.stmt->loc.line, it->name.c_str(),
+                            static_cast<long long>(x->num), smt::show(S2.bc).c_str());
+          }
           if (debug)
             fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(),
                     smt::show(stores).substr(0, 400).c_str());
@@ -806,14 +817,14 @@ private:
   // By induction on r, at the start of interval bc0 + r each cell k < P >> r holds the sum of
   // the cells k + m (P >> r), m < 2^r, as they were at the start of bc0; so after the last
   // round (thread 0's store) A[0] holds the sum of A[0..P) at the start of bc0 (over the
-  // reals: the order of the additions does not matter).
+  // reals: the order of the additions does not matter). The doubling tree (treeOf) is the
+  // mirror image: cell k with k mod 2^r = 0 holds the cells k .. k + 2^r.
   struct Tree {
     int rounds = 0;
     int128 cells = 0;
   };
   std::map<const ir::Stmt *, std::optional<Tree>> trees_;
   std::map<std::string, check::SumDef> treeSums_; // by application name
-  std::map<Term, Term> treeSumOf_;                // body -> application
 
   // The substitution for thread (k, 0, 0) of w3's block `bid` in round r of S's loop.
   std::unordered_map<Term, Term> roundOf(const check::AccessSite &S, Term k, Term r,
@@ -858,21 +869,38 @@ private:
     auto w0 = roundOf(S, zero, zero, w3_.bid);
     Term bc0 = tc_.substitute(S.bc, w0);
     Term lastPc = tc_.substitute(S.pc, treeWitness(Tree{static_cast<int>(T), P}, S, w3_.bid));
-    for (int128 r = 0; r < T; ++r) {
-      Term h = tc_.intConst(P >> (r + 1));
-      auto w = roundOf(S, k, tc_.intConst(r), w3_.bid);
-      Term pcK = tc_.substitute(S.pc, w);
-      Term g1 = tc_.substitute(f1, w), g2 = tc_.substitute(f2, w);
-      Term kh = tc_.add(k, h);
-      Term shape = tc_.mkAnd({tc_.lt(k, h), tc_.eq(tc_.substitute(S.flat, w), k),
-                              tc_.eq(tc_.substitute(S.bc, w), tc_.add(bc0, tc_.intConst(r))),
-                              tc_.mkOr(tc_.mkAnd(tc_.eq(g1, k), tc_.eq(g2, kh)),
-                                       tc_.mkAnd(tc_.eq(g1, kh), tc_.eq(g2, k)))});
-      Term kIn = tc_.mkAnd(tc_.le(zero, k), tc_.lt(k, g_.blockDim[0]));
-      if (!unsat(tc_.mkAnd({kIn, pcK, tc_.mkNot(shape)})) ||
-          !unsat(tc_.mkAnd({lastPc, tc_.le(zero, k), tc_.lt(k, h), tc_.mkNot(pcK)})))
-        return nullptr;
-    }
+    // Round r's storing threads and partner offset h: halving (k < h, h = P >> (r + 1)), or
+    // doubling (k mod 2h = 0, k < P, h = 2^r: `for (s = 1; s < blockDim.x; s *= 2) if (t % (2 * s)
+    // == 0) ...`), where cell k then holds the cells k .. k + 2h of round 0 after round r.
+    auto rounds = [&](bool doubling) {
+      if (doubling && P > B)
+        return false;
+      for (int128 r = 0; r < T; ++r) {
+        int128 hv = doubling ? static_cast<int128>(1) << r : P >> (r + 1);
+        Term h = tc_.intConst(hv);
+        Term stores = doubling ? tc_.mkAnd(tc_.eq(tc_.mod(k, tc_.intConst(2 * hv)), zero), tc_.lt(k, tc_.intConst(P)))
+                               : tc_.lt(k, h);
+        auto w = roundOf(S, k, tc_.intConst(r), w3_.bid);
+        Term pcK = tc_.substitute(S.pc, w);
+        Term g1 = tc_.substitute(f1, w), g2 = tc_.substitute(f2, w);
+        Term kh = tc_.add(k, h);
+        Term shape = tc_.mkAnd({stores, tc_.eq(tc_.substitute(S.flat, w), k),
+                                tc_.eq(tc_.substitute(S.bc, w), tc_.add(bc0, tc_.intConst(r))),
+                                tc_.mkOr(tc_.mkAnd(tc_.eq(g1, k), tc_.eq(g2, kh)),
+                                         tc_.mkAnd(tc_.eq(g1, kh), tc_.eq(g2, k)))});
+        Term kIn = tc_.mkAnd(tc_.le(zero, k), tc_.lt(k, g_.blockDim[0]));
+        if (!unsat(tc_.mkAnd({kIn, pcK, tc_.mkNot(shape)})) ||
+            !unsat(tc_.mkAnd({lastPc, tc_.le(zero, k), stores, tc_.mkNot(pcK)}))) {
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "tree (%s) at line %u fails in round %d: pc %s\n", doubling ? "doubling" : "halving",
+                    S.stmt->loc.line, static_cast<int>(r), smt::show(pcK).substr(0, 300).c_str());
+          return false;
+        }
+      }
+      return true;
+    };
+    if (!rounds(false) && !rounds(true))
+      return nullptr;
     for (const check::AccessSite &S2 : m2_.accesses) {
       if (!S2.write || S2.array != S.array || S2.stmt == S.stmt)
         continue;
@@ -900,15 +928,10 @@ private:
     Term body = writerValue(cell, S.array, tc_.mkAnd(ctx, range), true);
     if (!body)
       body = cell;
-    auto known = treeSumOf_.find(body);
-    if (known != treeSumOf_.end())
-      return known->second;
     // The reader's block is a parameter, so the application can be moved to another thread.
     std::string name = "lsum.tree." + std::to_string(treeSums_.size());
     treeSums_[name] = check::SumDef{k, body, {w1_.bid[0], w1_.bid[1], w1_.bid[2]}};
-    Term app = tc_.app(name, Sort::Real, {tc_.intConst(t.cells), w1_.bid[0], w1_.bid[1], w1_.bid[2]});
-    treeSumOf_[body] = app;
-    return app;
+    return tc_.app(name, Sort::Real, {tc_.intConst(t.cells), w1_.bid[0], w1_.bid[1], w1_.bid[2]});
   }
 
   // ---- re-indexed sums (summand bijection) -------------------------------------------------

@@ -1245,6 +1245,8 @@ private:
     Expr::EvalResult r;
     if (e->HasSideEffects(ctx_) || !e->EvaluateAsInt(r, ctx_))
       return std::nullopt;
+    if (!r.Val.getInt().isRepresentableByInt64())
+      return std::nullopt; // an unsigned 64-bit value past INT64_MAX (getExtValue would assert)
     return r.Val.getInt().getExtValue();
   }
 
