@@ -835,6 +835,12 @@ private:
   std::map<const ir::Stmt *, std::optional<Tree>> trees_;
   std::map<std::string, check::SumDef> treeSums_; // by application name
 
+  // Whether launch extents d are (x, 1, 1), with x constant when `x` is asked for.
+  bool oneDim(const std::array<Term, 3> &d, int128 *x) {
+    int128 one = 0;
+    return (!x || tc_.isConst(d[0], x)) && tc_.isConst(d[1], &one) && one == 1 && tc_.isConst(d[2], &one) && one == 1;
+  }
+
   // The substitution for thread (k, 0, 0) of w3's block `bid` in round r of S's loop.
   std::unordered_map<Term, Term> roundOf(const check::AccessSite &S, Term k, Term r,
                                          const std::array<Term, 3> &bid) {
@@ -859,11 +865,8 @@ private:
         !sharedOk_.count(S.array))
       return nullptr;
     auto tr = m3_.trips.find(S.iters[0]);
-    int128 T = 0, B = 0, one = 0;
-    if (tr == m3_.trips.end() || !tc_.isConst(tr->second, &T) || T < 1 || T > 12)
-      return nullptr;
-    if (!tc_.isConst(g_.blockDim[0], &B) || !tc_.isConst(g_.blockDim[1], &one) || one != 1 ||
-        !tc_.isConst(g_.blockDim[2], &one) || one != 1)
+    int128 T = 0, B = 0;
+    if (tr == m3_.trips.end() || !tc_.isConst(tr->second, &T) || T < 1 || T > 12 || !oneDim(g_.blockDim, &B))
       return nullptr;
     int128 P = static_cast<int128>(1) << T;
     if (P / 2 > B)
@@ -1133,6 +1136,35 @@ private:
     return out;
   }
 
+  // A symbolic element of tensor t: its index tuple j, flat address e, and j in range.
+  struct Element {
+    std::vector<Term> j;
+    Term e, inRange;
+  };
+  Element element(int t, const std::vector<Term> &ext) {
+    Element x;
+    std::vector<Term> range;
+    for (size_t d = 0; d < ext.size(); ++d) {
+      x.j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
+      range.push_back(tc_.le(tc_.intConst(0), x.j.back()));
+      range.push_back(tc_.lt(x.j.back(), ext[d]));
+    }
+    x.e = ext.empty() ? tc_.intConst(0) : flatOf(t, x.j);
+    x.inRange = tc_.mkAnd(range);
+    return x;
+  }
+
+  // The spec's value of tensor t at index tuple j.
+  Term ensuresAt(int t, const std::vector<Term> &j) {
+    auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
+    if (it == s_.ensures.end())
+      throw GiveUp{"no ensures for '" + s_.tensors[t].name + "'"};
+    std::vector<Term> slots(static_cast<size_t>(it->numSlots));
+    for (size_t d = 0; d < j.size(); ++d)
+      slots[d] = j[d];
+    return tr(*it->body, slots);
+  }
+
   void proveTensor(int t, TensorProof &tp) {
     const spec::Tensor &T = s_.tensors[t];
     auto ai = arrayOf_.find(t);
@@ -1187,15 +1219,9 @@ private:
                           (lastUnknown_.empty() ? "" : ": " + lastUnknown_);
 
     // The element: index tuple j in the spec's shape, flat e.
-    std::vector<Term> j;
-    std::vector<Term> inRange;
-    for (size_t d = 0; d < ext.size(); ++d) {
-      j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
-      inRange.push_back(tc_.le(tc_.intConst(0), j.back()));
-      inRange.push_back(tc_.lt(j.back(), ext[d]));
-    }
-    Term e = ext.empty() ? tc_.intConst(0) : flatOf(t, j);
-    Term elem = tc_.mkAnd(inRange);
+    Element el = element(t, ext);
+    const std::vector<Term> &j = el.j;
+    Term e = el.e, elem = el.inRange;
 
     bool complete = once && unique && completeness(s1, j, e, elem, ext, tp);
     if (once && unique && complete)
@@ -1206,13 +1232,7 @@ private:
       tp.equivalenceReason = "needs each element stored once by one thread, which is not proven";
       return;
     }
-    auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
-    if (it == s_.ensures.end())
-      throw GiveUp{"no ensures for '" + T.name + "'"};
-    std::vector<Term> slots(static_cast<size_t>(it->numSlots));
-    for (size_t d = 0; d < j.size(); ++d)
-      slots[d] = j[d];
-    Term want = tr(*it->body, slots);
+    Term want = ensuresAt(t, j);
     for (const check::AccessSite *x : s1) {
       if (!x->value)
         throw GiveUp{"a stored value of '" + T.name + "' is not a number"};
@@ -1282,20 +1302,11 @@ private:
       tp.coverageReason = tp.equivalenceReason = why;
       return;
     }
-    int128 B = 0, one = 0;
-    if (!tc_.isConst(g_.blockDim[0], &B) || !tc_.isConst(g_.blockDim[1], &one) || one != 1 ||
-        !tc_.isConst(g_.blockDim[2], &one) || one != 1 || !tc_.isConst(g_.gridDim[1], &one) || one != 1 ||
-        !tc_.isConst(g_.gridDim[2], &one) || one != 1)
+    int128 B = 0;
+    if (!oneDim(g_.blockDim, &B) || !oneDim(g_.gridDim, nullptr))
       throw GiveUp{"atomic accumulation is proven for 1-D grids of 1-D blocks of constant size only"};
-    // The element.
-    std::vector<Term> j, inRange;
-    for (size_t d = 0; d < ext.size(); ++d) {
-      j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
-      inRange.push_back(tc_.le(tc_.intConst(0), j.back()));
-      inRange.push_back(tc_.lt(j.back(), ext[d]));
-    }
-    Term e = ext.empty() ? tc_.intConst(0) : flatOf(t, j);
-    Term elem = tc_.mkAnd(inRange);
+    Element el = element(t, ext);
+    Term e = el.e, elem = el.inRange;
     // Nothing is left stale: the initial content is part of the value.
     tp.coverage = Status::Proven;
     assumed_.insert("atomic additions to '" + T.name + "' are summed in any order (over the reals they commute)");
@@ -1343,13 +1354,7 @@ private:
     }
     Term got = tc_.add(tc_.app(check::memName(k_, a), Sort::Real, {e}), body);
 
-    auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
-    if (it == s_.ensures.end())
-      throw GiveUp{"no ensures for '" + T.name + "'"};
-    std::vector<Term> slots(static_cast<size_t>(it->numSlots));
-    for (size_t d = 0; d < j.size(); ++d)
-      slots[d] = j[d];
-    Term want = tr(*it->body, slots);
+    Term want = ensuresAt(t, el.j);
     if (want->sort != Sort::Real)
       throw GiveUp{"the spec's value of '" + T.name + "' is not a real number"};
     std::string why;
