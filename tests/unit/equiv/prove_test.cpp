@@ -211,3 +211,82 @@ __global__ void row_sum(const float *X, float *Y, int R, int C) {
     stated |= a.find("terminate") != std::string::npos;
   CHECK(stated);
 }
+
+// ---- block tree reductions and atomics -----------------------------------------------------
+
+namespace {
+const char *kBlockTotal = R"((spec total (dims N) (assume (<= N 65536))
+  (tensor X f32 (N) in) (tensor Y f32 (N) out)
+  (ensures (Y b) (sum k 0 64 (X b)))))";
+
+// Each block of 64 threads sums 64 copies of X[b] through a tree of `rounds` starting at `start`.
+std::string treeKernel(const std::string &loop, const std::string &cond) {
+  return R"(
+__global__ void total(const float *X, float *Y, int N) {
+  __shared__ float r[64];
+  unsigned t = threadIdx.x;
+  r[t] = X[blockIdx.x];
+  __syncthreads();
+  )" + loop + R"( {
+    if ()" + cond + R"()
+      r[t] += r[t + s];
+    __syncthreads();
+  }
+  if (t == 0)
+    Y[blockIdx.x] = r[0];
+})";
+}
+} // namespace
+
+TEST_CASE("prove: halving and interleaved trees sum their 64 cells; a tree one round short does not") {
+  SUBCASE("halving") {
+    Case c = make(kBlockTotal, treeKernel("for (unsigned s = 32; s > 0; s >>= 1)", "t < s"), {"64"}, {"N"});
+    CHECK(prove(c, "Y").equivalence == Status::Proven);
+  }
+  SUBCASE("interleaved") {
+    Case c = make(kBlockTotal, treeKernel("for (unsigned s = 1; s < 64; s *= 2)", "t % (2 * s) == 0"), {"64"}, {"N"});
+    CHECK(prove(c, "Y").equivalence == Status::Proven);
+  }
+  SUBCASE("halving from 16: 32 cells") {
+    Case c = make(kBlockTotal, treeKernel("for (unsigned s = 16; s > 0; s >>= 1)", "t < s"), {"64"}, {"N"});
+    CHECK(prove(c, "Y").equivalence != Status::Proven);
+  }
+  SUBCASE("interleaved stopping at 16: cells 0 and 32 never meet") {
+    Case c = make(kBlockTotal, treeKernel("for (unsigned s = 1; s < 32; s *= 2)", "t % (2 * s) == 0"), {"64"}, {"N"});
+    CHECK(prove(c, "Y").equivalence != Status::Proven);
+  }
+}
+
+TEST_CASE("prove: atomicAdd into an inout total is its old value plus every thread's operand") {
+  const char *spec = R"((spec acc (dims N) (assume (<= N 65536))
+    (tensor X f32 (N) in) (tensor S f32 () inout)
+    (ensures (S) (+ (old S) (sum i 0 N (X i))))))";
+  const char *body = R"(
+__global__ void acc(const float *X, float *S, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N)
+    atomicAdd(S, X[i]);
+})";
+  SUBCASE("every element once") {
+    Case c = make(spec, body, {"128"}, {"(N + 127) / 128"});
+    equiv::TensorProof p = prove(c, "S");
+    CHECK(p.coverage == Status::Proven);
+    CHECK(p.equivalence == Status::Proven);
+  }
+  SUBCASE("a grid one block short misses the tail") {
+    Case c = make(spec, body, {"128"}, {"N / 128"});
+    CHECK(prove(c, "S").equivalence != Status::Proven);
+  }
+  SUBCASE("the returned old value used") {
+    Case c = make(spec, R"(
+__global__ void acc(const float *X, float *S, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) {
+    float o = atomicAdd(S, X[i]);
+    if (o > 1e30f)
+      atomicAdd(S, 0.0f);
+  }
+})", {"128"}, {"(N + 127) / 128"});
+    CHECK(prove(c, "S").equivalence != Status::Proven);
+  }
+}
