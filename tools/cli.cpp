@@ -3,6 +3,7 @@
 #include "tools/cli.h"
 
 #include "verify/check/checker.h"
+#include "verify/equiv/bounded.h"
 #include "verify/equiv/concrete.h"
 #include "verify/equiv/prove.h"
 #include "verify/frontend/frontend.h"
@@ -57,6 +58,9 @@ struct VerifyArgs {
   std::string dumpSmt;
   double timeoutS = 10;
   bool noTests = false; // --no-tests: coverage/equivalence by proof alone (checks the prover)
+  int bound = 6;         // --bound N: the bounded fallback checks every dim <= N (0: off)
+  bool boundedOnly = false; // --bounded-only: no proof over symbolic sizes, the fallback alone
+  double boundBudgetS = 10;
 };
 
 int usage(const std::string &msg, std::ostream &errs = std::cerr) {
@@ -228,6 +232,8 @@ nlohmann::json obligationJson(const check::Obligation &o) {
                       {"time_ms", o.ms}};
   if (!o.reason.empty())
     j["reason"] = o.reason;
+  if (o.status == check::Status::Bounded)
+    j["bound"] = o.bound;
   if (o.loc.valid())
     j["line"] = o.loc.line, j["col"] = o.loc.col;
   if (!o.notes.empty()) {
@@ -317,6 +323,59 @@ nlohmann::json bindErrorsJson(const spec::Binding &b, const VerifyArgs &va) {
   return list;
 }
 
+// The bounded fallback (equiv/bounded.h) for the coverage and equivalence obligations the
+// proof left unknown: they become "bounded" when every size up to the bound agrees exactly,
+// "refuted" when it finds a difference that the concrete replay confirms.
+void addBounded(check::KernelReport &rep, const spec::Spec &sp, const VerifyArgs &va, const spec::Binding &b,
+                const ir::Kernel &k, const check::Options &opts) {
+  bool open = false;
+  for (const check::Obligation &o : rep.obligations)
+    open |= (o.kind == "coverage" || o.kind == "equivalence") && o.status == check::Status::Unknown;
+  if (!open)
+    return;
+  equiv::BoundedOptions bo;
+  bo.block = opts.block;
+  bo.grid = opts.grid;
+  bo.bound = va.bound;
+  bo.budgetSeconds = va.boundBudgetS;
+  equiv::BoundedReport br = equiv::boundedCheck(k, sp, b, bo);
+  std::string reached = "every size with each dim <= " + std::to_string(br.reached) + " (" +
+                        std::to_string(br.tuples) + " size tuple(s), " + std::to_string(static_cast<int>(br.ms)) +
+                        " ms; each exact over the reals for all inputs, on symbolic inputs)";
+  if (br.result == equiv::BoundedReport::Result::Refuted) {
+    const equiv::ConcreteReport &cr = br.refutation;
+    bool cov = cr.outcome == equiv::Outcome::Coverage;
+    for (check::Obligation &o : rep.obligations)
+      if (o.kind == (cov ? "coverage" : "equivalence") && o.name == o.kind + "." + cr.tensor) {
+        o.status = check::Status::Refuted;
+        o.reason = cr.headline;
+        o.witness = cr.witness;
+        o.notes.push_back({ir::Loc{}, "found by the bounded check on symbolic inputs; replayed: the whole grid ran on "
+                                      "the concrete interpreter with the inputs listed in the JSON witness"});
+        return;
+      }
+    // Refuted elsewhere than an open obligation: report it as unknown with the finding.
+  }
+  for (check::Obligation &o : rep.obligations) {
+    if ((o.kind != "coverage" && o.kind != "equivalence") || o.status != check::Status::Unknown)
+      continue;
+    o.ms += br.ms;
+    if (br.result == equiv::BoundedReport::Result::Agrees) {
+      o.status = check::Status::Bounded;
+      o.bound = br.reached;
+      o.reason = "holds for " + reached + " only; " + o.reason +
+                 (br.stopped.empty() ? "" : "; the bounded check stopped at " + br.stopped);
+    } else if (br.result == equiv::BoundedReport::Result::Refuted) {
+      o.reason += "; the bounded check found a difference in " + br.refutation.headline;
+    } else {
+      o.reason += "; the bounded check stopped: " + br.stopped;
+    }
+  }
+  if (br.result == equiv::BoundedReport::Result::Agrees)
+    for (const std::string &a : br.assumptions)
+      rep.assumptions.push_back("bounded check: " + a);
+}
+
 // The spec's facts as report assumptions, and the coverage and equivalence obligations of
 // every out/inout tensor. This version decides them only by testing at concrete sizes
 // (equiv/concrete.h): a failing test refutes (it is a real execution); agreement leaves the
@@ -370,7 +429,9 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     safe = check::verifyKernel(k, so).verdict == check::Status::Proven;
   }
   equiv::ProofReport pr;
-  if (cr.outcome == equiv::Outcome::Agrees && safe) {
+  if (cr.outcome == equiv::Outcome::Agrees && safe && va.boundedOnly) {
+    pr.unavailable = "skipped (--bounded-only)";
+  } else if (cr.outcome == equiv::Outcome::Agrees && safe) {
     pr = equiv::proveAgainstSpec(k, sp, b, opts);
     ms += pr.ms;
     for (const std::string &a : pr.assumptions)
@@ -426,12 +487,18 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
       added = true;
     }
   }
-  if (cr.outcome != equiv::Outcome::Agrees)
+  if (cr.outcome == equiv::Outcome::Agrees && safe && va.bound > 0)
+    addBounded(rep, sp, va, b, k, opts);
+  bool anyRefuted = cr.outcome != equiv::Outcome::Agrees, anyUnknown = false, anyBounded = false;
+  for (const check::Obligation &o : rep.obligations) {
+    anyRefuted |= o.status == check::Status::Refuted;
+    anyUnknown |= o.status == check::Status::Unknown;
+    anyBounded |= o.status == check::Status::Bounded;
+  }
+  if (anyRefuted)
     rep.verdict = check::Status::Refuted;
-  else
-    for (const check::Obligation &o : rep.obligations)
-      if (o.status != check::Status::Proven && rep.verdict == check::Status::Proven)
-        rep.verdict = check::Status::Unknown;
+  else if (rep.verdict == check::Status::Proven || rep.verdict == check::Status::Bounded)
+    rep.verdict = anyUnknown ? check::Status::Unknown : anyBounded ? check::Status::Bounded : check::Status::Proven;
   (void)added;
 }
 
@@ -492,6 +559,26 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
       va.json = true;
     } else if (a == "--no-tests") {
       va.noTests = true;
+    } else if (a == "--bounded-only") {
+      va.boundedOnly = true;
+    } else if (is("--bound")) {
+      auto v = value("--bound");
+      try {
+        va.bound = v ? std::stoi(*v) : -1;
+      } catch (...) {
+        va.bound = -1;
+      }
+      if (va.bound < 0 || va.bound > 4096)
+        return usage("--bound needs a size between 0 (off) and 4096", errs);
+    } else if (is("--bound-budget")) {
+      auto v = value("--bound-budget");
+      try {
+        va.boundBudgetS = v ? std::stod(*v) : -1;
+      } catch (...) {
+        va.boundBudgetS = -1;
+      }
+      if (va.boundBudgetS <= 0)
+        return usage("--bound-budget needs a positive number of seconds", errs);
     } else if (a == "--dump-kir") {
       va.dumpKir = true;
     } else if (is("--sarif")) {
@@ -661,13 +748,14 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
   }
   double totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 
-  bool anyRefuted = false, anyUnknown = false;
+  bool anyRefuted = false, anyUnknown = false, anyBounded = false;
   for (const KernelRun &r : runs) {
     anyRefuted |= r.report.verdict == check::Status::Refuted;
     anyUnknown |= r.report.verdict == check::Status::Unknown;
+    anyBounded |= r.report.verdict == check::Status::Bounded;
   }
-  const char *verdict = anyRefuted ? "refuted" : anyUnknown ? "unknown" : "proven";
-  int code = anyRefuted ? kExitRefuted : anyUnknown ? kExitUnknown : kExitProven;
+  const char *verdict = anyRefuted ? "refuted" : anyUnknown ? "unknown" : anyBounded ? "bounded" : "proven";
+  int code = anyRefuted ? kExitRefuted : anyUnknown || anyBounded ? kExitUnknown : kExitProven;
 
   if (!va.sarif.empty())
     writeSarif(va.sarif, va.file, runs);
@@ -714,6 +802,9 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
           outs << locText(va.file, n.loc) << " note: " << n.text << "\n";
       } else if (o.status == check::Status::Unknown) {
         outs << locText(va.file, o.loc) << " warning: " << o.name << " not proven: " << o.reason << " ["
+                  << o.kind << "]\n";
+      } else if (o.status == check::Status::Bounded) {
+        outs << locText(va.file, o.loc) << " warning: " << o.name << " bounded, not proven: " << o.reason << " ["
                   << o.kind << "]\n";
       }
     }

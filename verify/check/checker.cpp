@@ -23,6 +23,7 @@ const char *statusName(Status s) {
   case Status::Proven: return "proven";
   case Status::Refuted: return "refuted";
   case Status::Unknown: return "unknown";
+  case Status::Bounded: return "bounded";
   }
   return "?";
 }

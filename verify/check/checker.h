@@ -33,7 +33,8 @@ struct Note {
   std::string text;
 };
 
-enum class Status { Proven, Refuted, Unknown };
+// Bounded: holds for every size up to a stated bound only (equiv/bounded.h), never all sizes.
+enum class Status { Proven, Refuted, Unknown, Bounded };
 const char *statusName(Status s);
 
 struct Obligation {
@@ -45,6 +46,7 @@ struct Obligation {
   std::vector<Note> notes;
   double ms = 0;
   nlohmann::json witness; // refuted: sizes, threads, accesses
+  int bound = 0;          // bounded: every dim <= bound was checked
 };
 
 struct Options {

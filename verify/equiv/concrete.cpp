@@ -112,6 +112,53 @@ ThreadName threadOf(int64_t linear, const interp::Dim3 &block, const interp::Dim
 
 } // namespace
 
+LaunchEnv launchEnv(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const spec::Inputs &in,
+                    const std::array<ir::ExprPtr, 3> &block, const std::array<ir::ExprPtr, 3> &grid) {
+  LaunchEnv le;
+  interp::Env &env = le.env;
+  env.wideFloats = true;
+  env.maxGridSteps = 10'000'000;
+  for (const auto &[var, d] : b.dimOfVar)
+    env.params[var] = intValue(in.dims.at(s.dims[d].name));
+  for (const auto &[var, x] : b.scalarOfVar) {
+    double v = in.scalars.at(s.scalars[x].name);
+    env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
+  }
+  for (const auto &[a, t] : b.tensorOfArray) {
+    std::string why;
+    auto shape = spec::shapeOf(s, t, in, why);
+    le.shapes[t] = *shape;
+    env.lens[a] = count(*shape);
+    const spec::Tensor &T = s.tensors[t];
+    if (T.mode == spec::Mode::Out) {
+      env.poisoned.insert(a);
+      continue;
+    }
+    const spec::TensorValue &tv = in.tensors.at(T.name);
+    for (size_t i = 0; i < tv.data.size(); ++i)
+      env.memory[{a, static_cast<int64_t>(i)}] =
+          k.arrays[a].elem.isFloat() ? floatValue(tv.data[i]) : intValue(static_cast<int64_t>(tv.data[i]));
+  }
+  for (const spec::Precondition &p : b.preconditions) {
+    Value v;
+    if (interp::evalConstExpr(k, env, *p.expr, v) && v.kind == Value::Kind::Int && v.i == 0) {
+      le.why = "kernel precondition " + p.text + " does not hold";
+      le.preconditionFails = true;
+      return le;
+    }
+  }
+  if (!evalLaunch(k, env, block, env.block, le.why) || !evalLaunch(k, env, grid, env.grid, le.why))
+    return le;
+  double threads = static_cast<double>(env.block.x * env.block.y * env.block.z) *
+                   static_cast<double>(env.grid.x * env.grid.y * env.grid.z);
+  if (threads > (1 << 18)) {
+    le.why = numText(threads) + " threads is too many for a test run";
+    return le;
+  }
+  le.ok = true;
+  return le;
+}
+
 std::string sizesText(const Sizes &sz) {
   std::string s;
   for (const auto &[n, v] : sz)
@@ -207,7 +254,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     rep.unavailable = "no launch (a '// ksynth:launch' line or --block/--grid)";
     return rep;
   }
-  std::vector<Sizes> sizes = o.sizes.empty() ? chooseSizes(k, s, o) : o.sizes;
+  std::vector<Sizes> sizes = o.inputs ? std::vector<Sizes>{o.inputs->dims} : o.sizes.empty() ? chooseSizes(k, s, o) : o.sizes;
   std::map<int, int> arrayOfTensor;
   for (const auto &[a, t] : b.tensorOfArray)
     arrayOfTensor[t] = a;
@@ -225,6 +272,13 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     spec::EvalResult expected;
     std::string why;
     for (int attempt = 0; attempt < 8; ++attempt) {
+      if (o.inputs) { // given, not drawn
+        in = *o.inputs;
+        in.dims = sz;
+        expected = spec::evaluate(s, in);
+        why = expected.error;
+        break;
+      }
       in.scalars.clear();
       in.tensors.clear();
       for (const spec::Scalar &x : s.scalars)
@@ -264,51 +318,13 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     }
 
     // The kernel's environment.
-    interp::Env env;
-    env.wideFloats = true;
-    env.maxGridSteps = 10'000'000;
-    for (const auto &[var, d] : b.dimOfVar)
-      env.params[var] = intValue(sz.at(s.dims[d].name));
-    for (const auto &[var, x] : b.scalarOfVar) {
-      double v = in.scalars.at(s.scalars[x].name);
-      env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
-    }
-    std::map<int, std::vector<int64_t>> shapes; // tensor -> shape
-    for (const auto &[a, t] : b.tensorOfArray) {
-      auto shape = spec::shapeOf(s, t, in, why);
-      shapes[t] = *shape;
-      env.lens[a] = count(*shape);
-      const spec::Tensor &T = s.tensors[t];
-      if (T.mode == spec::Mode::Out) {
-        env.poisoned.insert(a);
-        continue;
-      }
-      const spec::TensorValue &tv = in.tensors.at(T.name);
-      for (size_t i = 0; i < tv.data.size(); ++i)
-        env.memory[{a, static_cast<int64_t>(i)}] =
-            k.arrays[a].elem.isFloat() ? floatValue(tv.data[i]) : intValue(static_cast<int64_t>(tv.data[i]));
-    }
-    bool preOk = true;
-    for (const spec::Precondition &p : b.preconditions) {
-      Value v;
-      if (interp::evalConstExpr(k, env, *p.expr, v) && v.kind == Value::Kind::Int && v.i == 0) {
-        rep.skipped.push_back(sizesText(sz) + ": kernel precondition " + p.text + " does not hold");
-        preOk = false;
-        break;
-      }
-    }
-    if (!preOk)
-      continue;
-    if (!evalLaunch(k, env, o.block, env.block, why) || !evalLaunch(k, env, o.grid, env.grid, why)) {
-      rep.skipped.push_back(sizesText(sz) + ": " + why);
+    LaunchEnv le = launchEnv(k, s, b, in, o.block, o.grid);
+    if (!le.ok) {
+      rep.skipped.push_back(sizesText(sz) + ": " + le.why);
       continue;
     }
-    double threads = static_cast<double>(env.block.x * env.block.y * env.block.z) *
-                     static_cast<double>(env.grid.x * env.grid.y * env.grid.z);
-    if (threads > (1 << 18)) {
-      rep.skipped.push_back(sizesText(sz) + ": " + numText(threads) + " threads is too many for a test run");
-      continue;
-    }
+    interp::Env &env = le.env;
+    std::map<int, std::vector<int64_t>> &shapes = le.shapes; // tensor -> shape
     interp::GridRun run = interp::runGrid(k, env);
     ++runs;
     // Outputs that depend on memory the launch did not write: rerun with that memory holding

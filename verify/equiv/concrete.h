@@ -15,15 +15,19 @@
 // safety obligations speak for those, and the fault is listed.
 #pragma once
 
+#include "verify/interp/interp.h"
 #include "verify/ir/kir.h"
 #include "verify/spec/bind.h"
 #include "verify/spec/spec.h"
+
+#include "verify/spec/eval.h"
 
 #include <nlohmann/json.hpp>
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,6 +41,9 @@ struct ConcreteOptions {
   unsigned seed = 1;
   double budgetSeconds = 2; // stop starting new runs after this
   int maxRuns = 16;
+  // Given inputs (dims, scalars, in/inout tensors) instead of random ones: one run at
+  // inputs->dims (replaying a counterexample found elsewhere).
+  std::optional<spec::Inputs> inputs;
 };
 
 enum class Outcome { Agrees, Coverage, Equivalence };
@@ -61,5 +68,19 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
 
 // "M=3, N=17"
 std::string sizesText(const Sizes &sz);
+
+// The interpreter's environment for one launch at in.dims with the inputs `in` (dims and
+// scalars bound to their kernel parameters, in/inout tensors in memory, out tensors
+// poisoned), and the shape of every bound tensor. Not ok (why) when a kernel precondition
+// fails (preconditionFails), the launch cannot be evaluated or has over 2^18 threads.
+struct LaunchEnv {
+  bool ok = false;
+  bool preconditionFails = false;
+  std::string why;
+  interp::Env env;
+  std::map<int, std::vector<int64_t>> shapes; // spec tensor -> shape
+};
+LaunchEnv launchEnv(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const spec::Inputs &in,
+                    const std::array<ir::ExprPtr, 3> &block, const std::array<ir::ExprPtr, 3> &grid);
 
 } // namespace ksynth::equiv

@@ -322,6 +322,8 @@ public:
       auto it = env.params.find(p.id);
       vals[p.id] = it != env.params.end() ? fit(it->second, k.vars[p.id].type)
                                           : zeroOf(k.vars[p.id].type);
+      if (symOn() && k.vars[p.id].type.isFloat())
+        vals[p.id].sym = env.symbolic->param(k.vars[p.id]);
       assigned[p.id] = true;
     }
   }
@@ -365,6 +367,53 @@ private:
   std::map<std::string, std::string> mathNames; // call name -> normalised name
 
   bool constMode() const { return tid == nullptr; }
+
+  // ---- symbolic values (Env::symbolic) ----
+  bool symOn() const { return env.symbolic != nullptr && tid != nullptr; }
+  // A value that depends on the inputs (a constant term does not).
+  bool symVar(const Value &v) const { return symOn() && v.sym >= 0 && !env.symbolic->isConstant(v.sym); }
+  int symOf(const Value &v) { return v.sym >= 0 ? v.sym : env.symbolic->constant(v, false); }
+  void noteDependence(const std::string &what) {
+    if (env.symbolic->dependence.empty())
+      env.symbolic->dependence = "line " + std::to_string(cur ? cur->loc.line : 0) + ": " + what;
+  }
+  void dependsOn(const Value &v, const char *what) {
+    if (symVar(v))
+      noteDependence(what);
+  }
+  // r, with the term name(args) when some argument has a term.
+  Value withSym(Value r, const std::string &name, std::initializer_list<const Value *> args) {
+    if (!symOn())
+      return r;
+    bool any = false;
+    for (const Value *a : args)
+      any |= a->sym >= 0;
+    if (!any)
+      return r;
+    std::vector<int> ids;
+    for (const Value *a : args)
+      ids.push_back(symOf(*a));
+    r.sym = env.symbolic->op(name, ids);
+    if (r.sym < 0)
+      noteDependence("'" + name + "' has no symbolic form");
+    return r;
+  }
+  // An `if` whose arms only assign variables (nested such ifs included).
+  static bool onlyAssigns(const ir::Block &b) {
+    for (const ir::StmtPtr &st : b) {
+      if (st->kind == StmtKind::Assign)
+        continue;
+      if (st->kind == StmtKind::If && onlyAssigns(st->body) && onlyAssigns(st->elseBody))
+        continue;
+      return false;
+    }
+    return true;
+  }
+  static bool sameValue(const Value &a, const Value &b) {
+    return a.kind == b.kind && a.i == b.i && (a.f == b.f || (a.f != a.f && b.f != b.f)) && a.array == b.array &&
+           a.offset == b.offset && a.sym == b.sym;
+  }
+  Flow execMerged(const Stmt &s, const Value &c);
 
   std::string ctrl() const {
     if (!scopedCtrl.empty())
@@ -484,8 +533,12 @@ private:
 Value Machine::eval(const Expr &e) {
   switch (e.op) {
   case Op::Const:
-    if (e.type.isFloat())
-      return floatVal(roundTo(e.fval, e.type));
+    if (e.type.isFloat()) {
+      Value v = floatVal(roundTo(e.fval, e.type));
+      if (symOn()) // every float has a term, so that constant arithmetic is exact too
+        v.sym = env.symbolic->constant(v, e.type.bits == 32);
+      return v;
+    }
     return intVal(wrapTo(e.ival, e.type));
   case Op::VarRef:
     if (e.id < 0 || e.id >= static_cast<int>(vals.size()))
@@ -526,30 +579,45 @@ Value Machine::eval(const Expr &e) {
   case Op::Neg: {
     Value a = eval(*e.args[0]);
     if (e.type.isFloat())
-      return floatVal(roundTo(-toDouble(a), e.type), a.taint);
-    return intResult(e, -a.i, -a.i, a.taint);
+      return withSym(floatVal(roundTo(-toDouble(a), e.type), a.taint), "neg", {&a});
+    return withSym(intResult(e, -a.i, -a.i, a.taint), "neg", {&a});
   }
   case Op::Not: {
     Value a = eval(*e.args[0]);
-    return intVal(truthy(a) ? 0 : 1, a.taint);
+    return withSym(intVal(truthy(a) ? 0 : 1, a.taint), "not", {&a});
   }
   case Op::BitNot: {
     Value a = eval(*e.args[0]);
+    dependsOn(a, "a bitwise operation on a value loaded from memory");
     return intVal(wrapTo(~a.i, e.type), a.taint);
   }
   case Op::LAnd:
   case Op::LOr: {
     // SEMANTICS: short-circuit, as in C; the right side's events happen only if evaluated.
+    // Symbolic values: both sides are evaluated when the left one is symbolic (expressions
+    // have no side effects but their events).
     Value a = eval(*e.args[0]);
     bool av = truthy(a);
-    if (e.op == Op::LAnd ? !av : av)
+    if (!symVar(a) && (e.op == Op::LAnd ? !av : av))
       return intVal(av ? 1 : 0, a.taint);
     Value b = eval(*e.args[1]);
-    return intVal(truthy(b) ? 1 : 0, join(a.taint, b.taint));
+    bool r = e.op == Op::LAnd ? av && truthy(b) : av || truthy(b);
+    return withSym(intVal(r ? 1 : 0, join(a.taint, b.taint)), e.op == Op::LAnd ? "and" : "or", {&a, &b});
   }
   case Op::Select: {
-    // SEMANTICS: only the chosen arm is evaluated (C's `?:`).
+    // SEMANTICS: only the chosen arm is evaluated (C's `?:`); with a symbolic condition both
+    // are, and the result is their ite.
     Value c = eval(*e.args[0]);
+    if (symVar(c)) {
+      Value x = eval(*e.args[1]), y = eval(*e.args[2]);
+      Value r = truthy(c) ? x : y;
+      r.taint = join(c.taint, r.taint);
+      if (x.kind == Value::Kind::Ptr || y.kind == Value::Kind::Ptr) {
+        noteDependence("a pointer chosen by a value loaded from memory");
+        return r;
+      }
+      return withSym(r, "ite", {&c, &x, &y});
+    }
     Value r = eval(*e.args[truthy(c) ? 1 : 2]);
     r.taint = join(c.taint, r.taint);
     return r;
@@ -561,6 +629,7 @@ Value Machine::eval(const Expr &e) {
     Value off = eval(*e.args[1]);
     if (p.kind != Value::Kind::Ptr || off.kind != Value::Kind::Int)
       malformed("ptradd of a non-pointer or by a non-integer");
+    dependsOn(off, "a pointer offset depends on a value loaded from memory");
     p.offset = clamp64(static_cast<__int128>(p.offset) + off.i);
     p.taint = join(p.taint, off.taint);
     return p;
@@ -604,7 +673,9 @@ Value Machine::evalBinary(const Expr &e) {
     case Op::Ge: r = cmp == 1 || cmp == 0; break;
     default: break;
     }
-    return intVal(r ? 1 : 0, t);
+    static const char *cmpNames[] = {"==", "!=", "<", "<=", ">", ">="};
+    int ci = e.op == Op::Eq ? 0 : e.op == Op::Ne ? 1 : e.op == Op::Lt ? 2 : e.op == Op::Le ? 3 : e.op == Op::Gt ? 4 : 5;
+    return withSym(intVal(r ? 1 : 0, t), cmpNames[ci], {&a, &b});
   }
   default: break;
   }
@@ -621,7 +692,22 @@ Value Machine::evalBinary(const Expr &e) {
     case Op::Max: r = std::fmax(x, y); break;
     default: malformed(std::string("float operator ") + ir::opName(e.op));
     }
-    return floatVal(roundTo(r, e.type), t);
+    const char *name = e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : e.op == Op::Mul ? "*" : e.op == Op::Div ? "/"
+                       : e.op == Op::Rem ? "fmod" : e.op == Op::Min ? "min" : "max";
+    return withSym(floatVal(roundTo(r, e.type), t), name, {&a, &b});
+  }
+  if (symVar(a) || symVar(b)) {
+    // Integers derived from memory (argmax indices, loaded ints): ring operations only.
+    const char *name = e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : e.op == Op::Mul ? "*"
+                       : e.op == Op::Min ? "min" : e.op == Op::Max ? "max" : nullptr;
+    if (!name)
+      noteDependence(std::string("integer operator ") + ir::opName(e.op) + " on a value loaded from memory");
+    else if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int) {
+      __int128 x = a.i, y = b.i;
+      __int128 r = e.op == Op::Add ? x + y : e.op == Op::Sub ? x - y : e.op == Op::Mul ? x * y
+                   : e.op == Op::Min ? std::min(x, y) : std::max(x, y);
+      return withSym(intResult(e, r, r, t), name, {&a, &b});
+    }
   }
 
   if (a.kind != Value::Kind::Int || b.kind != Value::Kind::Int)
@@ -686,19 +772,33 @@ Value Machine::evalCast(const Expr &e) {
   if (a.kind == Value::Kind::Ptr)
     malformed("cast of a pointer to " + to.str());
   if (to.isBool())
-    return intVal(truthy(a) ? 1 : 0, a.taint);
+    return withSym(intVal(truthy(a) ? 1 : 0, a.taint), "bool", {&a});
   if (to.isFloat()) {
-    if (a.kind == Value::Kind::Float)
-      return floatVal(roundTo(a.f, to), a.taint);
+    if (a.kind == Value::Kind::Float) {
+      Value r = floatVal(roundTo(a.f, to), a.taint);
+      r.sym = a.sym; // SEMANTICS (symbolic): values are reals; conversions between floats are exact
+      return r;
+    }
     // Direct conversion (no double rounding through double for wide integers).
     double f = to.bits == 32 ? static_cast<double>(static_cast<float>(a.i))
                              : static_cast<double>(a.i);
-    return floatVal(f, a.taint);
+    Value r = floatVal(f, a.taint);
+    if (symOn()) // SEMANTICS (symbolic): an integer converts to the same real
+      r.sym = env.symbolic->op("toreal", {symOf(a)});
+    return r;
   }
   if (!to.isInt())
     malformed("cast to " + to.str());
-  if (a.kind == Value::Kind::Int) // int/bool -> int: Overflow if the value changes
-    return intResult(e, a.i, a.i, a.taint);
+  if (a.kind == Value::Kind::Int) { // int/bool -> int: Overflow if the value changes
+    Value r = intResult(e, a.i, a.i, a.taint);
+    r.sym = symOn() ? a.sym : -1;
+    return r;
+  }
+  if (symVar(a)) {
+    double tr = std::trunc(a.f);
+    __int128 x = std::isfinite(tr) && std::fabs(tr) < 1e30 ? static_cast<__int128>(tr) : 0;
+    return withSym(intResult(e, x, x, a.taint), "toint", {&a});
+  }
   // float -> int: truncate; out of range (or NaN) is an Overflow and saturates.
   double tr = std::trunc(a.f);
   if (std::isnan(tr)) {
@@ -732,12 +832,12 @@ Value Machine::evalCall(const Expr &e) {
         return unsupported();
     if ((n == "abs" || n == "labs" || n == "llabs") && args.size() == 1) {
       __int128 x = args[0].i < 0 ? -args[0].i : args[0].i;
-      return intResult(e, x, x, t);
+      return withSym(intResult(e, x, x, t), "fabs", {&args[0]});
     }
     if (args.size() == 2 && (n == "min" || n == "umin" || n == "llmin" || n == "ullmin"))
-      return intVal(std::min(args[0].i, args[1].i), t);
+      return withSym(intVal(std::min(args[0].i, args[1].i), t), "min", {&args[0], &args[1]});
     if (args.size() == 2 && (n == "max" || n == "umax" || n == "llmax" || n == "ullmax"))
-      return intVal(std::max(args[0].i, args[1].i), t);
+      return withSym(intVal(std::max(args[0].i, args[1].i), t), "max", {&args[0], &args[1]});
     return unsupported();
   }
   if (!e.type.isFloat())
@@ -766,7 +866,16 @@ Value Machine::evalCall(const Expr &e) {
   } else if (!mathCall(n, xs, r)) {
     return unsupported();
   }
-  return floatVal(roundTo(r, e.type), t);
+  Value out = floatVal(roundTo(r, e.type), t);
+  if (symOn()) {
+    std::vector<int> ids;
+    for (const Value &v : args)
+      ids.push_back(symOf(v));
+    out.sym = env.symbolic->op(n, ids);
+    if (out.sym < 0)
+      noteDependence("'" + e.name + "' has no symbolic form");
+  }
+  return out;
 }
 
 Flow Machine::execLoop(const Stmt &s) {
@@ -791,6 +900,7 @@ Flow Machine::execLoop(const Stmt &s) {
   auto test = [&]() {
     cur = &s; // events of the condition belong to the Loop, not to the last body statement
     Value c = eval(*s.cond);
+    dependsOn(c, "a loop test depends on a value loaded from memory");
     if (!c.taint.empty()) {
       addTaint(condTaint, c.taint);
       // SEMANTICS (taint): everything after a tainted test in this loop instance runs only
@@ -837,6 +947,7 @@ Flow Machine::execAccess(const Stmt &s) {
     Value v = eval(*i);
     if (v.kind != Value::Kind::Int)
       malformed("non-integer index");
+    dependsOn(v, "an address depends on a value loaded from memory");
     idx.push_back(v.i);
     addTaint(addrT, v.taint);
   }
@@ -913,6 +1024,8 @@ Flow Machine::execAccess(const Stmt &s) {
       v = init != env.memory.end() ? fit(init->second, arr.elem) : zeroOf(arr.elem);
       if (!env.exactMemory)
         addTaint(v.taint, "value loaded from " + arr.name + "[" + std::to_string(key.second) + "]");
+      if (symOn())
+        v.sym = env.symbolic->cell(arr, key.second, init == env.memory.end(), -1);
     }
     addTaint(v.taint, addrT);
     return v;
@@ -946,6 +1059,16 @@ Flow Machine::execAccess(const Stmt &s) {
   nv.taint = join(old.taint, v.taint);
   const Type &et = arr.elem;
   using A = ir::AtomicOp;
+  if (symVar(old) || symVar(v)) {
+    const char *name = s.atomic == A::Add ? "+" : s.atomic == A::Sub ? "-" : s.atomic == A::Min ? "min"
+                       : s.atomic == A::Max ? "max" : nullptr;
+    if (!name && s.atomic != A::Exch)
+      noteDependence(std::string("atomic ") + ir::atomicOpName(s.atomic) + " of a value loaded from memory");
+    else if (name)
+      nv = withSym(nv, name, {&old, &v});
+    else
+      nv.sym = symOf(v);
+  }
   if (et.isFloat()) {
     double o = old.f, x = toDouble(v);
     switch (s.atomic) {
@@ -999,6 +1122,36 @@ Flow Machine::execAccess(const Stmt &s) {
   return {};
 }
 
+// SEMANTICS (symbolic): an `if` on a symbolic condition whose arms only assign variables
+// runs both arms from the same state; each variable ends as ite(condition, then, else).
+// Concretely the taken arm's values are kept.
+Flow Machine::execMerged(const Stmt &s, const Value &c) {
+  std::vector<Value> before = vals;
+  std::vector<bool> beforeAssigned = assigned;
+  execBlock(s.body);
+  std::vector<Value> thenVals = std::move(vals);
+  std::vector<bool> thenAssigned = assigned;
+  vals = before;
+  assigned = beforeAssigned;
+  execBlock(s.elseBody);
+  bool taken = truthy(c);
+  for (size_t v = 0; v < vals.size(); ++v) {
+    const Value &x = thenVals[v], &y = vals[v];
+    assigned[v] = thenAssigned[v] || assigned[v];
+    if (sameValue(x, y))
+      continue;
+    Value r = taken ? x : y;
+    addTaint(r.taint, c.taint);
+    if (x.kind == Value::Kind::Ptr || y.kind == Value::Kind::Ptr) {
+      noteDependence("a pointer chosen by a value loaded from memory");
+    } else {
+      r = withSym(r, "ite", {&c, &x, &y});
+    }
+    vals[v] = std::move(r);
+  }
+  return {};
+}
+
 Flow Machine::exec(const Stmt &s) {
   step();
   cur = &s;
@@ -1009,6 +1162,11 @@ Flow Machine::exec(const Stmt &s) {
   case StmtKind::Atomic: return execAccess(s);
   case StmtKind::If: {
     Value c = eval(*s.cond);
+    if (symVar(c)) {
+      if (onlyAssigns(s.body) && onlyAssigns(s.elseBody))
+        return execMerged(s, c);
+      noteDependence("a branch depends on a value loaded from memory");
+    }
     std::string saved = scopedCtrl;
     addTaint(scopedCtrl, c.taint);
     Flow f = execBlock(truthy(c) ? s.body : s.elseBody);
@@ -1064,12 +1222,15 @@ Flow Machine::exec(const Stmt &s) {
     return {};
   }
   case StmtKind::Assume: {
-    if (!truthy(eval(*s.cond)))
+    Value c = eval(*s.cond);
+    dependsOn(c, "an assumption depends on a value loaded from memory");
+    if (!truthy(c))
       throw Stop{"assumption violated"};
     return {};
   }
   case StmtKind::Assert: {
     Value c = eval(*s.cond);
+    dependsOn(c, "an assertion depends on a value loaded from memory");
     if (!truthy(c)) {
       Event ev = mkEvent(EventKind::AssertFail);
       ev.taint = join(c.taint, ctrl());
@@ -1102,6 +1263,7 @@ struct GridCtx {
   std::map<Key, Value> global; // cells of global memory written by the launch
   std::map<Key, Value> shared; // the running block's shared memory (cells written)
   std::map<Key, CellLog> log;
+  int64_t blockNo = 0; // linear id of the running block
 
   enum class State : uint8_t { Run, WarpWait, BlockWait, Done };
   struct Thread {
@@ -1154,6 +1316,8 @@ bool gridRead(GridCtx &g, const ir::Array &arr, const std::pair<int, int64_t> &k
     out.taint = "uninitialised shared memory " + arr.name + "[" + std::to_string(key.second) + "]";
   else if (env.poisoned.count(key.first))
     out.taint = "stale " + arr.name + "[" + std::to_string(key.second) + "] (read before this launch wrote it)";
+  if (env.symbolic)
+    out.sym = env.symbolic->cell(arr, key.second, stale, arr.space == ir::Space::Shared ? g.blockNo : -1);
   return false;
 }
 
@@ -1251,6 +1415,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
     for (int64_t by = 0; by < env.grid.y && run.error.empty(); ++by)
       for (int64_t bx = 0; bx < env.grid.x && run.error.empty(); ++bx, ++blockNo) {
         g.shared.clear();
+        g.blockNo = blockNo;
         g.threads.clear();
         g.threads.resize(static_cast<size_t>(perBlock));
         size_t n = 0;

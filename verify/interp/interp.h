@@ -34,6 +34,32 @@ struct Value {
   int array = -1;    // Ptr: array id
   int64_t offset = 0; // Ptr: element offset
   std::string taint; // empty: not derived from memory; else the first origin, e.g. "x[5]"
+  int sym = -1;      // with Env::symbolic: the value as a term of Symbolic (-1: the constant held)
+};
+
+// Symbolic values for bounded equivalence (equiv/bounded.h). With Env::symbolic set, runGrid
+// also computes every float value (and every integer derived from memory) as a term over the
+// launch's inputs, built through this interface; Value::sym holds the term's id. The concrete
+// values still decide control flow: a branch, loop test or address that depends on a
+// symbolic value makes the run a single path, and the first such place is recorded in
+// `dependence`. An `if` on a symbolic condition whose arms only assign variables is not
+// such a place: both arms run and the variables they assign are merged with "ite".
+class Symbolic {
+public:
+  virtual ~Symbolic() = default;
+  // The content of a global or shared cell the launch had not written when it was read:
+  // an input (`stale` false), or stale/uninitialised memory (`stale` true; `block` is the
+  // reading block's linear id for shared memory, else -1).
+  virtual int cell(const ir::Array &a, int64_t flat, bool stale, int64_t block) = 0;
+  // A float scalar parameter.
+  virtual int param(const ir::Var &v) = 0;
+  // A constant; `literal`: a float literal of the kernel source.
+  virtual int constant(const Value &v, bool literal) = 0;
+  // An operation: + - * / neg min max == != < <= > >= not and or bool ite toreal toint, and math
+  // functions by their plain names (exp, sqrt, ...). -1: not expressible.
+  virtual int op(const std::string &name, const std::vector<int> &args) = 0;
+  virtual bool isConstant(int id) const = 0;
+  std::string dependence; // non-empty: "line L: what" of the first data-dependent decision
 };
 
 struct Env {
@@ -57,6 +83,7 @@ struct Env {
   bool garbageSet = false;
   double garbage = 0;
   int64_t maxGridSteps = 200'000'000; // runGrid: statements over all threads
+  Symbolic *symbolic = nullptr;        // runGrid: symbolic values too (see Symbolic)
 };
 
 enum class EventKind : uint8_t {
