@@ -177,7 +177,8 @@ std::string failureDetails(const CheckOutcome &c, const std::string &code) {
     (st == "refuted" ? refuted : unknown)++;
     if (++shown > 8)
       continue;
-    out += "- " + o.value("kind", "") + " (" + o.value("name", "") + ") " + (st == "refuted" ? "REFUTED" : "UNKNOWN");
+    out += "- " + o.value("kind", "") + " (" + o.value("name", "") + ") " +
+           (st == "refuted" ? "REFUTED" : st == "bounded" ? "BOUNDED (holds only for small sizes)" : "UNKNOWN");
     if (o.contains("line")) {
       int line = o["line"].get<int>();
       std::string src = sourceLine(code, line);

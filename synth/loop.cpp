@@ -75,12 +75,16 @@ struct Candidate {
   std::string stage; // where it stopped: reply, extract, compile, verify
   CheckOutcome check;
   bool checked = false;
-  // Ranking for "best": proven > unknown only > refuted; then obligations proven.
+  // Ranking for "best": proven > bounded > unknown only > refuted; then obligations proven.
   int rank() const {
     if (!checked)
       return -1;
     std::string v = check.verdict();
-    int base = v == "proven" ? 3000000 : v == "unknown" ? 2000000 : v == "refuted" ? 1000000 : 0;
+    int base = v == "proven"    ? 4000000
+               : v == "bounded" ? 3000000
+               : v == "unknown" ? 2000000
+               : v == "refuted" ? 1000000
+                                : 0;
     return base + check.proven();
   }
 };
@@ -376,9 +380,9 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
       best = &c;
   std::string status = "budget-exhausted";
   res.exitCode = kExitBudget;
-  if (best && best->checked && best->check.verdict() == "unknown")
+  if (best && best->checked && (best->check.verdict() == "unknown" || best->check.verdict() == "bounded"))
     status = "inconclusive", res.exitCode = kExitInconclusive;
-  report["verdict"] = status == "inconclusive" ? "unknown" : "not-proven";
+  report["verdict"] = status == "inconclusive" ? best->check.verdict() : "not-proven";
   if (best && best->checked) {
     report["best"] = {{"round", best->round},
                       {"candidate", fs::absolute(dir / ("round-" + std::to_string(best->round)) / "candidate.cu").string()},

@@ -16,6 +16,9 @@ first). A mutant is killed when the proof alone does not prove it. A mutant the 
 proves must be equivalent: if the tests refute it, that is a soundness bug (the run fails);
 otherwise it must be explained in tests/mutants_explained.json (key "SPEC:ID", value why it is
 equivalent), else the run fails. Prints the kill rate.
+The proof-alone run includes the bounded fallback (equiv/bounded.h) for what the proof leaves
+open: an obligation it reports "bounded" up to n while a test refutes it at sizes all <= n is a
+soundness bug too.
 
 Usage: tests/mutate_specs.py --ksynth PATH [--specs DIR] [-j N] [--only NAME]
 """
@@ -98,7 +101,7 @@ def verify(ks, cu, smt, extra):
         j = json.loads(p.stdout)
     except ValueError:
         return "malformed", {}
-    st = {o["name"]: o["status"] for k in j.get("kernels", []) for o in k.get("obligations", [])}
+    st = {o["name"]: o for k in j.get("kernels", []) for o in k.get("obligations", [])}
     return j.get("verdict", "malformed"), st
 
 
@@ -136,6 +139,7 @@ def main():
             jobs.append((n, mid, desc, text))
     failures = []
     killed = refuted = total = 0
+    bounded_claims = bounded_refuted = 0
     survivors = []
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
         for name, mid, desc, proof, users, pst, ust in ex.map(lambda j: run_one(a.ksynth, a.specs, *j), jobs):
@@ -147,6 +151,19 @@ def main():
                 continue
             if users == "refuted":
                 refuted += 1
+            # The bounded fallback (part of the proof-alone run): it must not claim a size
+            # at which a test refuted the mutant.
+            for oname, o in pst.items():
+                w = ust.get(oname, {})
+                sizes = (w.get("witness") or {}).get("sizes") if w.get("status") == "refuted" else None
+                if o.get("status") == "bounded" and sizes is not None and \
+                        all(v <= o.get("bound", 0) for v in sizes.values()):
+                    failures.append(f"SOUNDNESS: {key} ({desc}) {oname} bounded up to {o.get('bound')} "
+                                    f"but a test refutes it at {sizes}")
+                if o.get("status") == "bounded":
+                    bounded_claims += 1
+                elif o.get("status") == "refuted" and "bounded check" in " ".join(o.get("notes", [])):
+                    bounded_refuted += 1
             if proof != "proven":
                 killed += 1
                 continue
@@ -161,6 +178,8 @@ def main():
     nonequiv = total - equivalent
     print(f"{len(names)} proven kernels, {total} mutants: {killed} not proven by the proof alone "
           f"({refuted} refuted by tests), {equivalent} proven and explained as equivalent")
+    print(f"bounded fallback (proof alone): {bounded_refuted} obligations refuted (replayed), "
+          f"{bounded_claims} bounded; none at a size a test refutes")
     if nonequiv:
         print(f"kill rate over non-equivalent mutants: {killed}/{nonequiv} = {100.0 * killed / nonequiv:.1f}%")
     for s in survivors:

@@ -15,7 +15,8 @@ none may be refuted (they are unknown until the symbolic proof exists, or proven
 buggy twin specs/buggy/NAME.cu names its spec and the obligation that must catch it on its
 first line, `// ksynth:spec SPEC expect=coverage|equivalence`, and must be refuted by an
 obligation of that kind, with a witness that names the sizes and the element; and with
-`--no-tests` (the proof alone) no obligation the tests refuted may be proven.
+`--no-tests` (the proof alone, and the bounded fallback) no obligation the tests refuted may be
+proven, nor bounded up to a size at which the tests refuted it.
 Every spec needs a reference kernel and an entry; a verdict that differs from the entry
 fails the run (a better verdict too: update the file, so every change is reviewed).
 With --update the file is rewritten from this run (notes and args are kept).
@@ -68,7 +69,7 @@ def check_one(ks, specs, name, entry):
     try:
         j = json.loads(out)
         verdict = j.get("verdict")
-        if rc != {"proven": 0, "refuted": 1, "unknown": 2}.get(verdict, -1):
+        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(verdict, -1):
             problems.append(f"exit {rc} does not match verdict {verdict}")
         if verdict == "proven":
             kinds = {o["kind"] for k in j["kernels"] for o in k["obligations"]}
@@ -86,6 +87,8 @@ def check_one(ks, specs, name, entry):
         if bad or j["verdict"] == "refuted":
             problems.append("reference kernel refuted against its spec: " + "; ".join(o.get("reason", "") for o in bad))
         spec_verdict = j["verdict"]
+        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(spec_verdict, -1):
+            problems.append(f"exit {rc} does not match verdict {spec_verdict}")
         want = (entry or {}).get("spec_verdict")
         if want is not None and spec_verdict != want:
             problems.append(f"coverage/equivalence {spec_verdict}, expected {want}")
@@ -116,11 +119,13 @@ def check_twin(ks, specs, path):
                               "--checks", "coverage,equivalence", "--json"])
     problems = []
     refuted_names = set()
+    refuted_at = {}  # obligation -> the witness's sizes
     try:
         j = json.loads(out)
         obl = [o for k in j["kernels"] for o in k["obligations"]]
         hit = [o for o in obl if o["kind"] == kind and o["status"] == "refuted"]
         refuted_names = {o["name"] for o in obl if o["status"] == "refuted"}
+        refuted_at = {o["name"]: (o.get("witness") or {}).get("sizes") for o in obl if o["status"] == "refuted"}
         if rc != 1 or j["verdict"] != "refuted" or not hit:
             problems.append(f"not refuted by {kind} (exit {rc}): " +
                             "; ".join(f"{o['name']} {o['status']}: {o.get('reason', '')[:200]}" for o in obl))
@@ -140,6 +145,13 @@ def check_twin(ks, specs, path):
                   if o["name"] in refuted_names and o["status"] == "proven"]
         if proven or j["verdict"] == "proven":
             problems.append(f"SOUNDNESS: the proof alone proves {proven} of a buggy twin")
+        # The bounded fallback runs there too: it must not claim the sizes a test refuted.
+        for k in j["kernels"]:
+            for o in k["obligations"]:
+                sizes = refuted_at.get(o["name"])
+                if o["status"] == "bounded" and sizes is not None and \
+                        all(v <= o.get("bound", 0) for v in sizes.values()):
+                    problems.append(f"SOUNDNESS: {o['name']} bounded up to {o.get('bound')} but refuted at {sizes}")
     except (ValueError, KeyError):
         problems.append(f"no JSON report with --no-tests (exit {rc}): {err.strip()[:500]}")
     return path, problems, secs
@@ -195,6 +207,9 @@ def main():
     times = sorted(s for _, s in results.values())
     proven = sorted(n for n, (v, _) in results.items() if v[1] == "proven")
     print(f"coverage and equivalence proven over symbolic sizes: {len(proven)}/{len(names)} ({', '.join(proven)})")
+    bounded = sorted(n for n, (v, _) in results.items() if v[1] == "bounded")
+    if bounded:
+        print(f"bounded only (the fallback agrees up to its bound): {len(bounded)}/{len(names)} ({', '.join(bounded)})")
     if times:
         print(f"{len(names)} specs; verification (safety, then coverage/equivalence) median {times[len(times) // 2]:.1f} s, max {times[-1]:.1f} s")
     if a.update:

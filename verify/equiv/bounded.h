@@ -13,6 +13,10 @@
 // (atomics aside). The run is one path for all inputs only if no branch, loop test or
 // address depends on an input (ifs that only assign are merged); otherwise the check stops.
 //
+// Sound only for kernels free of races and barrier divergence (the caller proves the safety
+// obligations first): the interpreter runs one schedule. For the same reason a used value
+// returned by an atomic stops the check.
+//
 // The verdict is never "proven": at best every tuple up to n agrees, reported as BOUNDED
 // ("holds for all sizes with every dim <= n"). Levels n = 1, 2, ... are checked in order
 // until the bound, the time budget, or a failure; `reached` is the last complete level.

@@ -365,6 +365,9 @@ private:
   std::map<const ir::Block *, Effects> effectsCache;
   std::map<const ir::Block *, std::vector<int>> exitsCache;
   std::map<std::string, std::string> mathNames; // call name -> normalised name
+  // Symbolic mode: variables holding what an atomic returned, which depends on the order in
+  // which threads ran (one order here; any on a GPU).
+  std::vector<bool> orderDependent;
 
   bool constMode() const { return tid == nullptr; }
 
@@ -497,6 +500,8 @@ private:
     addTaint(v.taint, ctrl());
     vals[var] = fit(std::move(v), k.vars[var].type);
     assigned[var] = true;
+    if (!orderDependent.empty())
+      orderDependent[var] = false;
   }
 
   void overflowEvent(const Expr &e, __int128 exact, const std::string &taint) {
@@ -545,6 +550,8 @@ Value Machine::eval(const Expr &e) {
       malformed("reference to an unknown variable");
     if (constMode() && k.vars[e.id].paramIndex < 0)
       throw CannotEval{};
+    if (!orderDependent.empty() && orderDependent[e.id])
+      noteDependence("the value an atomic returned (it depends on the order of threads) is used");
     return vals[e.id];
   case Op::ArrayRef: {
     Value v;
@@ -1117,8 +1124,13 @@ Flow Machine::execAccess(const Stmt &s) {
     malformed("atomic on " + et.str());
   }
   writeCell(nv);
-  if (s.var >= 0)
+  if (s.var >= 0) {
     assign(s.var, old);
+    if (symOn()) {
+      orderDependent.resize(vals.size(), false);
+      orderDependent[s.var] = true;
+    }
+  }
   return {};
 }
 
