@@ -609,10 +609,15 @@ private:
   }
 
   int extreme(bool isMax, const std::vector<int> &kids) {
+    std::vector<int> polys;
+    for (int k : kids)
+      polys.push_back(numeric(get(k)));
+    return extremeOf(isMax, polys);
+  }
+  int extremeOf(bool isMax, const std::vector<int> &polys) {
     const char *tag = isMax ? "max" : "min";
     std::vector<int> args;
-    for (int k : kids) {
-      int p = numeric(get(k));
+    for (int p : polys) {
       int a = soleAtom(p);
       if (a >= 0 && atoms_[a].first == tag)
         args.insert(args.end(), atoms_[a].second.begin(), atoms_[a].second.end());
@@ -740,6 +745,15 @@ private:
       int px = numeric(x), py = numeric(y);
       if (px == py)
         return num(px);
+      // ite(a > b, a, b) and ite(a >= b, a, b) are max(a, b); with the arms swapped, min.
+      const std::string &tag = atoms_[c].first;
+      if (tag == "pos" || tag == "nonneg") {
+        int p = atoms_[c].second[0];
+        if (add(px, py, Rat{-1, 1}) == p)
+          return num(extremeOf(true, {px, py}));
+        if (add(py, px, Rat{-1, 1}) == p)
+          return num(extremeOf(false, {px, py}));
+      }
       if (atoms_[c].first == "not") // one orientation: ite(not c, a, b) = ite(c, b, a)
         return num(atomPoly(atom("ite", {atoms_[c].second[0], py, px})));
       return num(atomPoly(atom("ite", {c, px, py})));
