@@ -3,6 +3,7 @@
 #include "tools/cli.h"
 
 #include "verify/check/checker.h"
+#include "tools/proof.h"
 #include "verify/equiv/bounded.h"
 #include "verify/equiv/concrete.h"
 #include "verify/equiv/prove.h"
@@ -17,6 +18,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -61,6 +63,7 @@ struct VerifyArgs {
   int bound = 6;         // --bound N: the bounded fallback checks every dim <= N (0: off)
   bool boundedOnly = false; // --bounded-only: no proof over symbolic sizes, the fallback alone
   double boundBudgetS = 10;
+  std::string proofDir;  // --proof-dir DIR: write a proof bundle (tools/proof.h)
 };
 
 int usage(const std::string &msg, std::ostream &errs = std::cerr) {
@@ -91,12 +94,19 @@ void printHelp() {
             << "                       (default: all)\n"
             << "  --json               one JSON object on stdout      --sarif FILE   SARIF 2.1.0 report\n"
             << "  --dump-smt DIR       write every query as an SMT-LIB2 file\n"
+            << "  --proof-dir DIR      write a proof bundle (proof.json, kernel, spec, queries) that\n"
+            << "                       'ksynth check-proof DIR' re-checks with the z3 and cvc5 executables\n"
+            << "  --bound N            bounded fallback for what the proof leaves open: every dim <= N (6;\n"
+            << "                       0: off), within --bound-budget S (10); --bounded-only: no proof\n"
             << "  --dump-kir           print the kernel IR           --timeout S   per-query limit (10)\n\n"
             << "A kernel's own '// ksynth:launch grid=(...) block=(...)' line is used when no flag overrides it.\n\n"
             << "ksynth spec SPEC.smt  parse a spec and check it is well formed (assumptions satisfiable, ranges\n"
             << "                     of max-over/min-over non-empty, reads in bounds); --print the canonical\n"
             << "                     text, --explain a plain-language description, --json a summary\n"
-            << "Exit: 0 proven, 1 refuted, 2 unknown, 64 usage, 65 malformed input, 70 internal error.\n"
+            << "ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel F] [--spec F] [--timeout S]\n"
+            << "                     re-check a proof bundle: hashes, and every query of every proven\n"
+            << "                     obligation unsat by the solver executables (exit 0 ok, 1 failed)\n"
+            << "Exit: 0 proven, 1 refuted, 2 unknown or bounded, 64 usage, 65 malformed input, 70 internal error.\n"
             << "Model: " << kModel << ".\n";
 }
 
@@ -234,6 +244,8 @@ nlohmann::json obligationJson(const check::Obligation &o) {
     j["reason"] = o.reason;
   if (o.status == check::Status::Bounded)
     j["bound"] = o.bound;
+  if (!o.queries.empty())
+    j["queries"] = o.queries;
   if (o.loc.valid())
     j["line"] = o.loc.line, j["col"] = o.loc.col;
   if (!o.notes.empty()) {
@@ -422,11 +434,20 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
   bool missing = false;
   for (const char *need : {"race", "barrier", "bounds", "overflow"})
     missing |= safetyKinds.count(need) == 0;
+  // The query files of the safety proofs, which the proofs below rest on.
+  std::vector<std::string> safetyFiles = rep.lemmas;
+  for (const check::Obligation &o : rep.obligations)
+    if (o.kind == "race" || o.kind == "barrier" || o.kind == "bounds" || o.kind == "overflow")
+      safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
   if (missing && safe) {
     // Not requested: decided here all the same (not reported), since the proofs rest on it.
     check::Options so = opts;
     so.checks = {"race", "barrier", "bounds", "overflow"};
-    safe = check::verifyKernel(k, so).verdict == check::Status::Proven;
+    check::KernelReport sr = check::verifyKernel(k, so);
+    safe = sr.verdict == check::Status::Proven;
+    safetyFiles = sr.lemmas;
+    for (const check::Obligation &o : sr.obligations)
+      safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
   }
   equiv::ProofReport pr;
   if (cr.outcome == equiv::Outcome::Agrees && safe && va.boundedOnly) {
@@ -473,6 +494,12 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
                                                   : tp->second.equivalence;
         if (cr.outcome == equiv::Outcome::Agrees && st == check::Status::Proven) {
           o.status = check::Status::Proven;
+          if (!opts.dumpSmtDir.empty()) {
+            for (const auto &[file, unsat] : pr.queries)
+              if (unsat)
+                o.queries.push_back(file);
+            o.queries.insert(o.queries.end(), safetyFiles.begin(), safetyFiles.end());
+          }
         } else {
           std::string why = !pr.unavailable.empty() ? pr.unavailable
                             : tp == pr.tensors.end() ? std::string("not attempted")
@@ -586,6 +613,11 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
       if (!v)
         return usage("--sarif needs a file", errs);
       va.sarif = *v;
+    } else if (is("--proof-dir")) {
+      auto v = value("--proof-dir");
+      if (!v || v->empty())
+        return usage("--proof-dir needs a directory", errs);
+      va.proofDir = *v;
     } else if (is("--dump-smt")) {
       auto v = value("--dump-smt");
       if (!v)
@@ -630,6 +662,10 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
     }
   }
 
+  if (!va.proofDir.empty()) { // a bundle holds this run's queries only
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::path(va.proofDir) / "queries", ec);
+  }
   auto t0 = std::chrono::steady_clock::now();
   std::optional<spec::Spec> sp;
   if (!va.spec.empty()) {
@@ -685,7 +721,7 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
     check::Options opts;
     opts.checks = va.checks;
     opts.timeoutMs = static_cast<unsigned>(va.timeoutS * 1000);
-    opts.dumpSmtDir = va.dumpSmt;
+    opts.dumpSmtDir = va.proofDir.empty() ? va.dumpSmt : (std::filesystem::path(va.proofDir) / "queries").string();
     for (int d = 0; d < 3; ++d) {
       for (auto [texts, dest, what] : {std::tuple{&blockText, &opts.block, "block"}, std::tuple{&gridText, &opts.grid, "grid"}}) {
         if (static_cast<size_t>(d) < texts->size() && !(*texts)[d].empty()) {
@@ -738,6 +774,10 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
     auto k0 = std::chrono::steady_clock::now();
     KernelRun run;
     run.report = check::verifyKernel(k, opts);
+    // A proven obligation with a query rests on the kernel's lemmas too (loop summaries).
+    for (check::Obligation &o : run.report.obligations)
+      if (o.status == check::Status::Proven && !o.queries.empty())
+        o.queries.insert(o.queries.end(), run.report.lemmas.begin(), run.report.lemmas.end());
     for (const std::string &a : va.assumes)
       run.report.assumptions.push_back("--assume " + a);
     if (sp)
@@ -760,7 +800,7 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
   if (!va.sarif.empty())
     writeSarif(va.sarif, va.file, runs);
 
-  if (va.json) {
+  {
     nlohmann::json kernels = nlohmann::json::array();
     std::vector<std::string> assumptions;
     for (const KernelRun &r : runs) {
@@ -788,8 +828,17 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
                           {"time_ms", totalMs}};
     if (sp)
       out["spec"] = {{"file", va.spec}, {"name", sp->name}};
-    outs << out.dump(2) << "\n";
-    return code;
+    if (!va.proofDir.empty()) {
+      std::string why;
+      if (!writeProofBundle(va.proofDir, out, va.file, va.spec, args, why)) {
+        errs << "ksynth: error: proof bundle: " << why << "\n";
+        return kExitInternal;
+      }
+    }
+    if (va.json) {
+      outs << out.dump(2) << "\n";
+      return code;
+    }
   }
 
   for (const KernelRun &r : runs) {
@@ -939,7 +988,9 @@ int main(int argc, char **argv) {
     return verifyMain(rest, std::cout, std::cerr);
   if (cmd == "spec")
     return specMain(rest);
-  if (cmd == "check-proof" || cmd == "run" || cmd == "bench")
+  if (cmd == "check-proof")
+    return checkProofMain(rest);
+  if (cmd == "run" || cmd == "bench")
     return usage("'" + cmd + "' is not implemented yet in this version (only 'verify', 'spec' and '--spec SPEC.smt --prove')");
   return usage("unknown command '" + cmd + "'");
 }

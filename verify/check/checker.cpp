@@ -481,15 +481,18 @@ private:
     return model;
   }
 
-  void dumpQuery(const std::string &name, Term goal, const Obligation &o) {
+  void dumpQuery(const std::string &name, Term goal, Obligation &o) {
     if (opts_.dumpSmtDir.empty())
       return;
     std::filesystem::create_directories(opts_.dumpSmtDir);
     std::vector<Term> all = solver_.background();
     all.push_back(goal);
     std::string header = "ksynth query " + k_.name + "." + name + " (" + o.kind +
-                         ")\nunsat means the obligation holds for every admitted size and thread pair";
-    std::ofstream(opts_.dumpSmtDir + "/" + k_.name + "." + name + ".smt2") << smt::toSmtLib2(all, header);
+                         ")\nunsat means the obligation holds for every admitted size and thread pair" +
+                         (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
+    std::string file = k_.name + "." + name + ".smt2";
+    std::ofstream(opts_.dumpSmtDir + "/" + file) << smt::toSmtLib2(all, header + kRunWith, true);
+    o.queries.push_back(file);
   }
 
   Term distinctThreads() {
@@ -773,6 +776,18 @@ private:
     for (const SummarySite &s : m1_.summaries)
       bad.push_back(tc_.mkAnd(s.pc, tc_.mkNot(s.ok)));
     smt::Result r = solver_.check(tc_.mkOr(bad));
+    if (!opts_.dumpSmtDir.empty()) {
+      std::filesystem::create_directories(opts_.dumpSmtDir);
+      std::vector<Term> all = solver_.background();
+      all.push_back(tc_.mkOr(bad));
+      std::string file = k_.name + ".summaries.smt2";
+      std::ofstream(opts_.dumpSmtDir + "/" + file)
+          << smt::toSmtLib2(all, "ksynth lemma " + k_.name + ".summaries\nunsat means every loop summary's "
+                                 "closed form holds without wrap-around (by induction); all obligations use them" +
+                                 std::string(kRunWith), true);
+      if (r.status == smt::Status::Unsat)
+        rep_.lemmas.push_back(file);
+    }
     if (r.status == smt::Status::Unsat)
       return true;
     const SummarySite &s = m1_.summaries.front();

@@ -35,6 +35,9 @@ struct Note {
 
 // Bounded: holds for every size up to a stated bound only (equiv/bounded.h), never all sizes.
 enum class Status { Proven, Refuted, Unknown, Bounded };
+
+// The last header line of every dumped query: how to run it.
+inline constexpr const char *kRunWith = "\nrun: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))";
 const char *statusName(Status s);
 
 struct Obligation {
@@ -47,6 +50,9 @@ struct Obligation {
   double ms = 0;
   nlohmann::json witness; // refuted: sizes, threads, accesses
   int bound = 0;          // bounded: every dim <= bound was checked
+  // Options::dumpSmtDir: the query files (names in that directory) whose `unsat` is this
+  // obligation holding; empty for one proven without a query (nothing could violate it).
+  std::vector<std::string> queries;
 };
 
 struct Options {
@@ -67,6 +73,9 @@ struct KernelReport {
   std::vector<std::string> assumptions;
   std::vector<std::string> abstractions;
   std::string launch;
+  // Options::dumpSmtDir: queries every proven obligation also rests on (the induction that
+  // justifies loop summaries), by file name.
+  std::vector<std::string> lemmas;
 };
 
 KernelReport verifyKernel(const ir::Kernel &k, const Options &opts);

@@ -148,6 +148,11 @@ private:
   std::string lastUnknown_;
   int dumped_ = 0;
 
+public:
+  std::vector<std::pair<std::string, bool>> queries; // see ProofReport::queries
+
+private:
+
   std::vector<Term> threadRange(const check::ThreadSyms &t) {
     std::vector<Term> out;
     for (int d = 0; d < 3; ++d) {
@@ -164,9 +169,11 @@ private:
     std::vector<Term> all = solver_.background();
     all.push_back(goal);
     std::string name = k_.name + ".spec." + std::to_string(++dumped_);
+    queries.emplace_back(name + ".smt2", r.status == smt::Status::Unsat);
     std::ofstream(opts_.dumpSmtDir + "/" + name + ".smt2")
         << smt::toSmtLib2(all, "ksynth query " + name + " (coverage/equivalence; ksynth got " +
-                                   smt::statusName(r.status) + ")\nunsat means the step of the proof holds");
+                                   smt::statusName(r.status) + ")\nunsat means the step of the proof holds" +
+                                   check::kRunWith, true);
   }
 
   bool unsat(Term goal) {
@@ -1598,6 +1605,7 @@ ProofReport proveAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spe
   } catch (const GiveUp &g) {
     r.unavailable = g.why;
   }
+  r.queries = p.queries;
   r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }

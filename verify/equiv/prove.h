@@ -49,6 +49,9 @@ struct ProofReport {
   std::string unavailable;                   // non-empty: nothing was attempted (why)
   std::map<std::string, TensorProof> tensors; // out/inout tensors by name
   std::vector<std::string> assumptions;       // stated by the proofs (termination, approximations)
+  // check::Options::dumpSmtDir: every query written (file name, answered unsat). The proven
+  // obligations rest on the unsat ones, by the rules above; the others were search steps.
+  std::vector<std::pair<std::string, bool>> queries;
   double ms = 0;
 };
 

@@ -835,7 +835,7 @@ static std::string smtNum(int128 v) {
   return v < 0 ? "(- " + toString(-v) + ")" : toString(v);
 }
 
-std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment) {
+std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment, bool pushGoal) {
   std::ostringstream os;
   std::istringstream hc(headerComment);
   for (std::string line; std::getline(hc, line);)
@@ -904,8 +904,11 @@ std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &he
     }
     return "?";
   };
-  for (Term a : assertions)
-    os << "(assert " << pr(a) << ")\n";
+  for (size_t i = 0; i < assertions.size(); ++i) {
+    if (pushGoal && i + 1 == assertions.size())
+      os << "(push 1)\n";
+    os << "(assert " << pr(assertions[i]) << ")\n";
+  }
   os << "(check-sat)\n";
   return os.str();
 }

@@ -140,6 +140,10 @@ std::optional<Value> eval(Term t, const Assignment &a);
 std::string show(Term t);
 
 // A self-contained SMT-LIB2 script asserting all `assertions` (check-sat at the end).
-std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment);
+// `pushGoal`: a (push 1) before the last assertion (the goal after its background facts), as
+// ksynth asks Z3 incrementally: Z3's incremental core answers some nonlinear queries at once
+// that its one-shot tactics do not within minutes. cvc5 then needs --incremental.
+std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment,
+                      bool pushGoal = false);
 
 } // namespace ksynth::smt

@@ -1,0 +1,184 @@
+#!/usr/bin/env python3
+"""End-to-end tests of proof bundles (tools/proof.h): `ksynth verify --proof-dir` writes them,
+`ksynth check-proof` re-checks them with the z3 and cvc5 executables. Round trips on several
+kernels (with and without a spec, a bounded one); tampering with one byte of the kernel, the
+spec, a query or proof.json, and a deleted query, must each fail with a message that names
+it; a query made sat on purpose (with every hash recomputed, as a wrong verifier would
+write it) must fail on the solver's answer; a PATH without cvc5 must name the package and
+still show z3's answers."""
+import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+failures = []
+
+
+def run(ks, *args, env=None):
+    p = subprocess.run([ks, *args], capture_output=True, text=True, timeout=600, env=env)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail[:2000]}")
+    print(("ok   " if cond else "FAIL ") + name, flush=True)
+
+
+def flip_byte(path, offset=-2):
+    with open(path, "rb") as f:
+        b = bytearray(f.read())
+    b[offset] = ord("X") if b[offset] != ord("X") else ord("Y")
+    with open(path, "wb") as f:
+        f.write(bytes(b))
+
+
+def self_hash(p):
+    # As tools/proof.cpp computes it: nlohmann::json's compact dump (sorted keys) without the field.
+    q = dict(p)
+    q.pop("sha256", None)
+    text = json.dumps(q, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ksynth", required=True)
+    ks = ap.parse_args().ksynth
+    tmp = tempfile.mkdtemp()
+    specs = os.path.join(ROOT, "specs")
+
+    def bundle(name, *extra, spec=True):
+        d = os.path.join(tmp, name)
+        shutil.rmtree(d, ignore_errors=True)
+        args = ["verify", os.path.join(specs, name + ".cu")]
+        if spec:
+            args += ["--spec", os.path.join(specs, name + ".smt")]
+        rc, out, err = run(ks, *args, "--proof-dir", d, *extra)
+        return d, rc, out + err
+
+    # Round trips.
+    for name in ("vec_add", "matmul_tiled", "row_sum"):
+        d, rc, out = bundle(name)
+        check(f"{name}: verify --proof-dir proves and writes the bundle", rc == 0 and
+              os.path.exists(os.path.join(d, "proof.json")), out)
+        p = json.load(open(os.path.join(d, "proof.json")))
+        obl = [o for k in p["kernels"] for o in k["obligations"]]
+        check(f"{name}: proof.json names kernel and spec hashes, versions and every obligation",
+              p["format"] == "ksynth-proof-1" and len(p["kernel"]["sha256"]) == 64 and "spec" in p and
+              p["solver"].startswith("z3") and p["ksynth"]["git"] and
+              {"coverage", "equivalence", "race", "bounds"} <= {o["kind"] for o in obl}, json.dumps(p)[:500])
+        check(f"{name}: every proven coverage/equivalence obligation rests on query files",
+              all(o["queries"] for o in obl if o["kind"] in ("coverage", "equivalence")), json.dumps(obl)[:500])
+        files = {q["file"] for o in obl for q in o["queries"]}
+        on_disk = {"queries/" + f for f in os.listdir(os.path.join(d, "queries"))}
+        check(f"{name}: the bundle holds exactly the queries it names", files == on_disk,
+              f"{sorted(files ^ on_disk)[:5]}")
+        first = open(os.path.join(d, sorted(files)[0])).read()
+        check(f"{name}: a query says in words what it encodes", first.startswith("; ksynth ") and
+              "unsat means" in first, first[:300])
+        rc, out, err = run(ks, "check-proof", d)
+        check(f"{name}: check-proof re-checks with z3 and cvc5 (exit 0)", rc == 0 and "CHECK-PROOF: OK" in out,
+              out + err)
+
+    # Without a spec (safety only), and a GPUVerify-style kernel with a launch on the command line.
+    d = os.path.join(tmp, "reduce")
+    rc, out, err = run(ks, "verify", os.path.join(ROOT, "examples", "reduce.cu"), "--checks", "race,barrier",
+                       "--proof-dir", d)
+    check("reduce (no spec): proven and bundled", rc == 0, out + err)
+    rc, out, err = run(ks, "check-proof", d, "--solver", "z3")
+    check("reduce (no spec): check-proof --solver z3", rc == 0 and "cvc5" not in out.splitlines()[1], out + err)
+
+    # A bounded verdict is recorded as such and never upgraded.
+    d, rc, out = bundle("scan_block")
+    check("scan_block: verify exits 2 (bounded)", rc == 2, out)
+    rc, out, err = run(ks, "check-proof", d)
+    check("scan_block: check-proof keeps bounded (exit 2, not re-checked)",
+          rc == 2 and "recorded as bounded (never upgraded)" in out and "not proven" in out, out + err)
+
+    # Tampering: each copy of the good bundle gets one change.
+    good, _, _ = bundle("vec_add")
+
+    def tampered(what, change, expect):
+        d = os.path.join(tmp, "t_" + what)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(good, d)
+        change(d)
+        rc, out, err = run(ks, "check-proof", d)
+        check(f"tampered {what}: check-proof fails naming it", rc == 1 and expect in out and
+              "CHECK-PROOF: FAILED" in out, out + err)
+
+    p = json.load(open(os.path.join(good, "proof.json")))
+    some_query = next(q["file"] for k in p["kernels"] for o in k["obligations"] for q in o["queries"])
+    tampered("kernel", lambda d: flip_byte(os.path.join(d, "kernel.cu")), "kernel: ")
+    tampered("spec", lambda d: flip_byte(os.path.join(d, "spec.smt")), "spec: ")
+    tampered("query", lambda d: flip_byte(os.path.join(d, some_query)), "has changed since the proof")
+    def edit_time(d):  # one digit of a time: still valid JSON, not the proof that was written
+        path = os.path.join(d, "proof.json")
+        text = open(path).read()
+        i = text.index('"time_ms": ') + len('"time_ms": ')
+        open(path, "w").write(text[:i] + ("7" if text[i] != "7" else "8") + text[i + 1:])
+    tampered("proof.json", edit_time, "proof.json: its sha256 does not match")
+    d = os.path.join(tmp, "t_syntax")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(good, d)
+    flip_byte(os.path.join(d, "proof.json"), 1)
+    rc, out, err = run(ks, "check-proof", d)
+    check("proof.json that does not parse: check-proof fails", rc == 1 and "does not parse" in err, out + err)
+    tampered("deleted query", lambda d: os.remove(os.path.join(d, some_query)), "is missing")
+
+    # The kernel as it is now, elsewhere: --kernel compares that file instead.
+    rc, out, _ = run(ks, "check-proof", good, "--kernel", os.path.join(specs, "vec_add.cu"), "--solver", "z3")
+    check("--kernel: the library's current file matches the bundle", rc == 0, out)
+    rc, out, _ = run(ks, "check-proof", good, "--kernel", os.path.join(specs, "saxpy.cu"), "--solver", "z3")
+    check("--kernel: another file does not", rc == 1 and "has changed since the proof" in out, out)
+
+    # A wrong verifier: a query that is sat, with every hash made to match.
+    d = os.path.join(tmp, "sat")
+    shutil.rmtree(d, ignore_errors=True)
+    shutil.copytree(good, d)
+    qpath = os.path.join(d, some_query)
+    sat_text = "; ksynth query (made satisfiable on purpose)\n(set-logic ALL)\n(declare-const x Int)\n" \
+               "(assert (> x 0))\n(check-sat)\n"
+    open(qpath, "w").write(sat_text)
+    p = json.load(open(os.path.join(d, "proof.json")))
+    for k in p["kernels"]:
+        for o in k["obligations"]:
+            for q in o["queries"]:
+                if q["file"] == some_query:
+                    q["sha256"] = hashlib.sha256(sat_text.encode()).hexdigest()
+    p["sha256"] = self_hash(p)
+    json.dump(p, open(os.path.join(d, "proof.json"), "w"), indent=2)
+    rc, out, err = run(ks, "check-proof", d)
+    check("a sat query with matching hashes: check-proof fails on the solvers' answers",
+          rc == 1 and "z3 answers 'sat'" in out and "cvc5 answers 'sat'" in out and
+          "proof.json: its sha256" not in out, out + err)
+
+    # No cvc5 on PATH: the package is named, z3's answers are still shown.
+    bindir = os.path.join(tmp, "bin")
+    os.makedirs(bindir, exist_ok=True)
+    z3 = shutil.which("z3")
+    if z3 and not os.path.exists(os.path.join(bindir, "z3")):
+        os.symlink(z3, os.path.join(bindir, "z3"))
+    env = dict(os.environ, PATH=bindir)
+    rc, out, err = run(ks, "check-proof", good, env=env)
+    check("cvc5 missing: fails, names the Debian package, shows z3's answers",
+          rc == 1 and "cvc5 is not on PATH (Debian package: cvc5)" in out and "unsat" in out and "missing" in out,
+          out + err)
+
+    # Usage.
+    rc, _, err = run(ks, "check-proof")
+    check("check-proof without a directory is a usage error (64)", rc == 64, err)
+    rc, _, err = run(ks, "check-proof", good, "--solver", "yices")
+    check("check-proof --solver yices is a usage error (64)", rc == 64, err)
+    rc, out, err = run(ks, "check-proof", os.path.join(tmp, "nothing-here"))
+    check("check-proof of a directory without proof.json fails (1)", rc == 1 and "no proof.json" in err, err)
+
+    shutil.rmtree(tmp, ignore_errors=True)
+    if failures:
+        print("\n" + "\n".join(failures))
+        return 1
+    print("proof bundles: all passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
