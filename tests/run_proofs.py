@@ -1,0 +1,80 @@
+#!/usr/bin/env python3
+"""Re-checks the committed proof bundles of the spec library (proofs/NAME/, written by
+scripts/update-proofs.sh) as an auditor would: `ksynth check-proof proofs/NAME --kernel
+specs/NAME.cu --spec specs/NAME.smt`, once with the z3 executable and once with cvc5.
+
+- Every spec of specs/ needs a bundle, and its kernel and spec must be the library's current
+  files (a changed kernel or spec without new proofs fails here).
+- z3 must re-check every proven obligation, and the exit status must match the recorded
+  verdict (0 proven, 2 bounded or unknown: check-proof never upgrades them).
+- cvc5 likewise, except for queries listed in proofs/expected.json under "cvc5_unsolved"
+  (NAME -> {query file: why}): there it may answer timeout or unknown (never sat), and a listed
+  query that cvc5 now solves is reported, so the list stays true.
+
+Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME]
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def check_proof(ks, name, solver, timeout):
+    cmd = [ks, "check-proof", os.path.join(ROOT, "proofs", name), "--kernel",
+           os.path.join(ROOT, "specs", name + ".cu"), "--spec", os.path.join(ROOT, "specs", name + ".smt"),
+           "--solver", solver, "--timeout", str(timeout)]
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
+    return p.returncode, p.stdout + p.stderr
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--ksynth", required=True)
+    ap.add_argument("--timeout", type=float, default=15)
+    ap.add_argument("--only")
+    a = ap.parse_args()
+    with open(os.path.join(ROOT, "proofs", "expected.json")) as f:
+        expected = json.load(f)
+    unsolved = expected.get("cvc5_unsolved", {})
+    names = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
+    if a.only:
+        names = [a.only]
+    failures = []
+    for name in names:
+        d = os.path.join(ROOT, "proofs", name)
+        if not os.path.exists(os.path.join(d, "proof.json")):
+            failures.append(f"{name}: no bundle proofs/{name} (run scripts/update-proofs.sh)")
+            continue
+        with open(os.path.join(d, "proof.json")) as f:
+            verdict = json.load(f).get("verdict")
+        want_rc = 0 if verdict == "proven" else 2
+        rc, out = check_proof(a.ksynth, name, "z3", a.timeout)
+        z3_ok = rc == want_rc
+        if not z3_ok:
+            failures.append(f"{name}: z3: exit {rc}, expected {want_rc} (verdict {verdict}):\n{out[-1500:]}")
+        rc, out = check_proof(a.ksynth, name, "cvc5", a.timeout)
+        listed = unsolved.get(name, {})
+        errors = re.findall(r"cvc5 answers '([^']*)' on (\S+) ", out)
+        others = [l for l in out.splitlines() if l.startswith("check-proof: error:") and "cvc5 answers" not in l]
+        bad = [(ans, f) for ans, f in errors if os.path.basename(f) not in listed or ans == "sat"]
+        solved_now = [f for f in listed if f not in {os.path.basename(g) for _, g in errors}]
+        cvc5_ok = not bad and not others and (rc == want_rc or (errors and rc == 1))
+        if not cvc5_ok:
+            failures.append(f"{name}: cvc5: exit {rc}, unexpected {bad or others}:\n{out[-1500:]}")
+        if solved_now:
+            failures.append(f"{name}: cvc5 now solves {solved_now}: remove them from proofs/expected.json")
+        note = f" (cvc5 cannot solve {len(listed)} listed)" if listed else ""
+        print(f"{'ok  ' if z3_ok and cvc5_ok and not solved_now else 'FAIL'} {name:22s} {verdict}{note}", flush=True)
+    if failures:
+        print("\n" + "\n".join(failures))
+        return 1
+    print(f"proofs: {len(names)} bundles re-checked by z3 and cvc5")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
