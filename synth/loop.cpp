@@ -301,7 +301,7 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
         std::ostringstream tos;
         tos << o.verifyTimeoutS;
         std::vector<std::string> args = {cuAbs,      "--spec",    specAbs, "--json", "--timeout",
-                                         tos.str(),  "--dump-smt", (rd / "smt").string()};
+                                         tos.str(),  "--proof-dir", (rd / "proof").string()};
         auto v0 = Clock::now();
         try {
           cand.check.exitCode = cli::verifyCommand(args, vout, verr);
@@ -357,7 +357,7 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
     if (cand.checked && cand.check.verdict() == "proven") {
       fs::copy_file(rd / "candidate.cu", dir / "kernel.cu", fs::copy_options::overwrite_existing, ec);
       fs::remove_all(dir / "proof", ec);
-      fs::copy(rd / "smt", dir / "proof", fs::copy_options::recursive, ec);
+      fs::copy(rd / "proof", dir / "proof", fs::copy_options::recursive, ec);
       writeText(dir / "proof" / "report.json", cand.check.report.dump(2) + "\n");
       report["verdict"] = "proven";
       report["proven_round"] = r;

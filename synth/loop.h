@@ -12,9 +12,9 @@
 //   run.json          what was asked: spec, rounds, provider, model (never a key)
 //   transcript.jsonl  every model exchange (models/transcript.h)
 //   round-N/          reply.md, candidate.cu, compile.txt, report.json (the verifier's
-//                     JSON), verify.txt (its messages), smt/ (its queries), feedback.txt
+//                     JSON), verify.txt (its messages), proof/ (its proof bundle), feedback.txt
 //   report.json       rounds, verdicts, obligations, tokens, cost, times per stage
-//   kernel.cu, proof/ the proven kernel and its queries (SMT-LIB2), when one was proven
+//   kernel.cu, proof/ the proven kernel and its proof bundle (tools/proof.h), when one was proven
 #pragma once
 
 #include "models/client.h"

@@ -170,7 +170,8 @@ TEST_CASE("racy, then out of bounds, then correct: proven in three rounds, each 
 
   // The run directory is complete.
   fs::path d = run.dir();
-  for (const char *f : {"run.json", "transcript.jsonl", "report.json", "kernel.cu", "proof/report.json"})
+  for (const char *f : {"run.json", "transcript.jsonl", "report.json", "kernel.cu", "proof/report.json",
+                        "proof/proof.json", "proof/kernel.cu", "proof/spec.smt"})
     CHECK_MESSAGE(fs::is_regular_file(d / f), f);
   for (int i = 1; i <= 3; ++i)
     for (const char *f : {"reply.md", "candidate.cu", "report.json", "verify.txt"})
@@ -181,8 +182,9 @@ TEST_CASE("racy, then out of bounds, then correct: proven in three rounds, each 
   CHECK(readFile(d / "kernel.cu") == readFile(d / "round-3" / "candidate.cu"));
   CHECK(readFile(d / "round-2" / "feedback.txt") == req3);
   int smt = 0;
-  for (const auto &e : fs::directory_iterator(d / "proof"))
+  for (const auto &e : fs::directory_iterator(d / "proof" / "queries"))
     smt += e.path().extension() == ".smt2";
+  CHECK(readJson(d / "proof" / "proof.json")["verdict"] == "proven");
   CHECK(smt > 0);
 
   json rep = readJson(d / "report.json");
