@@ -351,9 +351,12 @@ void addBounded(check::KernelReport &rep, const spec::Spec &sp, const VerifyArgs
   bo.bound = va.bound;
   bo.budgetSeconds = va.boundBudgetS;
   equiv::BoundedReport br = equiv::boundedCheck(k, sp, b, bo);
+  std::string assumed;
+  for (const std::string &a : br.assumptions)
+    assumed += (assumed.empty() ? "; assuming " : " and ") + a;
   std::string reached = "every size with each dim <= " + std::to_string(br.reached) + " (" +
                         std::to_string(br.tuples) + " size tuple(s), " + std::to_string(static_cast<int>(br.ms)) +
-                        " ms; each exact over the reals for all inputs, on symbolic inputs)";
+                        " ms; each checked for all real inputs at once, on symbolic inputs" + assumed + ")";
   if (br.result == equiv::BoundedReport::Result::Refuted) {
     const equiv::ConcreteReport &cr = br.refutation;
     bool cov = cr.outcome == equiv::Outcome::Coverage;

@@ -173,7 +173,7 @@ bool writeProofBundle(const std::string &dir, const json &report, const std::str
                 {"kind", kind},
                 {"status", o.value("status", "")},
                 {"time_ms", o.value("time_ms", 0.0)}};
-      for (const char *f : {"reason", "bound", "line"})
+      for (const char *f : {"reason", "bound", "line", "witness"})
         if (o.contains(f))
           e[f] = o[f];
       json qs = json::array();

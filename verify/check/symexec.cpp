@@ -500,6 +500,10 @@ private:
   Term realConst(double v) {
     if (v == 0)
       return tc_.realConst(0);
+    if (!std::isfinite(v)) { // no real number: an unknown (the equivalence prover refuses these)
+      abstraction("infinite or NaN floating-point constants as unknown reals");
+      return tc_.app(std::isnan(v) ? "fconst.nan" : v > 0 ? "fconst.inf" : "fconst.-inf", Sort::Real, {});
+    }
     int exp = 0;
     double m = std::frexp(v, &exp); // v = m * 2^exp, 0.5 <= |m| < 1
     auto mant = static_cast<int128>(std::ldexp(m, 53));

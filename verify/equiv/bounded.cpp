@@ -72,13 +72,11 @@ std::optional<Rat> mulRat(Rat a, Rat b) {
   return mkRat(n, d);
 }
 
-int cmpRat(Rat a, Rat b) {
+// -1, 0, 1; nullopt when the difference does not fit (never approximated).
+std::optional<int> cmpRat(Rat a, Rat b) {
   auto diff = addRat(a, Rat{-b.n, b.d});
-  if (!diff) { // compare approximately only when exactness is out of reach
-    long double x = static_cast<long double>(a.n) / static_cast<long double>(a.d);
-    long double y = static_cast<long double>(b.n) / static_cast<long double>(b.d);
-    return x < y ? -1 : x > y ? 1 : 0;
-  }
+  if (!diff)
+    return std::nullopt;
   return diff->n < 0 ? -1 : diff->n > 0 ? 1 : 0;
 }
 
@@ -133,7 +131,8 @@ struct SNode {
   Rat q;            // Const
   double big = 0;   // Big: a constant too large for Rat (FLT_MAX, infinities)
   std::vector<int> kids;
-  bool input = false;        // Leaf: an input element or scalar (a finite float)
+  bool input = false;        // Leaf: an input element or scalar
+  double range = 0;          // Leaf: a float input lies in [-range, range] (FLT_MAX or DBL_MAX)
   int array = -1;            // Leaf of an array cell
   int64_t flat = -1;
   int var = -1;              // Leaf of a scalar parameter
@@ -147,13 +146,17 @@ public:
   std::vector<SNode> nodes;
   std::set<std::string> notes; // assumptions the terms rely on
 
-  int cell(const ir::Array &a, int64_t flat, bool stale, int64_t block) override {
+  int cell(const ir::Array &a, int64_t flat, bool stale, int64_t owner) override {
     SNode n;
     n.kind = NK::Leaf;
     n.sort = a.elem.isFloat() ? Sort::Real : Sort::Int;
     n.name = (stale ? "stale " : "") + a.name + "[" + std::to_string(flat) + "]" +
-             (block >= 0 ? " in block " + std::to_string(block) : "") + "#" + std::to_string(&a - k_.arrays.data());
+             (owner >= 0 ? " in block " + std::to_string(owner) : "") +
+             (owner <= -2 ? " in thread " + std::to_string(-2 - owner) : "") + "#" +
+             std::to_string(&a - k_.arrays.data());
     n.input = !stale;
+    if (!stale && a.elem.isFloat())
+      n.range = a.elem.bits == 64 ? DBL_MAX : a.elem.bits == 32 ? FLT_MAX : 0;
     n.array = static_cast<int>(&a - k_.arrays.data());
     n.flat = flat;
     return intern(std::move(n));
@@ -163,12 +166,21 @@ public:
     n.kind = NK::Leaf;
     n.name = v.name + "#p" + std::to_string(&v - k_.vars.data());
     n.input = true;
+    n.range = v.type.bits == 64 ? DBL_MAX : v.type.bits == 32 ? FLT_MAX : 0;
     n.var = static_cast<int>(&v - k_.vars.data());
+    return intern(std::move(n));
+  }
+  int unknown(const std::string &what) override {
+    SNode n;
+    n.kind = NK::Leaf;
+    n.name = "unknown " + std::to_string(unknowns_++) + ": " + what;
     return intern(std::move(n));
   }
   int constant(const interp::Value &v, bool literal) override {
     if (v.kind == interp::Value::Kind::Int)
       return intConst(v.i);
+    if (!std::isfinite(v.f))
+      return -1; // IEEE infinities and NaN are not reals
     if (literal) {
       // DESIGN: a float literal stands for the spec constant that rounds to the same float.
       float fv = static_cast<float>(v.f);
@@ -252,6 +264,7 @@ private:
   const ir::Kernel &k_;
   std::vector<Rat> specConsts_;
   std::unordered_map<std::string, int> table_;
+  int unknowns_ = 0;
 
   int intern(SNode n) {
     std::string key = std::to_string(static_cast<int>(n.kind)) + "|" + std::to_string(static_cast<int>(n.sort)) +
@@ -335,9 +348,13 @@ private:
       return num(mulRat(v[0], *mkRat(v[1].d, v[1].n)));
     if (name == "min" || name == "max") {
       Rat best = v[0];
-      for (const Rat &x : v)
-        if (name == "min" ? cmpRat(x, best) < 0 : cmpRat(x, best) > 0)
+      for (const Rat &x : v) {
+        auto c = cmpRat(x, best);
+        if (!c)
+          return std::nullopt;
+        if (name == "min" ? *c < 0 : *c > 0)
           best = x;
+      }
       return num(best);
     }
     if (name == "toreal")
@@ -355,7 +372,10 @@ private:
       return boolConst(r);
     }
     if (v.size() == 2) {
-      int c = cmpRat(v[0], v[1]);
+      auto cc = cmpRat(v[0], v[1]);
+      if (!cc)
+        return std::nullopt;
+      int c = *cc;
       if (name == "==")
         return boolConst(c == 0);
       if (name == "!=")
@@ -401,6 +421,27 @@ public:
     }
   }
   bool usedFloatRange() const { return usedFloatRange_; }
+
+  // Whether every non-constant divisor in the kernel's term `got` (by canonical form) is also
+  // one in the spec's term `want`; if not, `stray` shows the first that is not.
+  bool divisorsWithin(int got, int want, std::string &stray) {
+    try {
+      std::set<int> allowed;
+      for (int d : divisorNodes(want))
+        allowed.insert(numeric(get(st_.nodes[d].kids[1])));
+      for (int d : divisorNodes(got)) {
+        int p = numeric(get(st_.nodes[d].kids[1]));
+        if (!allowed.count(p)) {
+          stray = text(st_.nodes[d].kids[1], 3);
+          return false;
+        }
+      }
+      return true;
+    } catch (const Fail &) {
+      stray = "a divisor without a canonical form";
+      return false;
+    }
+  }
 
 private:
   using Mono = std::vector<std::pair<int, int>>; // (atom, power), by atom
@@ -589,13 +630,17 @@ private:
     return v.isBool ? v.id : lnot(zero(v.id));
   }
 
-  // Is p an input element (a finite float, so not below -FLT_MAX nor above FLT_MAX)?
-  bool isInput(int p) const {
+  // If p is a float input element or scalar (a finite float of its type): the largest
+  // magnitude it can have (FLT_MAX or DBL_MAX), else 0.
+  double inputRange(int p) const {
     int a = soleAtom(p);
-    return a >= 0 && atoms_[a].first == "leaf" && st_.nodes[atoms_[a].second[0]].input;
+    if (a < 0 || atoms_[a].first != "leaf")
+      return 0;
+    const SNode &n = st_.nodes[atoms_[a].second[0]];
+    return n.input ? n.range : 0;
   }
-  // p is a constant at or beyond -FLT_MAX (max) / FLT_MAX (min).
-  bool beyondFloats(int p, bool isMax) const {
+  // p is a constant at or beyond -range (max) / range (min).
+  bool beyondFloats(int p, bool isMax, double range) const {
     double v;
     if (auto c = constValue(p)) {
       v = ratDouble(*c);
@@ -605,7 +650,7 @@ private:
         return false;
       v = atomBig_[a];
     }
-    return isMax ? v <= -static_cast<double>(FLT_MAX) : v >= static_cast<double>(FLT_MAX);
+    return isMax ? v <= -range : v >= range;
   }
 
   int extreme(bool isMax, const std::vector<int> &kids) {
@@ -626,10 +671,17 @@ private:
     }
     std::sort(args.begin(), args.end());
     args.erase(std::unique(args.begin(), args.end()), args.end());
-    bool anyInput = std::any_of(args.begin(), args.end(), [&](int p) { return isInput(p); });
-    if (anyInput) {
+    // max(c, x, ...) = max(x, ...) when x is a float input and c <= -(x's largest magnitude).
+    double range = 0;
+    for (int p : args) {
+      double r = inputRange(p);
+      if (r > 0 && (range == 0 || r < range))
+        range = r;
+    }
+    if (range > 0) {
       size_t before = args.size();
-      args.erase(std::remove_if(args.begin(), args.end(), [&](int p) { return beyondFloats(p, isMax); }), args.end());
+      args.erase(std::remove_if(args.begin(), args.end(), [&](int p) { return beyondFloats(p, isMax, range); }),
+                 args.end());
       usedFloatRange_ |= args.size() != before;
     }
     bool allConst = true;
@@ -639,7 +691,10 @@ private:
       Rat best = *constValue(args[0]);
       for (int p : args) {
         Rat v = *constValue(p);
-        if (isMax ? cmpRat(v, best) > 0 : cmpRat(v, best) < 0)
+        auto c = cmpRat(v, best);
+        if (!c)
+          throw Fail{"a comparison of constants outside 128-bit rationals"};
+        if (isMax ? *c > 0 : *c < 0)
           best = v;
       }
       return constPoly(best);
@@ -647,6 +702,40 @@ private:
     if (args.size() == 1)
       return args[0];
     return atomPoly(atom(tag, args));
+  }
+
+  // The "/" nodes of a DAG whose divisor is not a constant.
+  std::vector<int> divisorNodes(int root) {
+    std::vector<int> out, todo{root};
+    std::set<int> seen;
+    while (!todo.empty()) {
+      int x = todo.back();
+      todo.pop_back();
+      if (!seen.insert(x).second)
+        continue;
+      const SNode &n = st_.nodes[x];
+      if (n.kind == NK::Op && n.name == "/" && n.kids.size() == 2 && !st_.constOf(n.kids[1]))
+        out.push_back(x);
+      for (int k : n.kids)
+        todo.push_back(k);
+    }
+    return out;
+  }
+  // A short rendering of a DAG node, for messages.
+  std::string text(int node, int depth) const {
+    const SNode &n = st_.nodes[node];
+    switch (n.kind) {
+    case NK::Leaf: return n.name.substr(0, n.name.find('#'));
+    case NK::Const: return n.q.d == 1 ? i128Text(n.q.n) : i128Text(n.q.n) + "/" + i128Text(n.q.d);
+    case NK::Big: return std::to_string(n.big);
+    case NK::Op: break;
+    }
+    if (depth == 0)
+      return "...";
+    std::string r = "(" + n.name;
+    for (int k : n.kids)
+      r += " " + text(k, depth - 1);
+    return r + ")";
   }
 
   CV num(int p) { return CV{false, p}; }
@@ -1255,6 +1344,11 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
     rep.stopped = "no launch (a '// ksynth:launch' line or --block/--grid)";
     return finish();
   }
+  for (const spec::Scalar &x : s.scalars)
+    if (!spec::isFloat(x.type)) {
+      rep.stopped = "Int scalar '" + x.name + "': its values would have to be enumerated too";
+      return finish();
+    }
   std::vector<Rat> consts = specConstants(s);
   std::map<int, int> arrayOfTensor;
   for (const auto &[a, t] : b.tensorOfArray)
@@ -1317,13 +1411,14 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
         return stop(le.why);
       le.env.symbolic = &st;
       interp::GridRun run = interp::runGrid(k, le.env);
+      if (!run.completed && run.error == "assumption violated" && st.dependence.empty())
+        continue; // the kernel's own precondition excludes these sizes
       if (!run.completed)
         return stop("the run stopped: " + run.error);
       if (!run.faults.empty())
         return stop("the run faulted (the safety obligations speak for it)");
       if (!st.dependence.empty())
-        return stop("control depends on input values (" + st.dependence +
-                    "), so one run does not cover every input");
+        return stop("one run cannot stand for every input (" + st.dependence + ")");
       ++admittedHere;
 
       // Compare every output element; a failure is replayed on the concrete tests.
@@ -1373,12 +1468,20 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
           } else {
             got = st.cell(k.arrays[a], e, false, -1); // inout, untouched
           }
+          if (got < 0)
+            return stop(elem + ": the kernel stores a value with no real counterpart (an infinity or NaN)");
           int want;
           try {
             want = spec.element(static_cast<int>(t), idx);
           } catch (const Fail &f) {
             return stop(elem + ": " + f.why);
           }
+          // The kernel may divide only by what the spec divides by: where a divisor of the
+          // kernel's alone is 0, the GPU computes an infinity or NaN and the spec a number.
+          std::string strayDivisor;
+          if (!canon.divisorsWithin(got, want, strayDivisor))
+            return stop(elem + ": the kernel divides by " + strayDivisor +
+                        ", which the spec does not; where it is 0 the kernel computes no real number");
           auto cg = canon.of(got), cw = canon.of(want);
           if (cg && cw && cg->id == cw->id && cg->isBool == cw->isBool)
             continue;
@@ -1409,10 +1512,11 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
             smt::Solver sv(tc, o.solverMs);
             for (int f : spec.facts)
               sv.addBackground(tr.boolean(f));
-            smt::Term lim = tr.bigConst(static_cast<double>(FLT_MAX));
             for (const auto &[node, v] : tr.leaves())
-              if (v->sort == smt::Sort::Real)
+              if (v->sort == smt::Sort::Real && st.nodes[node].range > 0) {
+                smt::Term lim = tr.bigConst(st.nodes[node].range);
                 sv.addBackground(tc.mkAnd(tc.le(tc.neg(lim), v), tc.le(v, lim)));
+              }
             r = sv.check(goal);
           } catch (const Fail &f) {
             return stop(elem + ": " + f.why);
@@ -1457,7 +1561,7 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
   if (rep.tuples == 0)
     rep.stopped = "the spec admits no sizes with every dim <= " + std::to_string(o.bound);
   if (floatRange)
-    notes.insert("input values are finite floats (in [-FLT_MAX, FLT_MAX])");
+    notes.insert("float inputs are finite values of their type (f32 within FLT_MAX, f64 within DBL_MAX)");
   rep.assumptions.assign(notes.begin(), notes.end());
   return finish();
 }

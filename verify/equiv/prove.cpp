@@ -54,8 +54,57 @@ public:
   Prover(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const check::Options &o)
       : k_(k), s_(s), b_(b), opts_(o), solver_(tc_, o.timeoutMs) {}
 
+  // A float literal that is infinite or NaN: IEEE arithmetic on it (inf - inf is NaN) has no
+  // counterpart over the reals.
+  static bool nonFiniteLiteral(const ir::Expr &e) {
+    if (e.op == ir::Op::Const && e.type.isFloat() && !std::isfinite(e.fval))
+      return true;
+    for (const ir::ExprPtr &a : e.args)
+      if (a && nonFiniteLiteral(*a))
+        return true;
+    return false;
+  }
+  static bool nonFiniteLiteral(const ir::Block &b) {
+    for (const ir::StmtPtr &s : b) {
+      for (const ir::ExprPtr *e : {&s->value, &s->value2, &s->ptr, &s->cond})
+        if (*e && nonFiniteLiteral(**e))
+          return true;
+      for (const ir::ExprPtr &i : s->index)
+        if (i && nonFiniteLiteral(*i))
+          return true;
+      for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+        if (nonFiniteLiteral(*c))
+          return true;
+    }
+    return false;
+  }
+
+  // Non-constant divisors of t (not inside uninterpreted applications' definitions).
+  void divisors(Term t, std::set<Term> &out, std::set<Term> &seen) {
+    if (!seen.insert(t).second)
+      return;
+    if (t->kind == smt::Kind::RealDiv && t->kids[1]->kind != smt::Kind::Const)
+      out.insert(t->kids[1]);
+    for (Term c : t->kids)
+      divisors(c, out, seen);
+  }
+  // Where a divisor of the kernel's alone is 0, the GPU computes an infinity or NaN while the
+  // spec has a number: such a kernel is not proven.
+  void sameDivisors(Term got, Term want, const std::string &tensor) {
+    std::set<Term> mine, theirs, seen1, seen2;
+    divisors(got, mine, seen1);
+    divisors(want, theirs, seen2);
+    for (Term d : mine)
+      if (!theirs.count(d))
+        throw GiveUp{"the kernel's value of '" + tensor + "' divides by " + smt::show(d).substr(0, 120) +
+                     ", which the spec's does not (where it is 0 the kernel computes no real number)"};
+  }
+
   ProofReport run() {
     ProofReport rep;
+    if (nonFiniteLiteral(k_.body))
+      throw GiveUp{"the kernel has an infinite or NaN float literal (IEEE arithmetic on it has no counterpart "
+                   "over the reals)"};
     std::vector<std::string> text;
     g_ = check::makeGlobals(tc_, k_, opts_.block, opts_.grid, text);
     {
@@ -1252,6 +1301,7 @@ private:
       if (got->sort != want->sort)
         throw GiveUp{"the stored value and the spec's have different sorts"};
       std::string why;
+      sameDivisors(got, want, T.name);
       if (!equalTerms(got, want, ctx, 0, why)) {
         tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
         return;

@@ -417,6 +417,21 @@ private:
            a.offset == b.offset && a.sym == b.sym;
   }
   Flow execMerged(const Stmt &s, const Value &c);
+  int64_t threadLinear() const {
+    int64_t per = env.block.x * env.block.y * env.block.z;
+    int64_t b = (tid->block.z * env.grid.y + tid->block.y) * env.grid.x + tid->block.x;
+    int64_t t = (tid->thread.z * env.block.y + tid->thread.y) * env.block.x + tid->thread.x;
+    return b * per + t;
+  }
+  // A symbolic value converted to a type that cannot hold every value it may have.
+  void checkNarrowing(const Value &v, const Type &from, const Type &to) {
+    if (!symVar(v) || !to.isInt())
+      return;
+    bool ok = from.isBool() || (from.isInt() && ((from.isSigned == to.isSigned && to.bits >= from.bits) ||
+                                                 (!from.isSigned && to.isSigned && to.bits > from.bits)));
+    if (!ok)
+      noteDependence("a narrowing conversion of a value loaded from memory (" + from.str() + " to " + to.str() + ")");
+  }
 
   std::string ctrl() const {
     if (!scopedCtrl.empty())
@@ -498,6 +513,8 @@ private:
     if (var < 0 || var >= static_cast<int>(vals.size()))
       malformed("assignment to an unknown variable");
     addTaint(v.taint, ctrl());
+    if (symOn() && cur && cur->kind == StmtKind::Assign && cur->var == var && cur->value)
+      checkNarrowing(v, cur->value->type, k.vars[var].type);
     vals[var] = fit(std::move(v), k.vars[var].type);
     assigned[var] = true;
     if (!orderDependent.empty())
@@ -552,6 +569,11 @@ Value Machine::eval(const Expr &e) {
       throw CannotEval{};
     if (!orderDependent.empty() && orderDependent[e.id])
       noteDependence("the value an atomic returned (it depends on the order of threads) is used");
+    if (symOn() && !assigned[e.id] && k.vars[e.id].paramIndex < 0 && !k.vars[e.id].type.isPtr()) {
+      // SEMANTICS (symbolic): an uninitialised variable holds some value (one per thread).
+      vals[e.id].sym = env.symbolic->unknown("uninitialised " + k.vars[e.id].name);
+      assigned[e.id] = true;
+    }
     return vals[e.id];
   case Op::ArrayRef: {
     Value v;
@@ -799,6 +821,7 @@ Value Machine::evalCast(const Expr &e) {
   if (a.kind == Value::Kind::Int) { // int/bool -> int: Overflow if the value changes
     Value r = intResult(e, a.i, a.i, a.taint);
     r.sym = symOn() ? a.sym : -1;
+    checkNarrowing(a, e.args[0]->type, to);
     return r;
   }
   if (symVar(a)) {
@@ -1032,7 +1055,8 @@ Flow Machine::execAccess(const Stmt &s) {
       if (!env.exactMemory)
         addTaint(v.taint, "value loaded from " + arr.name + "[" + std::to_string(key.second) + "]");
       if (symOn())
-        v.sym = env.symbolic->cell(arr, key.second, init == env.memory.end(), -1);
+        v.sym = env.symbolic->cell(arr, key.second, init == env.memory.end(),
+                                   init == env.memory.end() ? -2 - threadLinear() : -1);
     }
     addTaint(v.taint, addrT);
     return v;
@@ -1055,7 +1079,9 @@ Flow Machine::execAccess(const Stmt &s) {
     return {};
   }
   if (s.kind == StmtKind::Store) {
-    writeCell(eval(*s.value));
+    Value v = eval(*s.value);
+    checkNarrowing(v, s.value->type, arr.elem);
+    writeCell(std::move(v));
     return {};
   }
 
@@ -1066,15 +1092,22 @@ Flow Machine::execAccess(const Stmt &s) {
   nv.taint = join(old.taint, v.taint);
   const Type &et = arr.elem;
   using A = ir::AtomicOp;
+  if (symOn()) {
+    // SEMANTICS (symbolic): only additions, subtractions, or min or max alone on a cell give
+    // a result that does not depend on the order of the threads.
+    bool commutes = s.atomic == A::Add || s.atomic == A::Sub || s.atomic == A::Min || s.atomic == A::Max;
+    int kind = s.atomic == A::Sub ? static_cast<int>(A::Add) : static_cast<int>(s.atomic);
+    auto [it, fresh] = env.symbolic->atomicOps.emplace(key, kind);
+    if (!commutes)
+      noteDependence(std::string("atomic ") + ir::atomicOpName(s.atomic) + ": its result depends on the order of threads");
+    else if (!fresh && it->second != kind)
+      noteDependence("two kinds of atomics on one cell: the result depends on their order");
+  }
   if (symVar(old) || symVar(v)) {
     const char *name = s.atomic == A::Add ? "+" : s.atomic == A::Sub ? "-" : s.atomic == A::Min ? "min"
                        : s.atomic == A::Max ? "max" : nullptr;
-    if (!name && s.atomic != A::Exch)
-      noteDependence(std::string("atomic ") + ir::atomicOpName(s.atomic) + " of a value loaded from memory");
-    else if (name)
+    if (name)
       nv = withSym(nv, name, {&old, &v});
-    else
-      nv.sym = symOf(v);
   }
   if (et.isFloat()) {
     double o = old.f, x = toDouble(v);
@@ -1255,6 +1288,8 @@ Flow Machine::exec(const Stmt &s) {
     // Some value: replay picks zero and marks it as not a fact about the kernel.
     Value v = zeroOf(k.vars[s.var].type);
     v.taint = s.text;
+    if (symOn()) // SEMANTICS (symbolic): a new unknown
+      v.sym = env.symbolic->unknown(s.text.empty() ? k.vars[s.var].name : s.text);
     assign(s.var, std::move(v));
     return {};
   }

@@ -48,11 +48,14 @@ class Symbolic {
 public:
   virtual ~Symbolic() = default;
   // The content of a global or shared cell the launch had not written when it was read:
-  // an input (`stale` false), or stale/uninitialised memory (`stale` true; `block` is the
-  // reading block's linear id for shared memory, else -1).
-  virtual int cell(const ir::Array &a, int64_t flat, bool stale, int64_t block) = 0;
+  // an input (`stale` false), or stale/uninitialised memory (`stale` true; `owner` is the
+  // reading block's linear id for shared memory, -2 - the thread's linear id in the grid for
+  // local arrays, else -1).
+  virtual int cell(const ir::Array &a, int64_t flat, bool stale, int64_t owner) = 0;
   // A float scalar parameter.
   virtual int param(const ir::Var &v) = 0;
+  // Some value nothing determines (an uninitialised variable, a havoc): a new unknown each call.
+  virtual int unknown(const std::string &what) = 0;
   // A constant; `literal`: a float literal of the kernel source.
   virtual int constant(const Value &v, bool literal) = 0;
   // An operation: + - * / neg min max == != < <= > >= not and or bool ite toreal toint, and math
@@ -60,6 +63,9 @@ public:
   virtual int op(const std::string &name, const std::vector<int> &args) = 0;
   virtual bool isConstant(int id) const = 0;
   std::string dependence; // non-empty: "line L: what" of the first data-dependent decision
+  // Cells updated by atomics in this run, and by which operation (two different ones make
+  // the result depend on their order).
+  std::map<std::pair<int, int64_t>, int> atomicOps;
 };
 
 struct Env {

@@ -127,7 +127,7 @@ __global__ void rowmax(const float *X, float *M, int R, int C) {
   CHECK(r.reached == 4);
   bool stated = false;
   for (const std::string &a : r.assumptions)
-    stated |= a.find("finite floats") != std::string::npos;
+    stated |= a.find("finite values of their type") != std::string::npos;
   CHECK(stated);
 
   // Starting from 0 is wrong for rows of negative values.
@@ -171,7 +171,8 @@ __global__ void cp(const float *X, float *Y, int N) {
   equiv::BoundedReport r = check(c);
   CHECK(r.result == Result::Stopped);
   CHECK(r.reached == 0);
-  CHECK(r.stopped.find("control depends on input values") != std::string::npos);
+  CHECK(r.stopped.find("one run cannot stand for every input") != std::string::npos);
+  CHECK(r.stopped.find("a branch depends on a value loaded from memory") != std::string::npos);
   CHECK(r.stopped.find("line 6") != std::string::npos);
 }
 
@@ -243,4 +244,84 @@ __global__ void cpy(const float *X, float *Y, int N) {
   equiv::BoundedReport rc = check(c);
   CHECK(rc.result == Result::Stopped);
   CHECK(rc.stopped.find("atomic returned") != std::string::npos);
+}
+
+// Found by a review: each of these kernels is wrong at a size within the bound and was once
+// reported bounded.
+TEST_CASE("bounded: what the review found is not agreed (garbage, narrowing, order, f64, inf, division)") {
+  const char *ident = R"((spec cp (dims N) (assume (<= N 64))
+    (tensor x f32 (N) in) (tensor y f32 (N) out) (ensures (y i) (x i))))";
+  // The kernel is wrong at N = wrongAt: the check must not reach it.
+  auto notAgreed = [&](const char *specText, const std::string &kernel, const char *expect, int wrongAt = 1) {
+    Case c = setUp(specText, kernel, "N", "1", 3);
+    equiv::BoundedReport r = check(c);
+    INFO(kernel);
+    INFO(r.stopped);
+    CHECK(r.reached < wrongAt);
+    CHECK(r.result != Result::Refuted); // no replay shows these differences (garbage, NaN, order)
+    CHECK(r.stopped.find(expect) != std::string::npos);
+  };
+  // An uninitialised variable is some value, not 0.
+  notAgreed(ident, R"(
+__global__ void cp(const float *x, float *y, int N) {
+  int i = threadIdx.x;
+  float acc;
+  acc += x[i];
+  y[i] = acc;
+})", "y[0]");
+  // An Int scalar steers the run but is not enumerated.
+  notAgreed(R"((spec cp (dims N) (scalar k i32) (assume (<= N 64))
+    (tensor x f32 (N) in) (tensor y f32 (N) out) (ensures (y i) (x i))))", R"(
+__global__ void cp(const float *x, float *y, int N, int k) {
+  int i = threadIdx.x;
+  float v = x[i];
+  if (k > 1000) v = 0.0f;
+  y[i] = v;
+})", "Int scalar 'k'");
+  // The last atomicExch wins, in an order no GPU promises.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor x f32 (N) in) (tensor y f32 (1) out) (ensures (y i) (x (- N 1)))))", R"(
+__global__ void cp(const float *x, float *y, int N) {
+  atomicExch(&y[0], x[threadIdx.x]);
+})", "atomic exch");
+  // (unsigned char) of an i32 input wraps.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor a i32 (N) in) (tensor y i32 (N) out) (ensures (y i) (a i))))", R"(
+__global__ void cp(const int *a, int *y, int N) {
+  int i = threadIdx.x;
+  y[i] = (unsigned char)a[i];
+})", "narrowing");
+  // Each thread's uninitialised local array is its own garbage.
+  notAgreed(ident, R"(
+__global__ void cp(const float *x, float *y, int N) {
+  __shared__ float s[64];
+  float t[1];
+  int i = threadIdx.x;
+  s[i] = t[0];
+  __syncthreads();
+  y[i] = x[i] + (s[(i + 1) % N] - t[0]);
+})", "N=2", 2);
+  // An f64 input can be below -FLT_MAX.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor x f64 (N) in) (tensor y f64 (N) out) (ensures (y i) (x i))))", R"(
+__global__ void cp(const double *x, double *y, int N) {
+  int i = threadIdx.x;
+  y[i] = fmax(x[i], -3.4028234663852886e38);
+})", "y[0]");
+  // inf - inf is NaN on a GPU.
+  notAgreed(ident, R"(
+__global__ void cp(const float *x, float *y, int N) {
+  int i = threadIdx.x;
+  float v = x[i];
+  float t = v > 3.3f ? 1e39f : 0.0f;
+  y[i] = (v + t) - t;
+})", "one run cannot stand for every input");
+  // q - q is NaN where the divisor is 0.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor x f32 (N) in) (tensor z f32 (N) in) (tensor y f32 (N) out) (ensures (y i) (x i))))", R"(
+__global__ void cp(const float *x, const float *z, float *y, int N) {
+  int i = threadIdx.x;
+  float q = 1.0f / (x[i] - z[i]);
+  y[i] = x[i] + (q - q);
+})", "divides by");
 }
