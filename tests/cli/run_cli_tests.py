@@ -109,16 +109,32 @@ def main():
           and {o["kind"] for o in obl} == {"equivalence"}, out)
     sm_cu = os.path.join(ROOT, "specs", "softmax.cu")
     sm_smt = os.path.join(ROOT, "specs", "softmax.smt")
-    rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence")
-    check("equivalence not provable yet: unknown (exit 2) with the reason and the sizes tested",
+    rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence", "--bound", "0")
+    check("equivalence not provable yet (--bound 0): unknown (exit 2) with the reason and the sizes tested",
           rc == 2 and "equivalence.Y not proven: not proven over symbolic sizes (" in out
           and "agrees with the spec on random inputs at" in out and out.strip().endswith("VERDICT: UNKNOWN"), out)
-    rc, out, _ = run(ks, "verify", os.path.join(ROOT, "specs", "buggy", "matmul_k_short.cu"), "--spec",
-                     os.path.join(ROOT, "specs", "matmul.smt"), "--no-tests", "--json")
+    rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence")
+    check("the bounded fallback: bounded (exit 2), saying up to which size and why not proven",
+          rc == 2 and "equivalence.Y bounded, not proven: holds for every size with each dim <= " in out
+          and "not proven over symbolic sizes (" in out and out.strip().endswith("VERDICT: BOUNDED"), out)
+    rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence", "--json")
+    j = json.loads(out)
+    o = j["kernels"][0]["obligations"][0]
+    check("bounded in JSON: status, bound and verdict", j["verdict"] == "bounded" and o["status"] == "bounded"
+          and o["bound"] >= 1, out)
+    k_short = os.path.join(ROOT, "specs", "buggy", "matmul_k_short.cu")
+    mm_smt = os.path.join(ROOT, "specs", "matmul.smt")
+    rc, out, _ = run(ks, "verify", k_short, "--spec", mm_smt, "--no-tests", "--bound", "0", "--json")
     j = json.loads(out)
     st = {o["name"]: o["status"] for o in j["kernels"][0]["obligations"]}
     check("--no-tests: the proof alone: a buggy twin is not proven (coverage proven, equivalence unknown)",
           rc == 2 and st.get("coverage.C") == "proven" and st.get("equivalence.C") == "unknown", out)
+    rc, out, _ = run(ks, "verify", k_short, "--spec", mm_smt, "--no-tests", "--json")
+    j = json.loads(out)
+    o = {o["name"]: o for o in j["kernels"][0]["obligations"]}.get("equivalence.C", {})
+    check("--no-tests with the bounded fallback: the twin is refuted, replayed with inputs",
+          rc == 1 and o.get("status") == "refuted" and "inputs" in o.get("witness", {})
+          and any("bounded check" in n for n in o.get("notes", [])), out)
     bad = os.path.join(ROOT, "specs", "buggy", "vec_add_same_input.cu")
     rc, out, _ = run(ks, "verify", bad, "--spec", va_smt, "--checks", "equivalence", "--json")
     j = json.loads(out)
