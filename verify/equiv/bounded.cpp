@@ -1404,6 +1404,15 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
       } catch (const Fail &f) {
         return stop(f.why);
       }
+      // Scalars that satisfy the spec's assumptions (eps > 0), so that a replay on these
+      // inputs can refute (a few draws; the run itself does not depend on them).
+      for (int attempt = 0; attempt < 8 && !s.scalars.empty(); ++attempt) {
+        spec::EvalResult ev = spec::evaluate(s, in);
+        if (ev.ok() || ev.error.find("assumption") == std::string::npos)
+          break;
+        for (const spec::Scalar &x : s.scalars)
+          in.scalars[x.name] = randomReal(rng);
+      }
       LaunchEnv le = launchEnv(k, s, b, in, o.block, o.grid);
       if (le.preconditionFails)
         continue; // not a size the kernel admits
@@ -1476,15 +1485,23 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
           } catch (const Fail &f) {
             return stop(elem + ": " + f.why);
           }
-          // The kernel may divide only by what the spec divides by: where a divisor of the
-          // kernel's alone is 0, the GPU computes an infinity or NaN and the spec a number.
-          std::string strayDivisor;
-          if (!canon.divisorsWithin(got, want, strayDivisor))
-            return stop(elem + ": the kernel divides by " + strayDivisor +
-                        ", which the spec does not; where it is 0 the kernel computes no real number");
+          // Before agreeing: the kernel may divide only by what the spec divides by. Where a
+          // divisor of the kernel's alone is 0, the GPU computes an infinity or NaN and the
+          // spec a number.
+          auto divisorsOk = [&]() {
+            std::string strayDivisor;
+            if (canon.divisorsWithin(got, want, strayDivisor))
+              return true;
+            stop(elem + ": the kernel divides by " + strayDivisor +
+                 ", which the spec does not; where it is 0 the kernel computes no real number");
+            return false;
+          };
           auto cg = canon.of(got), cw = canon.of(want);
-          if (cg && cw && cg->id == cw->id && cg->isBool == cw->isBool)
+          if (cg && cw && cg->id == cw->id && cg->isBool == cw->isBool) {
+            if (!divisorsOk())
+              return finish();
             continue;
+          }
           // Different forms: first the concrete replay on the inputs that steered the run
           // (cheap, and often enough), then the solver.
           {
@@ -1502,6 +1519,8 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
           }
           // Z3: kernel != spec for some finite-float inputs?
           ++rep.solverQueries;
+          if (!divisorsOk())
+            return finish();
           if (std::max(st.nodes[got].depth, st.nodes[want].depth) > 2000)
             return stop(elem + ": the terms differ in form and are too deep for the solver");
           smt::TermContext tc;
