@@ -356,7 +356,11 @@ void addBounded(check::KernelReport &rep, const spec::Spec &sp, const VerifyArgs
     assumed += (assumed.empty() ? "; assuming " : " and ") + a;
   std::string reached = "every size with each dim <= " + std::to_string(br.reached) + " (" +
                         std::to_string(br.tuples) + " size tuple(s), " + std::to_string(static_cast<int>(br.ms)) +
-                        " ms; each checked for all real inputs at once, on symbolic inputs" + assumed + ")";
+                        " ms; each checked for all real inputs at once, on symbolic inputs" + assumed +
+                        (br.excluded ? "; " + std::to_string(br.excluded) +
+                                           " size tuple(s) skipped: the kernel's own preconditions exclude them"
+                                     : std::string()) +
+                        ")";
   if (br.result == equiv::BoundedReport::Result::Refuted) {
     const equiv::ConcreteReport &cr = br.refutation;
     bool cov = cr.outcome == equiv::Outcome::Coverage;
@@ -725,6 +729,13 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
     opts.checks = va.checks;
     opts.timeoutMs = static_cast<unsigned>(va.timeoutS * 1000);
     opts.dumpSmtDir = va.proofDir.empty() ? va.dumpSmt : (std::filesystem::path(va.proofDir) / "queries").string();
+    // Kernels of one name (overloads) write their queries to their own directories.
+    std::string querySub;
+    if (!opts.dumpSmtDir.empty() &&
+        std::count_if(selected.begin(), selected.end(), [&](size_t j) { return pr.kernels[j].name == k.name; }) > 1) {
+      querySub = "k" + std::to_string(idx);
+      opts.dumpSmtDir = (std::filesystem::path(opts.dumpSmtDir) / querySub).string();
+    }
     for (int d = 0; d < 3; ++d) {
       for (auto [texts, dest, what] : {std::tuple{&blockText, &opts.block, "block"}, std::tuple{&gridText, &opts.grid, "grid"}}) {
         if (static_cast<size_t>(d) < texts->size() && !(*texts)[d].empty()) {
@@ -785,6 +796,10 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
       run.report.assumptions.push_back("--assume " + a);
     if (sp)
       addSpecObligations(run.report, *sp, va, binding, k, opts);
+    if (!querySub.empty())
+      for (check::Obligation &o : run.report.obligations)
+        for (std::string &q : o.queries)
+          q = querySub + "/" + q;
     run.notes = pr.notes[idx];
     run.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - k0).count();
     runs.push_back(std::move(run));

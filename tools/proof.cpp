@@ -194,14 +194,17 @@ bool writeProofBundle(const std::string &dir, const json &report, const std::str
   }
   p["kernels"] = kernels;
   // Queries no obligation rests on (search steps answered sat or unknown) leave the bundle.
-  std::set<std::string> used;
+  std::set<std::string> used; // relative to DIR
   for (const json &k : kernels)
     for (const json &o : k["obligations"])
       for (const json &q : o["queries"])
-        used.insert(fs::path(q.value("file", "")).filename().string());
-  for (const auto &entry : fs::directory_iterator(fs::path(dir) / "queries", ec))
-    if (!used.count(entry.path().filename().string()))
-      fs::remove(entry.path(), ec);
+        used.insert(q.value("file", ""));
+  std::vector<fs::path> unused;
+  for (const auto &entry : fs::recursive_directory_iterator(fs::path(dir) / "queries", ec))
+    if (entry.is_regular_file() && !used.count(fs::relative(entry.path(), dir).string()))
+      unused.push_back(entry.path());
+  for (const fs::path &f : unused)
+    fs::remove(f, ec);
   p["sha256"] = selfHash(p);
   std::ofstream out(fs::path(dir) / "proof.json");
   out << p.dump(2) << "\n";

@@ -422,26 +422,45 @@ public:
   }
   bool usedFloatRange() const { return usedFloatRange_; }
 
-  // Whether every non-constant divisor in the kernel's term `got` (by canonical form) is also
-  // one in the spec's term `want`; if not, `stray` shows the first that is not.
-  bool divisorsWithin(int got, int want, std::string &stray) {
+  // Whether every place where the kernel's term `got` may have no real value -- a division
+  // by a non-constant, a function defined on part of the reals (sqrt, log, pow, ...) -- is
+  // also one of the spec's term `want` (same operation, canonically equal arguments); if not,
+  // `stray` shows the first that is not.
+  bool partialsWithin(int got, int want, std::string &stray) {
     try {
-      std::set<int> allowed;
-      for (int d : divisorNodes(want))
-        allowed.insert(numeric(get(st_.nodes[d].kids[1])));
-      for (int d : divisorNodes(got)) {
-        int p = numeric(get(st_.nodes[d].kids[1]));
-        if (!allowed.count(p)) {
-          stray = text(st_.nodes[d].kids[1], 3);
+      std::set<std::pair<std::string, std::vector<int>>> allowed;
+      for (int d : partialNodes(want))
+        allowed.insert(partialKey(d));
+      for (int d : partialNodes(got))
+        if (!allowed.count(partialKey(d))) {
+          stray = text(d, 3);
           return false;
         }
-      }
       return true;
     } catch (const Fail &) {
-      stray = "a divisor without a canonical form";
+      stray = "an operation without a canonical form";
       return false;
     }
   }
+  // The first leaf of `root` that is not an input (stale or uninitialised memory, an
+  // unknown), or -1.
+  int garbageLeaf(int root) const {
+    std::vector<int> todo{root};
+    std::set<int> seen;
+    while (!todo.empty()) {
+      int x = todo.back();
+      todo.pop_back();
+      if (!seen.insert(x).second)
+        continue;
+      const SNode &n = st_.nodes[x];
+      if (n.kind == NK::Leaf && !n.input)
+        return x;
+      for (int k : n.kids)
+        todo.push_back(k);
+    }
+    return -1;
+  }
+  std::string show(int node) const { return text(node, 3); }
 
 private:
   using Mono = std::vector<std::pair<int, int>>; // (atom, power), by atom
@@ -704,8 +723,13 @@ private:
     return atomPoly(atom(tag, args));
   }
 
-  // The "/" nodes of a DAG whose divisor is not a constant.
-  std::vector<int> divisorNodes(int root) {
+  static bool partialFunction(const std::string &n) {
+    static const std::set<std::string> partial = {"sqrt", "log", "log2", "log10", "log1p", "pow", "acos",
+                                                  "asin", "acosh", "atanh", "tan", "lgamma", "tgamma"};
+    return partial.count(n) > 0;
+  }
+  // The nodes of a DAG that may have no real value: "/" by a non-constant, partial functions.
+  std::vector<int> partialNodes(int root) {
     std::vector<int> out, todo{root};
     std::set<int> seen;
     while (!todo.empty()) {
@@ -714,12 +738,23 @@ private:
       if (!seen.insert(x).second)
         continue;
       const SNode &n = st_.nodes[x];
-      if (n.kind == NK::Op && n.name == "/" && n.kids.size() == 2 && !st_.constOf(n.kids[1]))
+      if (n.kind == NK::Op && ((n.name == "/" && n.kids.size() == 2 && !st_.constOf(n.kids[1])) ||
+                               partialFunction(n.name)))
         out.push_back(x);
       for (int k : n.kids)
         todo.push_back(k);
     }
     return out;
+  }
+  // A partial node by its operation and canonical arguments (a division by its divisor).
+  std::pair<std::string, std::vector<int>> partialKey(int node) {
+    const SNode &n = st_.nodes[node];
+    if (n.name == "/")
+      return {"/", {numeric(get(n.kids[1]))}};
+    std::vector<int> args;
+    for (int k : n.kids)
+      args.push_back(numeric(get(k)));
+    return {n.name, args};
   }
   // A short rendering of a DAG node, for messages.
   std::string text(int node, int depth) const {
@@ -1414,14 +1449,18 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
           in.scalars[x.name] = randomReal(rng);
       }
       LaunchEnv le = launchEnv(k, s, b, in, o.block, o.grid);
-      if (le.preconditionFails)
-        continue; // not a size the kernel admits
+      if (le.preconditionFails) {
+        ++rep.excluded; // not a size the kernel admits
+        continue;
+      }
       if (!le.ok)
         return stop(le.why);
       le.env.symbolic = &st;
       interp::GridRun run = interp::runGrid(k, le.env);
-      if (!run.completed && run.error == "assumption violated" && st.dependence.empty())
-        continue; // the kernel's own precondition excludes these sizes
+      if (!run.completed && run.error == "assumption violated" && st.dependence.empty()) {
+        ++rep.excluded; // the kernel's own precondition excludes these sizes
+        continue;
+      }
       if (!run.completed)
         return stop("the run stopped: " + run.error);
       if (!run.faults.empty())
@@ -1488,12 +1527,20 @@ BoundedReport boundedCheck(const ir::Kernel &k, const spec::Spec &s, const spec:
           // Before agreeing: the kernel may divide only by what the spec divides by. Where a
           // divisor of the kernel's alone is 0, the GPU computes an infinity or NaN and the
           // spec a number.
+          // Nor may it depend on memory it did not write, which may hold NaN or infinity.
           auto divisorsOk = [&]() {
-            std::string strayDivisor;
-            if (canon.divisorsWithin(got, want, strayDivisor))
+            int g = canon.garbageLeaf(got);
+            if (g >= 0) {
+              stop(elem + ": the kernel's value depends on " + canon.show(g) +
+                   ", memory the launch did not write (it may hold NaN or infinity)");
+              return false;
+            }
+            std::string stray;
+            if (canon.partialsWithin(got, want, stray))
               return true;
-            stop(elem + ": the kernel divides by " + strayDivisor +
-                 ", which the spec does not; where it is 0 the kernel computes no real number");
+            stop(elem + ": the kernel computes " + stray +
+                 ", which the spec does not; where that has no real value (a divisor 0, sqrt or log of a "
+                 "negative) the kernel computes none");
             return false;
           };
           auto cg = canon.of(got), cw = canon.of(want);

@@ -47,6 +47,7 @@ struct BoundedReport {
   enum class Result { Agrees, Refuted, Stopped } result = Result::Stopped;
   int reached = 0;      // every admitted tuple with all dims <= reached agrees (0: none)
   int tuples = 0;       // admitted size tuples that agreed
+  int excluded = 0;     // tuples the kernel's own preconditions exclude (skipped)
   std::string stopped;  // why the check stopped before the bound (empty: it reached it)
   // Refuted: what the replay found (concrete.h's report, a real execution).
   ConcreteReport refutation;

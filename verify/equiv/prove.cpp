@@ -79,25 +79,54 @@ public:
     return false;
   }
 
-  // Non-constant divisors of t (not inside uninterpreted applications' definitions).
-  void divisors(Term t, std::set<Term> &out, std::set<Term> &seen) {
+  // Where t may have no real value: non-constant divisors, and applications of functions
+  // defined only on part of the reals (sqrt, log, pow, ...). Not inside the definitions of
+  // uninterpreted applications (sums).
+  static bool partialFunction(const std::string &n) {
+    static const std::set<std::string> partial = {"sqrt", "rsqrt", "log", "log2", "log10", "log1p", "pow",
+                                                  "acos", "asin", "fmod", "frcp_rn", "fdivide", "fdiv_rn",
+                                                  "fsqrt_rn", "frsqrt_rn", "tan"};
+    return partial.count(n) > 0;
+  }
+  // Entries: (0, divisor) and (1, partial application).
+  void divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term> &seen) {
     if (!seen.insert(t).second)
       return;
     if (t->kind == smt::Kind::RealDiv && t->kids[1]->kind != smt::Kind::Const)
-      out.insert(t->kids[1]);
+      out.insert({0, t->kids[1]});
+    if (t->kind == smt::Kind::App && t->name.rfind("fn.", 0) == 0 && partialFunction(t->name.substr(3)))
+      out.insert({1, t});
     for (Term c : t->kids)
       divisors(c, out, seen);
   }
-  // Where a divisor of the kernel's alone is 0, the GPU computes an infinity or NaN while the
-  // spec has a number: such a kernel is not proven.
-  void sameDivisors(Term got, Term want, const std::string &tensor) {
-    std::set<Term> mine, theirs, seen1, seen2;
+  // Where a divisor or a partial function's argument of the kernel's alone has no real
+  // value, the GPU computes an infinity or NaN while the spec has a number: each of the
+  // kernel's must equal one of the spec's (same kind, equal by equalTerms under ctx).
+  void sameDivisors(Term got, Term want, Term ctx, const std::string &tensor) {
+    std::set<std::pair<int, Term>> mine, theirs;
+    std::set<Term> seen1, seen2;
     divisors(got, mine, seen1);
     divisors(want, theirs, seen2);
-    for (Term d : mine)
-      if (!theirs.count(d))
-        throw GiveUp{"the kernel's value of '" + tensor + "' divides by " + smt::show(d).substr(0, 120) +
-                     ", which the spec's does not (where it is 0 the kernel computes no real number)"};
+    for (auto [cat, d] : mine) {
+      if (theirs.count({cat, d}))
+        continue;
+      bool matched = false;
+      for (auto [cat2, e] : theirs) {
+        bool sameKind = cat2 == cat && (cat == 0 || (e->kind == smt::Kind::App && e->name == d->name &&
+                                                     e->kids.size() == d->kids.size()));
+        if (!sameKind)
+          continue;
+        std::string why;
+        if (equalTerms(d, e, ctx, 1, why)) {
+          matched = true;
+          break;
+        }
+      }
+      if (!matched)
+        throw GiveUp{"the kernel's value of '" + tensor + "' divides by or applies a partial function to " +
+                     smt::show(d).substr(0, 120) +
+                     ", which the spec's does not (where that has no real value the kernel computes none)"};
+    }
   }
 
   ProofReport run() {
@@ -1301,7 +1330,7 @@ private:
       if (got->sort != want->sort)
         throw GiveUp{"the stored value and the spec's have different sorts"};
       std::string why;
-      sameDivisors(got, want, T.name);
+      sameDivisors(got, want, ctx, T.name);
       if (!equalTerms(got, want, ctx, 0, why)) {
         tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
         return;
@@ -1340,6 +1369,8 @@ private:
   // lsum.atomic.N(G), matched with the spec like any other sum.
   void proveAtomic(int t, int a, const std::vector<const check::AccessSite *> &s1, const std::vector<Term> &ext,
                    TensorProof &tp) {
+    if (!k_.arrays[a].elem.isFloat())
+      throw GiveUp{"integer atomics wrap around; only float atomicAdd accumulation is proven"};
     const spec::Tensor &T = s_.tensors[t];
     for (const check::AccessSite *x : s1) {
       if (!x->atomic)

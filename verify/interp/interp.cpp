@@ -731,6 +731,8 @@ Value Machine::evalBinary(const Expr &e) {
                        : e.op == Op::Min ? "min" : e.op == Op::Max ? "max" : nullptr;
     if (!name)
       noteDependence(std::string("integer operator ") + ir::opName(e.op) + " on a value loaded from memory");
+    else if (!e.type.isSigned && e.op != Op::Min && e.op != Op::Max)
+      noteDependence("unsigned arithmetic on a value loaded from memory (it may wrap around)");
     else if (a.kind == Value::Kind::Int && b.kind == Value::Kind::Int) {
       __int128 x = a.i, y = b.i;
       __int128 r = e.op == Op::Add ? x + y : e.op == Op::Sub ? x - y : e.op == Op::Mul ? x * y
@@ -1100,6 +1102,8 @@ Flow Machine::execAccess(const Stmt &s) {
     auto [it, fresh] = env.symbolic->atomicOps.emplace(key, kind);
     if (!commutes)
       noteDependence(std::string("atomic ") + ir::atomicOpName(s.atomic) + ": its result depends on the order of threads");
+    else if (!arr.elem.isFloat() && (s.atomic == A::Add || s.atomic == A::Sub) && (symVar(old) || symVar(v)))
+      noteDependence("an integer atomic on a value loaded from memory (it wraps around)");
     else if (!fresh && it->second != kind)
       noteDependence("two kinds of atomics on one cell: the result depends on their order");
   }

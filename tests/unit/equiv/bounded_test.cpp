@@ -300,7 +300,7 @@ __global__ void cp(const float *x, float *y, int N) {
   s[i] = t[0];
   __syncthreads();
   y[i] = x[i] + (s[(i + 1) % N] - t[0]);
-})", "N=2", 2);
+})", "memory the launch did not write", 2);
   // An f64 input can be below -FLT_MAX.
   notAgreed(R"((spec cp (dims N) (assume (<= N 64))
     (tensor x f64 (N) in) (tensor y f64 (N) out) (ensures (y i) (x i))))", R"(
@@ -323,5 +323,26 @@ __global__ void cp(const float *x, const float *z, float *y, int N) {
   int i = threadIdx.x;
   float q = 1.0f / (x[i] - z[i]);
   y[i] = x[i] + (q - q);
-})", "divides by");
+})", "which the spec does not");
+  // A second review: sqrt of a negative is NaN, and cancels only over the reals.
+  notAgreed(ident, R"(
+__global__ void cp(const float *x, float *y, int N) {
+  int i = threadIdx.x;
+  float r = sqrtf(9.0f - x[i] * x[i]);
+  y[i] = (x[i] + r) - r;
+})", "which the spec does not");
+  // Unsigned arithmetic on a loaded value wraps.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor a u32 (N) in) (tensor y f32 (N) out) (ensures (y i) (+ (a i) 4294967287))))", R"(
+__global__ void cp(const unsigned *a, float *y, int N) {
+  int i = threadIdx.x;
+  unsigned v = a[i];
+  y[i] = (float)(v + 4294967287u);
+})", "may wrap around");
+  // An integer atomicAdd wraps too.
+  notAgreed(R"((spec cp (dims N) (assume (<= N 64))
+    (tensor a i32 (N) in) (tensor s i32 (1) inout) (ensures (s z) (+ (old s z) (sum i 0 N (a i))))))", R"(
+__global__ void cp(const int *a, int *s, int N) {
+  atomicAdd(s, a[threadIdx.x]);
+})", "integer atomic");
 }
