@@ -393,6 +393,32 @@ private:
   }
 };
 
+// memo[root] = compute(root), computing the kids of every node first and without recursion:
+// sums over a grid are chains thousands of nodes deep.
+template <class Memo, class F>
+auto postOrder(const std::vector<SNode> &nodes, int root, Memo &memo, F compute) -> decltype(memo.at(root)) {
+  std::vector<int> todo{root};
+  while (!todo.empty()) {
+    int x = todo.back();
+    if (memo.count(x)) {
+      todo.pop_back();
+      continue;
+    }
+    bool ready = true;
+    for (int kid : nodes[x].kids)
+      if (!memo.count(kid)) {
+        todo.push_back(kid);
+        ready = false;
+      }
+    if (!ready)
+      continue;
+    todo.pop_back();
+    auto v = compute(x);
+    memo.emplace(x, v);
+  }
+  return memo.at(root);
+}
+
 // ---- canonical forms ----------------------------------------------------------------------
 // A number is a polynomial: a sum of c * monomial, a monomial a product of atoms with powers.
 // Atoms are leaves, large constants, and applications whose arguments are canonical: exp(p),
@@ -776,31 +802,7 @@ private:
   CV num(int p) { return CV{false, p}; }
   CV cond(int b) { return CV{true, b}; }
 
-  // Kids first, without recursion: sums over a grid are chains thousands of nodes deep.
-  CV get(int node) {
-    auto it = memo_.find(node);
-    if (it != memo_.end())
-      return it->second;
-    std::vector<int> todo{node};
-    while (!todo.empty()) {
-      int x = todo.back();
-      if (memo_.count(x)) {
-        todo.pop_back();
-        continue;
-      }
-      bool ready = true;
-      for (int kid : st_.nodes[x].kids)
-        if (!memo_.count(kid)) {
-          todo.push_back(kid);
-          ready = false;
-        }
-      if (!ready)
-        continue;
-      todo.pop_back();
-      memo_.emplace(x, compute(x));
-    }
-    return memo_.at(node);
-  }
+  CV get(int node) { return postOrder(st_.nodes, node, memo_, [&](int x) { return compute(x); }); }
 
   CV compute(int node) {
     const SNode &n = st_.nodes[node];
@@ -1203,30 +1205,7 @@ private:
   }
   smt::Term num(smt::Term t, bool real) { return asSort(t, real ? Sort::Real : Sort::Int); }
 
-  smt::Term get(int node) { // kids first, without recursion (see Canon::get)
-    auto it = memo_.find(node);
-    if (it != memo_.end())
-      return it->second;
-    std::vector<int> todo{node};
-    while (!todo.empty()) {
-      int x = todo.back();
-      if (memo_.count(x)) {
-        todo.pop_back();
-        continue;
-      }
-      bool ready = true;
-      for (int kid : st_.nodes[x].kids)
-        if (!memo_.count(kid)) {
-          todo.push_back(kid);
-          ready = false;
-        }
-      if (!ready)
-        continue;
-      todo.pop_back();
-      memo_.emplace(x, compute(x));
-    }
-    return memo_.at(node);
-  }
+  smt::Term get(int node) { return postOrder(st_.nodes, node, memo_, [&](int x) { return compute(x); }); }
 
   smt::Term compute(int node) {
     const SNode &n = st_.nodes[node];
