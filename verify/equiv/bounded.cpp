@@ -567,18 +567,15 @@ private:
     return *r;
   }
 
-  int add(int a, int b, Rat scaleB = Rat{1, 1}) {
-    std::map<int, Rat> acc;
-    for (const auto &[m, c] : polys_[a])
-      acc[m] = c;
-    for (const auto &[m, c] : polys_[b]) {
-      Rat cb = must(mulRat(c, scaleB));
-      auto it = acc.find(m);
-      if (it == acc.end())
-        acc.emplace(m, cb);
-      else
-        it->second = must(addRat(it->second, cb));
-    }
+  // Sums of coefficients by monomial, and the polynomial they make.
+  static void accumulate(std::map<int, Rat> &acc, int m, Rat c) {
+    auto it = acc.find(m);
+    if (it == acc.end())
+      acc.emplace(m, c);
+    else
+      it->second = must(addRat(it->second, c));
+  }
+  int fromTerms(const std::map<int, Rat> &acc) {
     Poly p;
     for (const auto &[m, c] : acc)
       if (c.n != 0)
@@ -586,6 +583,15 @@ private:
     if (p.size() > kMaxTerms)
       throw Fail{"a polynomial with over 20000 terms"};
     return poly(std::move(p));
+  }
+
+  int add(int a, int b, Rat scaleB = Rat{1, 1}) {
+    std::map<int, Rat> acc;
+    for (const auto &[m, c] : polys_[a])
+      acc[m] = c;
+    for (const auto &[m, c] : polys_[b])
+      accumulate(acc, m, must(mulRat(c, scaleB)));
+    return fromTerms(acc);
   }
   int scale(int a, Rat s) { return add(constPoly(Rat{0, 1}), a, s); }
   int mul(int a, int b) {
@@ -599,19 +605,9 @@ private:
           pw[x] += e;
         for (const auto &[x, e] : monos_[mb])
           pw[x] += e;
-        int m = mono(Mono(pw.begin(), pw.end()));
-        Rat c = must(mulRat(ca, cb));
-        auto it = acc.find(m);
-        if (it == acc.end())
-          acc.emplace(m, c);
-        else
-          it->second = must(addRat(it->second, c));
+        accumulate(acc, mono(Mono(pw.begin(), pw.end())), must(mulRat(ca, cb)));
       }
-    Poly p;
-    for (const auto &[m, c] : acc)
-      if (c.n != 0)
-        p.emplace_back(m, c);
-    return poly(std::move(p));
+    return fromTerms(acc);
   }
 
   // Conditions.
