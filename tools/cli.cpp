@@ -3,6 +3,9 @@
 #include "tools/cli.h"
 
 #include "verify/check/checker.h"
+#include "gpu/device.h"
+#include "gpu/run.h"
+#include "tools/launch.h"
 #include "tools/proof.h"
 #include "verify/equiv/bounded.h"
 #include "verify/equiv/concrete.h"
@@ -106,37 +109,16 @@ void printHelp() {
             << "ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel F] [--spec F] [--timeout S]\n"
             << "                     re-check a proof bundle: hashes, and every query of every proven\n"
             << "                     obligation unsat by the solver executables (exit 0 ok, 1 failed)\n"
+            << "ksynth run FILE.cu --spec SPEC.smt [--size NAME=VALUE ...] [--backend gpu|cpu] [--repeat R]\n"
+            << "                     verify, compile with nvcc, run on fresh seeded inputs with outputs poisoned\n"
+            << "                     (NaN), compare every repeat with the spec (double precision), time on the\n"
+            << "                     GPU (median of R; CUDA events, L2 flushed); without a GPU the concrete\n"
+            << "                     interpreter runs it, not timed. Refuses an unproven kernel unless\n"
+            << "                     --unverified. Also --warmup W --seed S --json --arch sm_XX --nvcc PATH|none\n"
+            << "                     --timeout S (watchdog, 120) --rtol X --keep DIR --kernel NAME -D -I\n"
+            << "                     exit 0 outputs agree, 1 wrong/failed/refuted, 2 not run, 64, 65, 70\n"
             << "Exit: 0 proven, 1 refuted, 2 unknown or bounded, 64 usage, 65 malformed input, 70 internal error.\n"
             << "Model: " << kModel << ".\n";
-}
-
-std::vector<std::string> splitDims(std::string s) {
-  if (!s.empty() && (s.front() == '[' || s.front() == '(')) {
-    s = s.substr(1);
-    if (!s.empty() && (s.back() == ']' || s.back() == ')'))
-      s.pop_back();
-  }
-  std::vector<std::string> out;
-  int depth = 0;
-  std::string cur;
-  for (char c : s) {
-    if (c == '(')
-      ++depth;
-    if (c == ')')
-      --depth;
-    if (c == ',' && depth == 0) {
-      out.push_back(cur);
-      cur.clear();
-      continue;
-    }
-    cur += c;
-  }
-  out.push_back(cur);
-  for (std::string &x : out) {
-    size_t a = x.find_first_not_of(" \t"), b = x.find_last_not_of(" \t");
-    x = a == std::string::npos ? "" : x.substr(a, b - a + 1);
-  }
-  return out;
 }
 
 const std::set<std::string> kSafetyChecks = {"race", "barrier", "bounds", "overflow", "assert"};
@@ -173,54 +155,6 @@ bool resolveChecks(VerifyArgs &va, std::string &err) {
     va.checks.insert(kSpecChecks.begin(), kSpecChecks.end());
   }
   return true;
-}
-
-// `// ksynth:launch grid=(...) block=(...)`
-struct LaunchLine {
-  bool found = false;
-  std::vector<std::string> grid, block;
-  unsigned line = 0;
-};
-
-LaunchLine findLaunchLine(const std::string &file) {
-  LaunchLine ll;
-  std::ifstream in(file);
-  std::string line;
-  unsigned n = 0;
-  while (std::getline(in, line)) {
-    ++n;
-    size_t p = line.find("ksynth:launch");
-    if (p == std::string::npos || line.find("//") > p)
-      continue;
-    ll.found = true;
-    ll.line = n;
-    std::string rest = line.substr(p + 13);
-    auto grab = [&](const std::string &key) -> std::vector<std::string> {
-      size_t k = rest.find(key + "=");
-      if (k == std::string::npos)
-        return {};
-      size_t i = k + key.size() + 1;
-      std::string val;
-      if (i < rest.size() && rest[i] == '(') {
-        int depth = 0;
-        for (; i < rest.size(); ++i) {
-          val += rest[i];
-          if (rest[i] == '(')
-            ++depth;
-          if (rest[i] == ')' && --depth == 0)
-            break;
-        }
-      } else {
-        while (i < rest.size() && !isspace(static_cast<unsigned char>(rest[i])))
-          val += rest[i++];
-      }
-      return splitDims(val);
-    };
-    ll.grid = grab("grid");
-    ll.block = grab("block");
-    break;
-  }
-  return ll;
 }
 
 std::string locText(const std::string &file, ir::Loc l) {
@@ -1008,8 +942,15 @@ int main(int argc, char **argv) {
     return specMain(rest);
   if (cmd == "check-proof")
     return checkProofMain(rest);
-  if (cmd == "run" || cmd == "bench")
-    return usage("'" + cmd + "' is not implemented yet in this version (only 'verify', 'spec' and '--spec SPEC.smt --prove')");
+  if (cmd == "run")
+    return runMain(rest);
+  // The GPU runner's child processes (gpu/run.h, gpu/device.h); not for people.
+  if (cmd == "__gpu-probe")
+    return gpu::probeMain();
+  if (cmd == "__gpu-run" && rest.size() == 1)
+    return gpu::gpuRunMain(rest[0]);
+  if (cmd == "bench")
+    return usage("'bench' is not implemented yet in this version");
   return usage("unknown command '" + cmd + "'");
 }
 

@@ -71,14 +71,18 @@ public:
     consts_.assign(s_.defines.size(), std::nullopt);
   }
 
-  // Binds dims, scalars and tensors, and checks the assumptions.
-  void prepare() {
+  void checkAssumptionsOnly() {
     prepareSizes(true);
     for (size_t i = 0; i < s_.assumes.size(); ++i) {
       std::vector<V> env;
       if (!eval(*s_.assumes[i], env).i)
         throw EvalError{"assumption " + infix(s_, *s_.assumes[i], {}) + " does not hold"};
     }
+  }
+
+  // Binds dims, scalars and tensors, and checks the assumptions.
+  void prepare() {
+    checkAssumptionsOnly();
     for (size_t t = 0; t < s_.tensors.size(); ++t) {
       shapes_.push_back(shape(static_cast<int>(t)));
       const Tensor &tn = s_.tensors[t];
@@ -478,6 +482,57 @@ std::optional<double> evaluateElement(const Spec &s, const Inputs &in, const std
     error = e.msg;
     return std::nullopt;
   }
+}
+
+std::vector<std::optional<double>> evaluateElements(const Spec &s, const Inputs &in, const std::string &tensor,
+                                                    const std::vector<int64_t> &flat, std::string &error) {
+  std::vector<std::optional<double>> out(flat.size());
+  int t = s.findTensor(tensor);
+  if (t < 0 || s.tensors[t].mode == Mode::In) {
+    error = "'" + tensor + "' is not an output tensor of spec '" + s.name + "'";
+    return out;
+  }
+  try {
+    Evaluator ev(s, in);
+    ev.prepare();
+    const std::vector<int64_t> sh = ev.shapeAt(t);
+    int64_t n = 1;
+    for (int64_t x : sh)
+      n *= x;
+    std::vector<int64_t> idx(sh.size());
+    for (size_t e = 0; e < flat.size(); ++e) {
+      if (flat[e] < 0 || flat[e] >= n) {
+        if (error.empty())
+          error = "element " + std::to_string(flat[e]) + " is outside '" + tensor + "'";
+        continue;
+      }
+      int64_t f = flat[e];
+      for (size_t k = sh.size(); k-- > 0;) {
+        idx[k] = f % sh[k];
+        f /= sh[k];
+      }
+      try {
+        V v = ev.element(t, idx);
+        out[e] = v.s == Sort::Real ? v.r : static_cast<double>(v.i);
+      } catch (const EvalError &err) {
+        if (error.empty())
+          error = err.msg;
+      }
+    }
+  } catch (const EvalError &e) {
+    error = e.msg;
+  }
+  return out;
+}
+
+std::string checkAssumptions(const Spec &s, const Inputs &in) {
+  try {
+    Evaluator ev(s, in);
+    ev.checkAssumptionsOnly();
+  } catch (const EvalError &e) {
+    return e.msg;
+  }
+  return "";
 }
 
 } // namespace ksynth::spec

@@ -41,6 +41,17 @@ EvalResult evaluate(const Spec &s, const Inputs &in);
 std::optional<double> evaluateElement(const Spec &s, const Inputs &in, const std::string &tensor,
                                       const std::vector<int64_t> &index, std::string &error);
 
+// Elements of one out/inout tensor (flat row-major indices) evaluated in one context, so a
+// define (a row's max, a mean) is computed once for all of them. An element whose
+// evaluation fails (division by zero, a read outside a tensor) is nullopt, with the first
+// such error in `error`; a failure of the inputs themselves fails all.
+std::vector<std::optional<double>> evaluateElements(const Spec &s, const Inputs &in, const std::string &tensor,
+                                                    const std::vector<int64_t> &flat, std::string &error);
+
+// Empty when every dim is given and >= 1, every scalar is given, and every assumption holds;
+// else what fails. Tensors are not needed.
+std::string checkAssumptions(const Spec &s, const Inputs &in);
+
 // The extents of tensor `t` for the given dims.
 std::optional<std::vector<int64_t>> shapeOf(const Spec &s, int t, const Inputs &in, std::string &error);
 

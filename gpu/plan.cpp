@@ -1,0 +1,513 @@
+#include "gpu/plan.h"
+
+#include "gpu/values.h"
+#include "verify/interp/interp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <random>
+#include <set>
+
+namespace ksynth::gpu {
+
+namespace {
+
+using interp::Value;
+
+Value intValue(int64_t i) {
+  Value v;
+  v.kind = Value::Kind::Int;
+  v.i = i;
+  return v;
+}
+Value floatValue(double f) {
+  Value v;
+  v.kind = Value::Kind::Float;
+  v.f = f;
+  return v;
+}
+
+const char *kindName(ArgPlan::Kind k) {
+  return k == ArgPlan::Kind::Tensor ? "tensor" : k == ArgPlan::Kind::Int ? "int" : "float";
+}
+
+// ---- operation count -------------------------------------------------------------------
+
+// A bound variable while counting: which binder it is (tokens: the variables a define's
+// arguments mention decide how many distinct calls there are) and a typical value.
+struct Slot {
+  std::set<int> tokens;
+  double mid = 0;
+};
+
+struct Counter {
+  const spec::Spec &s;
+  std::map<std::string, int64_t> dims;
+  std::map<int, double> extent; // token -> number of values
+  int nextToken = 0;
+  std::set<std::pair<int, std::set<int>>> counted; // (define, tokens of its arguments)
+  double defineOps = 0;
+  bool approximate = false;
+
+  std::optional<double> intValue(const spec::Term &t, const std::vector<Slot> &env) {
+    using spec::Op;
+    auto a = [&](size_t k) { return intValue(*t.args[k], env); };
+    switch (t.op) {
+    case Op::IntLit: return static_cast<double>(t.ival);
+    case Op::Dim: return static_cast<double>(dims.at(s.dims[t.ref].name));
+    case Op::Var: return static_cast<size_t>(t.ref) < env.size() ? std::optional<double>(env[t.ref].mid) : std::nullopt;
+    case Op::Const: {
+      std::vector<Slot> e2(static_cast<size_t>(s.defines[t.ref].numSlots));
+      return intValue(*s.defines[t.ref].body, e2);
+    }
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::IntDiv: case Op::Min: case Op::Max: {
+      auto x = a(0), y = a(1);
+      if (!x || !y)
+        return std::nullopt;
+      double r = *x;
+      for (size_t k = 1; k < t.args.size(); ++k) {
+        auto z = a(k);
+        if (!z)
+          return std::nullopt;
+        switch (t.op) {
+        case Op::Add: r += *z; break;
+        case Op::Sub: r -= *z; break;
+        case Op::Mul: r *= *z; break;
+        case Op::IntDiv: r = *z != 0 ? std::floor(r / *z) : 0; break;
+        case Op::Min: r = std::min(r, *z); break;
+        default: r = std::max(r, *z); break;
+        }
+      }
+      return r;
+    }
+    case Op::Neg: {
+      auto x = a(0);
+      return x ? std::optional<double>(-*x) : std::nullopt;
+    }
+    default: return std::nullopt;
+    }
+  }
+
+  std::set<int> tokensOf(const spec::Term &t, const std::vector<Slot> &env) {
+    std::set<int> out;
+    std::function<void(const spec::Term &)> walk = [&](const spec::Term &u) {
+      if (u.op == spec::Op::Var && static_cast<size_t>(u.ref) < env.size())
+        out.insert(env[u.ref].tokens.begin(), env[u.ref].tokens.end());
+      for (const spec::TermPtr &c : u.args)
+        walk(*c);
+    };
+    walk(t);
+    return out;
+  }
+
+  // Operations to evaluate `t` once (its define calls are counted on the side).
+  double cost(const spec::Term &t, std::vector<Slot> &env) {
+    using spec::Op;
+    double sub = 0;
+    switch (t.op) {
+    case Op::Sum: case Op::Prod: case Op::MaxOver: case Op::MinOver: case Op::ArgmaxOver: case Op::ArgminOver: {
+      auto lo = intValue(*t.args[0], env), hi = intValue(*t.args[1], env);
+      double n = 1;
+      if (lo && hi)
+        n = std::max(0.0, *hi - *lo);
+      else
+        approximate = true;
+      if (env.size() <= static_cast<size_t>(t.ref))
+        env.resize(static_cast<size_t>(t.ref) + 1);
+      Slot saved = env[t.ref];
+      int tok = nextToken++;
+      extent[tok] = std::max(1.0, n);
+      env[t.ref] = Slot{{tok}, (lo ? *lo : 0) + n / 2};
+      double body = cost(*t.args[2], env);
+      env[t.ref] = saved;
+      return n * body + std::max(0.0, n - 1);
+    }
+    case Op::Call: {
+      for (const spec::TermPtr &c : t.args)
+        sub += cost(*c, env);
+      std::set<int> toks;
+      for (const spec::TermPtr &c : t.args) {
+        std::set<int> x = tokensOf(*c, env);
+        toks.insert(x.begin(), x.end());
+      }
+      if (counted.insert({t.ref, toks}).second) {
+        const spec::Define &d = s.defines[t.ref];
+        std::vector<Slot> e2(static_cast<size_t>(std::max<int>(d.numSlots, static_cast<int>(t.args.size()))));
+        for (size_t k = 0; k < t.args.size(); ++k) {
+          e2[k].tokens = tokensOf(*t.args[k], env);
+          auto v = intValue(*t.args[k], env);
+          e2[k].mid = v ? *v : 0;
+        }
+        double calls = 1;
+        for (int x : toks)
+          calls *= extent[x];
+        defineOps += calls * cost(*d.body, e2);
+      }
+      return sub;
+    }
+    case Op::Const: {
+      if (counted.insert({t.ref, {}}).second) {
+        std::vector<Slot> e2(static_cast<size_t>(s.defines[t.ref].numSlots));
+        defineOps += cost(*s.defines[t.ref].body, e2);
+      }
+      return 0;
+    }
+    case Op::Let: {
+      size_t n = t.letVars.size();
+      for (size_t k = 0; k < n; ++k)
+        sub += cost(*t.args[k], env);
+      if (env.size() < static_cast<size_t>(t.ref) + n)
+        env.resize(static_cast<size_t>(t.ref) + n);
+      for (size_t k = 0; k < n; ++k)
+        env[static_cast<size_t>(t.ref) + k] = Slot{tokensOf(*t.args[k], env), 0};
+      return sub + cost(*t.args[n], env);
+    }
+    case Op::Ite:
+      return cost(*t.args[0], env) + std::max(cost(*t.args[1], env), cost(*t.args[2], env));
+    default: break;
+    }
+    for (const spec::TermPtr &c : t.args)
+      sub += cost(*c, env);
+    bool realOp = false;
+    switch (t.op) {
+    case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Neg: case Op::Abs: case Op::Max:
+    case Op::Min:
+      realOp = t.sort == spec::Sort::Real;
+      break;
+    case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: case Op::Eq: case Op::Distinct:
+      realOp = !t.args.empty() && t.args[0]->sort == spec::Sort::Real;
+      break;
+    case Op::Fn: realOp = true; break;
+    default: break;
+    }
+    double ops = realOp ? std::max<double>(1, static_cast<double>(t.args.size()) - 1) : 0;
+    if (t.op == Op::Neg || t.op == Op::Abs || t.op == Op::Fn)
+      ops = realOp ? 1 : 0;
+    return sub + ops;
+  }
+};
+
+bool evalLaunchDim(const ir::Kernel &k, const interp::Env &env, const ir::ExprPtr &e, int64_t &out, std::string &why) {
+  if (!e) {
+    why = "the launch is not given (a '// ksynth:launch grid=(...) block=(...)' line, or --grid and --block)";
+    return false;
+  }
+  Value v;
+  if (!interp::evalConstExpr(k, env, *e, v) || v.kind != Value::Kind::Int) {
+    why = "a launch dimension does not evaluate at these sizes";
+    return false;
+  }
+  if (v.i < 1 || v.i > (static_cast<__int128>(1) << 31) - 1) {
+    why = "a launch dimension is " + std::to_string(static_cast<long long>(v.i)) + " at these sizes";
+    return false;
+  }
+  out = static_cast<int64_t>(v.i);
+  return true;
+}
+
+} // namespace
+
+double operationCount(const spec::Spec &s, const std::map<std::string, int64_t> &dims, std::string &note) {
+  Counter c{s, dims};
+  double total = 0;
+  spec::Inputs in;
+  in.dims = dims;
+  for (const spec::Ensures &e : s.ensures) {
+    std::string why;
+    auto shape = spec::shapeOf(s, e.tensor, in, why);
+    if (!shape)
+      continue;
+    double n = 1;
+    std::vector<Slot> env(static_cast<size_t>(std::max<int>(e.numSlots, static_cast<int>(shape->size()))));
+    for (size_t k = 0; k < shape->size(); ++k) {
+      int tok = c.nextToken++;
+      c.extent[tok] = static_cast<double>((*shape)[k]);
+      env[k] = Slot{{tok}, static_cast<double>((*shape)[k]) / 2};
+      n *= static_cast<double>((*shape)[k]);
+    }
+    total += n * c.cost(*e.body, env);
+  }
+  total += c.defineOps;
+  note = "real arithmetic and math functions of the spec's terms, ranges expanded, each define once per "
+         "distinct argument";
+  if (c.approximate)
+    note += "; some range lengths were estimated";
+  return total;
+}
+
+nlohmann::json Plan::toJson() const {
+  nlohmann::json ts = nlohmann::json::array(), as = nlohmann::json::array();
+  for (const TensorPlan &t : tensors)
+    ts.push_back({{"name", t.name},
+                  {"type", spec::elemTypeName(t.type)},
+                  {"mode", spec::modeName(t.mode)},
+                  {"shape", t.shape},
+                  {"elements", t.elements},
+                  {"all", t.all},
+                  {"checked", t.checked}});
+  for (const ArgPlan &a : args)
+    as.push_back({{"name", a.name}, {"kind", kindName(a.kind)}, {"tensor", a.tensor}, {"bits", a.bits},
+                  {"signed", a.isSigned}, {"value", a.value}});
+  return {{"spec", spec},         {"kernel", kernel},   {"dims", dims},       {"scalars", scalars},
+          {"grid", grid},         {"block", block},     {"shared_bytes", sharedBytes},
+          {"tensors", ts},        {"args", as},         {"seed", seed},       {"warmup", warmup},
+          {"repeats", repeats},   {"flops", flops},     {"flops_note", flopsNote}, {"bytes", bytes}};
+}
+
+std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) {
+  try {
+    Plan p;
+    p.spec = j.at("spec");
+    p.kernel = j.at("kernel");
+    p.dims = j.at("dims").get<std::map<std::string, int64_t>>();
+    p.scalars = j.at("scalars").get<std::map<std::string, double>>();
+    p.grid = j.at("grid").get<std::array<int64_t, 3>>();
+    p.block = j.at("block").get<std::array<int64_t, 3>>();
+    p.sharedBytes = j.at("shared_bytes");
+    for (const auto &t : j.at("tensors")) {
+      TensorPlan tp;
+      tp.name = t.at("name");
+      auto ty = spec::parseElemType(t.at("type").get<std::string>());
+      if (!ty)
+        throw std::runtime_error("unknown element type");
+      tp.type = *ty;
+      std::string m = t.at("mode");
+      tp.mode = m == "in" ? spec::Mode::In : m == "out" ? spec::Mode::Out : spec::Mode::InOut;
+      tp.shape = t.at("shape").get<std::vector<int64_t>>();
+      tp.elements = t.at("elements");
+      tp.all = t.at("all");
+      tp.checked = t.at("checked").get<std::vector<int64_t>>();
+      p.tensors.push_back(std::move(tp));
+    }
+    for (const auto &a : j.at("args")) {
+      ArgPlan ap;
+      ap.name = a.at("name");
+      std::string k = a.at("kind");
+      ap.kind = k == "tensor" ? ArgPlan::Kind::Tensor : k == "int" ? ArgPlan::Kind::Int : ArgPlan::Kind::Float;
+      ap.tensor = a.at("tensor");
+      ap.bits = a.at("bits");
+      ap.isSigned = a.at("signed");
+      ap.value = a.at("value");
+      p.args.push_back(std::move(ap));
+    }
+    p.seed = j.at("seed");
+    p.warmup = j.at("warmup");
+    p.repeats = j.at("repeats");
+    p.flops = j.at("flops");
+    p.flopsNote = j.at("flops_note");
+    p.bytes = j.at("bytes");
+    return p;
+  } catch (const std::exception &e) {
+    error = std::string("malformed run plan: ") + e.what();
+    return std::nullopt;
+  }
+}
+
+spec::Inputs inputsOf(const Plan &p, const spec::Spec &s, int repeat) {
+  spec::Inputs in;
+  in.dims = p.dims;
+  in.scalars = p.scalars;
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    const TensorPlan &tp = p.tensors[t];
+    if (tp.mode == spec::Mode::Out)
+      continue;
+    spec::TensorValue tv;
+    tv.shape = tp.shape;
+    tv.data.resize(static_cast<size_t>(tp.elements));
+    for (int64_t i = 0; i < tp.elements; ++i)
+      tv.data[static_cast<size_t>(i)] = inputValue(p.seed, repeat, static_cast<int>(t), i, tp.type);
+    in.tensors[tp.name] = std::move(tv);
+  }
+  return in;
+}
+
+std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const PlanRequest &r,
+                             std::string &error) {
+  Plan p;
+  p.spec = s.name;
+  p.kernel = k.name;
+  p.seed = r.seed;
+  p.warmup = r.warmup;
+  p.repeats = r.repeats;
+  for (const auto &[name, v] : r.values)
+    if (s.findDim(name) < 0 && s.findScalar(name) < 0) {
+      error = "spec '" + s.name + "' has no dim or scalar '" + name + "'";
+      return std::nullopt;
+    }
+  std::string missing;
+  for (const spec::Dim &d : s.dims) {
+    auto it = r.values.find(d.name);
+    if (it == r.values.end()) {
+      missing += (missing.empty() ? "" : ", ") + d.name;
+      continue;
+    }
+    if (it->second != std::floor(it->second) || it->second < 1 || it->second > 9.2e18) {
+      error = "dim " + d.name + " must be a positive integer";
+      return std::nullopt;
+    }
+    p.dims[d.name] = static_cast<int64_t>(it->second);
+  }
+  if (!missing.empty()) {
+    error = "no size for " + missing + " (--size NAME=VALUE)";
+    return std::nullopt;
+  }
+  // Scalars: given, else seeded draws until the assumptions hold.
+  std::mt19937_64 rng(r.seed);
+  spec::Inputs in;
+  in.dims = p.dims;
+  for (int attempt = 0; attempt < 64; ++attempt) {
+    for (const spec::Scalar &x : s.scalars) {
+      auto it = r.values.find(x.name);
+      if (it != r.values.end())
+        in.scalars[x.name] = it->second;
+      else
+        in.scalars[x.name] = spec::isFloat(x.type) ? static_cast<double>(static_cast<int>(rng() % 33) - 16) / 8.0
+                                                   : static_cast<double>(1 + rng() % 4);
+    }
+    error = spec::checkAssumptions(s, in);
+    if (error.empty())
+      break;
+    bool drawn = false;
+    for (const spec::Scalar &x : s.scalars)
+      drawn |= !r.values.count(x.name);
+    if (!drawn)
+      break;
+  }
+  if (!error.empty()) {
+    error = "these sizes are outside the spec (" + error + "); a proof says nothing about them";
+    return std::nullopt;
+  }
+  p.scalars = in.scalars;
+
+  // Tensors.
+  for (size_t t = 0; t < s.tensors.size(); ++t) {
+    const spec::Tensor &T = s.tensors[t];
+    auto shape = spec::shapeOf(s, static_cast<int>(t), in, error);
+    if (!shape)
+      return std::nullopt;
+    TensorPlan tp;
+    tp.name = T.name;
+    tp.type = T.type;
+    tp.mode = T.mode;
+    tp.shape = *shape;
+    double n = 1;
+    for (int64_t e : tp.shape)
+      n *= static_cast<double>(e);
+    if (n > 4e12) {
+      error = "tensor " + T.name + " has " + std::to_string(n) + " elements";
+      return std::nullopt;
+    }
+    tp.elements = static_cast<int64_t>(n);
+    double bytes = n * elemBytes(T.type);
+    p.bytes += T.mode == spec::Mode::InOut ? 2 * bytes : bytes;
+    p.tensors.push_back(std::move(tp));
+  }
+
+  // The kernel's view: parameters, preconditions, launch.
+  interp::Env env;
+  std::map<int, int> tensorOfParam; // parameter index -> tensor
+  for (const auto &[a, t] : b.tensorOfArray) {
+    env.lens[a] = p.tensors[t].elements;
+    int pi = k.arrays[a].paramIndex;
+    if (pi >= 0 && tensorOfParam.count(pi) && tensorOfParam[pi] != t) {
+      error = "parameter " + k.arrays[a].name + " is bound to two tensors";
+      return std::nullopt;
+    }
+    if (pi >= 0)
+      tensorOfParam[pi] = t;
+  }
+  for (const auto &[var, d] : b.dimOfVar)
+    env.params[var] = intValue(p.dims.at(s.dims[d].name));
+  for (const auto &[var, x] : b.scalarOfVar) {
+    double v = p.scalars.at(s.scalars[x].name);
+    env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
+  }
+  for (const spec::Precondition &pc : b.preconditions) {
+    Value v;
+    if (interp::evalConstExpr(k, env, *pc.expr, v) && v.kind == Value::Kind::Int && v.i == 0) {
+      error = "the kernel's precondition " + pc.text + " does not hold at these sizes";
+      return std::nullopt;
+    }
+  }
+  for (int d = 0; d < 3; ++d)
+    if (!evalLaunchDim(k, env, r.grid[d], p.grid[d], error) || !evalLaunchDim(k, env, r.block[d], p.block[d], error))
+      return std::nullopt;
+  if (r.shared) {
+    Value v;
+    if (!interp::evalConstExpr(k, env, *r.shared, v) || v.kind != Value::Kind::Int || v.i < 0 ||
+        v.i > (1 << 30)) {
+      error = "the launch's shared= does not evaluate to a byte count at these sizes";
+      return std::nullopt;
+    }
+    p.sharedBytes = static_cast<int64_t>(v.i);
+  }
+  for (size_t i = 0; i < k.params.size(); ++i) {
+    const ir::Param &pr = k.params[i];
+    ArgPlan a;
+    if (pr.isArray) {
+      a.name = k.arrays[pr.id].name;
+      auto it = tensorOfParam.find(static_cast<int>(i));
+      if (it == tensorOfParam.end()) {
+        error = "pointer parameter " + a.name + " is no tensor of the spec";
+        return std::nullopt;
+      }
+      a.kind = ArgPlan::Kind::Tensor;
+      a.tensor = it->second;
+    } else {
+      const ir::Var &v = k.vars[pr.id];
+      a.name = v.name;
+      auto pv = env.params.find(pr.id);
+      if (pv == env.params.end() || !(v.type.isInt() || v.type.isFloat())) {
+        error = "parameter " + v.name + " is no dim or scalar of the spec";
+        return std::nullopt;
+      }
+      a.kind = v.type.isFloat() ? ArgPlan::Kind::Float : ArgPlan::Kind::Int;
+      a.bits = v.type.bits;
+      a.isSigned = v.type.isSigned;
+      a.value = pv->second.kind == Value::Kind::Float ? pv->second.f : static_cast<double>(pv->second.i);
+      if (a.kind == ArgPlan::Kind::Int && v.type.bits < 64) {
+        __int128 x = pv->second.i;
+        if (x < v.type.minValue() || x > v.type.maxValue()) {
+          error = "parameter " + v.name + " (" + v.type.str() + ") cannot hold " + std::to_string(static_cast<long long>(x));
+          return std::nullopt;
+        }
+      }
+    }
+    p.args.push_back(std::move(a));
+  }
+
+  p.flops = operationCount(s, p.dims, p.flopsNote);
+  // Elements compared: all when the reference can afford it, else a sample (both ends of
+  // the tensor and seeded draws; the same elements in every repeat).
+  double outElems = 0;
+  int outs = 0;
+  for (const TensorPlan &tp : p.tensors)
+    if (tp.mode != spec::Mode::In) {
+      outElems += static_cast<double>(tp.elements);
+      ++outs;
+    }
+  double perElem = std::max(1.0, p.flops / std::max(1.0, outElems));
+  for (TensorPlan &tp : p.tensors) {
+    if (tp.mode == spec::Mode::In)
+      continue;
+    if (outElems * perElem <= r.referenceBudget && tp.elements <= (1 << 22)) {
+      tp.all = true;
+      continue;
+    }
+    int64_t want = static_cast<int64_t>(std::clamp(r.referenceBudget / perElem / std::max(1, outs), 64.0,
+                                                   static_cast<double>(r.maxChecked)));
+    want = std::min(want, tp.elements);
+    std::set<int64_t> pick;
+    for (int64_t i = 0; i < std::min<int64_t>(16, tp.elements); ++i) {
+      pick.insert(i);
+      pick.insert(tp.elements - 1 - i);
+    }
+    while (static_cast<int64_t>(pick.size()) < want)
+      pick.insert(static_cast<int64_t>(rng() % static_cast<uint64_t>(tp.elements)));
+    tp.checked.assign(pick.begin(), pick.end());
+  }
+  return p;
+}
+
+} // namespace ksynth::gpu

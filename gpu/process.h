@@ -1,0 +1,29 @@
+// gpu/ child processes: nvcc and the GPU runner run as separate processes under a wall-clock
+// limit, so a compiler or a kernel that hangs is killed and reported, and ksynth never hangs.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace ksynth::gpu {
+
+struct ProcessResult {
+  bool started = false;  // false: the program could not be started (see output)
+  bool timedOut = false; // killed (SIGKILL) after the limit
+  int exitCode = -1;     // when it exited normally
+  int signal = 0;        // when a signal ended it
+  std::string output;    // stdout and stderr together
+  double ms = 0;
+  bool ok() const { return started && !timedOut && signal == 0 && exitCode == 0; }
+  // "exit 3", "killed by signal 11", "did not finish within 60 s", ...
+  std::string how(double timeoutS) const;
+};
+
+// Runs argv[0] (a path) with stdin from /dev/null; kills it and its process group after
+// `timeoutS` seconds.
+ProcessResult runProcess(const std::vector<std::string> &argv, double timeoutS);
+
+// The program `name` on PATH, or empty.
+std::string findOnPath(const std::string &name);
+
+} // namespace ksynth::gpu

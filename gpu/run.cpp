@@ -1,0 +1,311 @@
+#include "gpu/run.h"
+
+#include "gpu/process.h"
+#include "gpu/values.h"
+#include "verify/equiv/concrete.h"
+#include "verify/interp/interp.h"
+#include "verify/spec/eval.h"
+
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+namespace ksynth::gpu {
+
+namespace fs = std::filesystem;
+
+double defaultRtol(spec::ElemType t) {
+  switch (t) {
+  case spec::ElemType::F64: return 1e-9;
+  case spec::ElemType::F32: return 1e-4;
+  case spec::ElemType::F16: return 1e-2;
+  case spec::ElemType::BF16: return 2e-2;
+  default: return 0;
+  }
+}
+
+bool RunReport::agrees() const {
+  if (!ran)
+    return false;
+  for (const TensorCheck &c : checks)
+    if (c.mismatched > 0)
+      return false;
+  return true;
+}
+
+nlohmann::json RunReport::toJson() const {
+  nlohmann::json cs = nlohmann::json::array();
+  for (const TensorCheck &c : checks) {
+    nlohmann::json j = {{"tensor", c.name},         {"type", spec::elemTypeName(c.type)},
+                        {"rtol", c.rtol},           {"compared", c.compared},
+                        {"mismatched", c.mismatched}, {"unwritten", c.unwritten},
+                        {"not_finite", c.notFinite}, {"max_abs_error", c.maxAbs},
+                        {"max_rel_error", c.maxRel}};
+    if (!c.firstMismatch.is_null())
+      j["first_mismatch"] = c.firstMismatch;
+    cs.push_back(j);
+  }
+  nlohmann::json j = {{"backend", backend}, {"ran", ran},    {"repeats", repeats}, {"checks", cs},
+                      {"timed", timed},     {"agrees", agrees()}, {"ms", ms}};
+  if (!failure.empty())
+    j["failure"] = {{"kind", failure}, {"error", error}};
+  if (!timed)
+    j["not_timed"] = notTimed;
+  if (!timesMs.empty())
+    j["times_ms"] = timesMs;
+  if (!function.is_null())
+    j["function"] = function;
+  return j;
+}
+
+namespace {
+
+std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  return idx;
+}
+
+std::vector<int64_t> comparedElements(const TensorPlan &tp) {
+  if (!tp.all)
+    return tp.checked;
+  std::vector<int64_t> all(static_cast<size_t>(tp.elements));
+  for (int64_t i = 0; i < tp.elements; ++i)
+    all[static_cast<size_t>(i)] = i;
+  return all;
+}
+
+std::vector<TensorCheck> freshChecks(const Plan &p, double rtolOverride) {
+  std::vector<TensorCheck> cs;
+  for (const TensorPlan &tp : p.tensors)
+    if (tp.mode != spec::Mode::In) {
+      TensorCheck c;
+      c.name = tp.name;
+      c.type = tp.type;
+      c.rtol = rtolOverride >= 0 ? rtolOverride : defaultRtol(tp.type);
+      cs.push_back(c);
+    }
+  return cs;
+}
+
+} // namespace
+
+bool compareRepeat(const Plan &p, const spec::Spec &s, int repeat, const std::vector<std::vector<double>> &got,
+                   double rtolOverride, std::vector<TensorCheck> &checks, std::string &error) {
+  if (checks.empty())
+    checks = freshChecks(p, rtolOverride);
+  spec::Inputs in = inputsOf(p, s, repeat);
+  size_t ci = 0;
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    const TensorPlan &tp = p.tensors[t];
+    if (tp.mode == spec::Mode::In)
+      continue;
+    TensorCheck &c = checks[ci++];
+    std::vector<int64_t> elems = comparedElements(tp);
+    if (got[t].size() != elems.size()) {
+      error = "the runner returned " + std::to_string(got[t].size()) + " values of " + tp.name + " for " +
+              std::to_string(elems.size()) + " elements";
+      return false;
+    }
+    std::string why;
+    std::vector<std::optional<double>> want = spec::evaluateElements(s, in, tp.name, elems, why);
+    double sq = 0;
+    int64_t finite = 0;
+    for (const auto &w : want)
+      if (w && std::isfinite(*w)) {
+        sq += *w * *w;
+        ++finite;
+      }
+    double scale = finite ? std::sqrt(sq / static_cast<double>(finite)) : 0;
+    for (size_t e = 0; e < elems.size(); ++e) {
+      double g = got[t][e];
+      if (!want[e] || !std::isfinite(*want[e])) {
+        if (!(want[e] && std::isnan(*want[e]) && std::isnan(g)))
+          ++c.notFinite;
+        continue;
+      }
+      double w = *want[e];
+      ++c.compared;
+      double err = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::fabs(g - w);
+      bool ok = err <= c.rtol * std::fabs(w) + c.rtol * scale;
+      if (std::isfinite(err)) {
+        c.maxAbs = std::max(c.maxAbs, err);
+        if (std::fabs(w) > 1e-3 * scale && w != 0)
+          c.maxRel = std::max(c.maxRel, err / std::fabs(w));
+      }
+      if (ok)
+        continue;
+      ++c.mismatched;
+      if (std::isnan(g))
+        ++c.unwritten;
+      if (c.firstMismatch.is_null())
+        c.firstMismatch = {{"repeat", repeat}, {"index", unflatten(elems[e], tp.shape)}, {"got", std::isnan(g) ? nlohmann::json("NaN") : nlohmann::json(g)}, {"want", w}};
+    }
+  }
+  return true;
+}
+
+RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                   double rtolOverride) {
+  auto t0 = std::chrono::steady_clock::now();
+  RunReport rep;
+  rep.backend = "cpu";
+  rep.notTimed = "not timed: no GPU (the concrete interpreter ran the kernel)";
+  rep.checks = freshChecks(p, rtolOverride);
+  std::array<ir::ExprPtr, 3> block, grid;
+  for (int d = 0; d < 3; ++d) {
+    block[d] = ir::mkConstInt(p.block[d], ir::Type::i64());
+    grid[d] = ir::mkConstInt(p.grid[d], ir::Type::i64());
+  }
+  std::map<int, int> arrayOfTensor;
+  for (const auto &[a, t] : b.tensorOfArray)
+    arrayOfTensor[t] = a;
+  for (int r = 0; r < p.warmup + p.repeats; ++r) {
+    spec::Inputs in = inputsOf(p, s, r);
+    equiv::LaunchEnv le = equiv::launchEnv(k, s, b, in, block, grid);
+    if (!le.ok) {
+      rep.failure = "setup";
+      rep.error = le.why;
+      return rep;
+    }
+    interp::Env &env = le.env;
+    env.wideFloats = false; // the kernel's own precision
+    env.garbageSet = true;  // unwritten outputs and shared memory hold NaN
+    env.garbage = std::numeric_limits<double>::quiet_NaN();
+    interp::GridRun run = interp::runGrid(k, env);
+    if (!run.completed) {
+      rep.failure = "fault";
+      rep.error = "repeat " + std::to_string(r) + ": " + run.error;
+      return rep;
+    }
+    if (!run.faults.empty()) {
+      static const char *names[] = {"access", "barrier", "integer overflow", "division by zero",
+                                    "out-of-bounds access", "assertion failure"};
+      const interp::Fault &f = run.faults.front();
+      rep.failure = "fault";
+      rep.error = "repeat " + std::to_string(r) + ": " + names[static_cast<int>(f.event.kind)] + " by block (" +
+                  std::to_string(f.thread.block.x) + "," + std::to_string(f.thread.block.y) + "," +
+                  std::to_string(f.thread.block.z) + ") thread (" + std::to_string(f.thread.thread.x) + "," +
+                  std::to_string(f.thread.thread.y) + "," + std::to_string(f.thread.thread.z) + ")";
+      return rep;
+    }
+    std::vector<std::vector<double>> got(p.tensors.size());
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const TensorPlan &tp = p.tensors[t];
+      if (tp.mode == spec::Mode::In)
+        continue;
+      int a = arrayOfTensor.at(static_cast<int>(t));
+      for (int64_t e : comparedElements(tp)) {
+        auto it = run.memory.find({a, e});
+        const interp::Value *v = nullptr;
+        if (it != run.memory.end())
+          v = &it->second;
+        else if (auto init = env.memory.find({a, e}); tp.mode == spec::Mode::InOut && init != env.memory.end())
+          v = &init->second;
+        double x = std::numeric_limits<double>::quiet_NaN();
+        if (v)
+          x = v->kind == interp::Value::Kind::Float ? v->f : static_cast<double>(v->i);
+        // What the device would hold: the value in the tensor's element type.
+        unsigned char buf[8];
+        storeElem(tp.type, x, buf);
+        got[t].push_back(std::isnan(x) ? x : loadElem(tp.type, buf));
+      }
+    }
+    std::string err;
+    if (!compareRepeat(p, s, r, got, rtolOverride, rep.checks, err)) {
+      rep.failure = "reference";
+      rep.error = err;
+      return rep;
+    }
+    ++rep.repeats;
+  }
+  rep.ran = true;
+  rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, const std::string &dir,
+                   const DeviceInfo &dev, double timeoutS, double rtolOverride) {
+  auto t0 = std::chrono::steady_clock::now();
+  RunReport rep;
+  rep.backend = "gpu";
+  rep.checks = freshChecks(p, rtolOverride);
+  {
+    std::ofstream out(fs::path(dir) / "plan.json");
+    out << p.toJson().dump() << "\n";
+  }
+  fs::remove(fs::path(dir) / "result.json");
+  ProcessResult pr = runProcess({self, "__gpu-run", dir}, timeoutS);
+  nlohmann::json res;
+  {
+    std::ifstream in(fs::path(dir) / "result.json");
+    if (in) {
+      try {
+        res = nlohmann::json::parse(in);
+      } catch (...) {
+      }
+    }
+  }
+  std::string tail = pr.output.size() > 2000 ? pr.output.substr(pr.output.size() - 2000) : pr.output;
+  if (pr.timedOut) {
+    rep.failure = "hang";
+    rep.error = "the GPU runner did not finish within " + std::to_string(static_cast<int>(timeoutS)) +
+                " s and was killed (a kernel that never ends?)";
+  } else if (res.is_null()) {
+    rep.failure = "setup";
+    rep.error = "the GPU runner " + pr.how(timeoutS) + " without a result" + (tail.empty() ? "" : ": " + tail);
+  } else if (!res.value("ok", false)) {
+    rep.failure = res.value("failure", "setup");
+    rep.error = res.value("error", "the GPU runner failed");
+  }
+  if (res.contains("function"))
+    rep.function = res["function"];
+  int done = res.is_null() ? 0 : res.value("repeats_done", 0);
+  // Compare every repeat that finished, even when a later one failed.
+  for (int r = 0; r < done; ++r) {
+    std::vector<std::vector<double>> got(p.tensors.size());
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      if (p.tensors[t].mode == spec::Mode::In)
+        continue;
+      fs::path f = fs::path(dir) / ("r" + std::to_string(r) + "_t" + std::to_string(t) + ".bin");
+      std::ifstream in(f, std::ios::binary);
+      size_t n = p.tensors[t].all ? static_cast<size_t>(p.tensors[t].elements) : p.tensors[t].checked.size();
+      got[t].resize(n);
+      in.read(reinterpret_cast<char *>(got[t].data()), static_cast<std::streamsize>(n * sizeof(double)));
+      if (static_cast<size_t>(in.gcount()) != n * sizeof(double)) {
+        rep.failure = "setup";
+        rep.error = "the GPU runner's output " + f.filename().string() + " is short";
+        return rep;
+      }
+      fs::remove(f);
+    }
+    std::string err;
+    if (!compareRepeat(p, s, r, got, rtolOverride, rep.checks, err)) {
+      rep.failure = "reference";
+      rep.error = err;
+      return rep;
+    }
+    ++rep.repeats;
+  }
+  if (rep.failure.empty() && done == p.warmup + p.repeats) {
+    rep.ran = true;
+    std::vector<double> all = res.value("times_ms", std::vector<double>{});
+    if (static_cast<int>(all.size()) == p.warmup + p.repeats) {
+      rep.timesMs.assign(all.begin() + p.warmup, all.end());
+      rep.timed = true;
+    }
+  }
+  if (!rep.timed)
+    rep.notTimed = "not timed: the run failed";
+  (void)dev;
+  rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  return rep;
+}
+
+} // namespace ksynth::gpu

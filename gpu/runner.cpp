@@ -1,0 +1,248 @@
+// The GPU runner: the child process of runOnGpu (run.h). It loads the CUDA driver, the cubin
+// and the kernel, checks the launch against the function's and the device's limits, and
+// runs warm-up + timed repeats: fresh inputs (values.h), outputs poisoned, L2 flushed, the
+// launch between two events on the default stream, then the compared elements written to
+// DIR/r<repeat>_t<tensor>.bin (doubles). DIR/result.json says how far it got.
+#include "gpu/cuda.h"
+#include "gpu/device.h"
+#include "gpu/plan.h"
+#include "gpu/run.h"
+#include "gpu/values.h"
+
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <vector>
+
+namespace ksynth::gpu {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  fs::path dir;
+  nlohmann::json j = {{"ok", false}, {"repeats_done", 0}, {"times_ms", nlohmann::json::array()}};
+  void save() {
+    std::ofstream out(dir / "result.json.tmp");
+    out << j.dump() << "\n";
+    out.close();
+    fs::rename(dir / "result.json.tmp", dir / "result.json");
+  }
+  int fail(const std::string &kind, const std::string &error) {
+    j["ok"] = false;
+    j["failure"] = kind;
+    j["error"] = error;
+    save();
+    return 1;
+  }
+};
+
+} // namespace
+
+int gpuRunMain(const std::string &dirName) {
+  Result res;
+  res.dir = dirName;
+  std::string err;
+  std::optional<Plan> plan;
+  {
+    std::ifstream in(res.dir / "plan.json");
+    try {
+      plan = Plan::fromJson(nlohmann::json::parse(in), err);
+    } catch (const std::exception &e) {
+      err = e.what();
+    }
+  }
+  if (!plan)
+    return res.fail("setup", "cannot read the run plan: " + err);
+  const Plan &p = *plan;
+  const Driver &cu = driver();
+  if (!cu.loaded())
+    return res.fail("setup", cu.error);
+  auto check = [&](CUresult r, const char *what) {
+    if (r != 0)
+      err = std::string(what) + ": " + cu.errorText(r);
+    return r == 0;
+  };
+  if (!check(cu.cuInit(0), "cuInit"))
+    return res.fail("setup", err);
+  CUdevice dev = 0;
+  CUcontext ctx = nullptr;
+  if (!check(cu.cuDeviceGet(&dev, 0), "cuDeviceGet") || !check(cu.cuDevicePrimaryCtxRetain(&ctx, dev), "context") ||
+      !check(cu.cuCtxSetCurrent(ctx), "context"))
+    return res.fail("setup", err);
+  std::string image;
+  {
+    std::ifstream in(res.dir / "kernel.cubin", std::ios::binary);
+    image.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  CUmodule mod = nullptr;
+  if (image.empty() || !check(cu.cuModuleLoadData(&mod, image.data()), "loading the cubin"))
+    return res.fail("setup", image.empty() ? "no kernel.cubin" : err);
+  // The kernel: by its plain name (extern "C"), else the one mangled name whose base it is.
+  CUfunction fn = nullptr;
+  if (cu.cuModuleGetFunction(&fn, mod, p.kernel.c_str()) != 0) {
+    fn = nullptr;
+    unsigned n = 0;
+    std::vector<std::string> names;
+    if (cu.cuModuleGetFunctionCount && cu.cuModuleGetFunctionCount(&n, mod) == 0 && n > 0) {
+      std::vector<CUfunction> fs(n);
+      cu.cuModuleEnumerateFunctions(fs.data(), n, mod);
+      for (CUfunction f : fs) {
+        const char *name = nullptr;
+        if (cu.cuFuncGetName(&name, f) == 0 && name && baseName(name) == p.kernel) {
+          names.push_back(name);
+          fn = f;
+        }
+      }
+    }
+    if (names.size() != 1)
+      return res.fail("setup", names.empty() ? "no kernel '" + p.kernel + "' in the cubin"
+                                             : "'" + p.kernel + "' is overloaded in the cubin");
+  }
+  auto fattr = [&](int a) {
+    int v = 0;
+    cu.cuFuncGetAttribute(&v, a, fn);
+    return v;
+  };
+  int maxThreads = fattr(kFuncMaxThreadsPerBlock), staticShared = fattr(kFuncSharedSizeBytes);
+  res.j["function"] = {{"registers", fattr(kFuncNumRegs)},
+                       {"static_shared_bytes", staticShared},
+                       {"local_bytes", fattr(kFuncLocalSizeBytes)},
+                       {"max_threads_per_block", maxThreads}};
+  // Resource limits, before launching.
+  auto dattr = [&](int a) {
+    int v = 0;
+    cu.cuDeviceGetAttribute(&v, a, dev);
+    return static_cast<int64_t>(v);
+  };
+  int64_t threads = p.block[0] * p.block[1] * p.block[2];
+  const int blockAttr[3] = {kMaxBlockDimX, kMaxBlockDimY, kMaxBlockDimZ};
+  const int gridAttr[3] = {kMaxGridDimX, kMaxGridDimY, kMaxGridDimZ};
+  for (int d = 0; d < 3; ++d) {
+    if (p.block[d] > dattr(blockAttr[d]))
+      return res.fail("resources", "block dimension " + std::to_string(d) + " is " + std::to_string(p.block[d]) +
+                                       "; the device allows " + std::to_string(dattr(blockAttr[d])));
+    if (p.grid[d] > dattr(gridAttr[d]))
+      return res.fail("resources", "grid dimension " + std::to_string(d) + " is " + std::to_string(p.grid[d]) +
+                                       "; the device allows " + std::to_string(dattr(gridAttr[d])));
+  }
+  if (threads > maxThreads)
+    return res.fail("resources", std::to_string(threads) + " threads per block; this kernel can have at most " +
+                                     std::to_string(maxThreads) + " (registers: " +
+                                     std::to_string(fattr(kFuncNumRegs)) + " per thread)");
+  int64_t optin = dattr(kMaxSharedPerBlockOptin);
+  if (staticShared + p.sharedBytes > std::max<int64_t>(optin, dattr(kMaxSharedPerBlock)))
+    return res.fail("resources", std::to_string(staticShared + p.sharedBytes) +
+                                     " bytes of shared memory per block; the device allows " + std::to_string(optin));
+  if (p.sharedBytes > 48 * 1024 &&
+      !check(cu.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedSizeBytes, static_cast<int>(p.sharedBytes)),
+             "raising the dynamic shared memory limit"))
+    return res.fail("resources", err);
+
+  // Buffers: every tensor, and one to flush L2 between repeats.
+  std::vector<CUdeviceptr> buf(p.tensors.size(), 0);
+  std::vector<size_t> bytes(p.tensors.size());
+  std::vector<std::vector<unsigned char>> host(p.tensors.size());
+  for (size_t t = 0; t < p.tensors.size(); ++t) {
+    bytes[t] = static_cast<size_t>(p.tensors[t].elements) * elemBytes(p.tensors[t].type);
+    if (!check(cu.cuMemAlloc(&buf[t], std::max<size_t>(bytes[t], 1)), "allocating tensors"))
+      return res.fail("resources", err + " (" + p.tensors[t].name + ": " + std::to_string(bytes[t]) + " bytes)");
+    host[t].resize(bytes[t]);
+  }
+  size_t flushBytes = static_cast<size_t>(std::max<int64_t>(2 * dattr(kL2CacheSize), 64 << 20));
+  CUdeviceptr flush = 0;
+  if (!check(cu.cuMemAlloc(&flush, flushBytes), "allocating the L2 flush buffer"))
+    return res.fail("resources", err);
+  res.j["l2_flush_bytes"] = flushBytes;
+  CUevent start = nullptr, stop = nullptr;
+  if (!check(cu.cuEventCreate(&start, 0), "cuEventCreate") || !check(cu.cuEventCreate(&stop, 0), "cuEventCreate"))
+    return res.fail("setup", err);
+
+  // Arguments, in parameter order.
+  std::vector<std::array<unsigned char, 8>> argBytes(p.args.size());
+  std::vector<void *> argPtrs(p.args.size());
+  for (size_t i = 0; i < p.args.size(); ++i) {
+    const ArgPlan &a = p.args[i];
+    unsigned char *dst = argBytes[i].data();
+    if (a.kind == ArgPlan::Kind::Tensor) {
+      std::memcpy(dst, &buf[static_cast<size_t>(a.tensor)], sizeof(CUdeviceptr));
+    } else if (a.kind == ArgPlan::Kind::Float) {
+      storeElem(a.bits == 64 ? spec::ElemType::F64 : spec::ElemType::F32, a.value, dst);
+    } else {
+      using spec::ElemType;
+      ElemType t = a.bits == 8    ? (a.isSigned ? ElemType::I8 : ElemType::U8)
+                   : a.bits == 16 ? (a.isSigned ? ElemType::I16 : ElemType::U16)
+                   : a.bits == 32 ? (a.isSigned ? ElemType::I32 : ElemType::U32)
+                                  : (a.isSigned ? ElemType::I64 : ElemType::U64);
+      storeElem(t, a.value, dst);
+    }
+    argPtrs[i] = dst;
+  }
+
+  int total = p.warmup + p.repeats;
+  for (int r = 0; r < total; ++r) {
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const TensorPlan &tp = p.tensors[t];
+      if (tp.mode == spec::Mode::Out) {
+        // NaN in every float format, all ones in integers: unwritten elements show.
+        if (!check(cu.cuMemsetD8(buf[t], 0xff, bytes[t]), "poisoning outputs"))
+          return res.fail("setup", err);
+        continue;
+      }
+      unsigned w = elemBytes(tp.type);
+      for (int64_t i = 0; i < tp.elements; ++i)
+        storeElem(tp.type, inputValue(p.seed, r, static_cast<int>(t), i, tp.type), &host[t][static_cast<size_t>(i) * w]);
+      if (bytes[t] && !check(cu.cuMemcpyHtoD(buf[t], host[t].data(), bytes[t]), "copying inputs"))
+        return res.fail("setup", err);
+    }
+    if (!check(cu.cuMemsetD8(flush, static_cast<unsigned char>(r), flushBytes), "flushing L2") ||
+        !check(cu.cuCtxSynchronize(), "before the launch"))
+      return res.fail("setup", err);
+    cu.cuEventRecord(start, nullptr);
+    CUresult lr = cu.cuLaunchKernel(fn, static_cast<unsigned>(p.grid[0]), static_cast<unsigned>(p.grid[1]),
+                                    static_cast<unsigned>(p.grid[2]), static_cast<unsigned>(p.block[0]),
+                                    static_cast<unsigned>(p.block[1]), static_cast<unsigned>(p.block[2]),
+                                    static_cast<unsigned>(p.sharedBytes), nullptr, argPtrs.data(), nullptr);
+    if (lr != 0)
+      return res.fail("launch", "repeat " + std::to_string(r) + ": the launch was refused: " + cu.errorText(lr));
+    cu.cuEventRecord(stop, nullptr);
+    if (!check(cu.cuEventSynchronize(stop), "the kernel") || !check(cu.cuCtxSynchronize(), "the kernel"))
+      return res.fail("fault", "repeat " + std::to_string(r) + ": " + err);
+    float ms = 0;
+    cu.cuEventElapsedTime(&ms, start, stop);
+    // The compared elements, as doubles.
+    for (size_t t = 0; t < p.tensors.size(); ++t) {
+      const TensorPlan &tp = p.tensors[t];
+      if (tp.mode == spec::Mode::In)
+        continue;
+      if (bytes[t] && !check(cu.cuMemcpyDtoH(host[t].data(), buf[t], bytes[t]), "copying outputs"))
+        return res.fail("fault", "repeat " + std::to_string(r) + ": " + err);
+      unsigned w = elemBytes(tp.type);
+      std::vector<double> vals;
+      if (tp.all) {
+        vals.resize(static_cast<size_t>(tp.elements));
+        for (int64_t i = 0; i < tp.elements; ++i)
+          vals[static_cast<size_t>(i)] = loadElem(tp.type, &host[t][static_cast<size_t>(i) * w]);
+      } else {
+        for (int64_t i : tp.checked)
+          vals.push_back(loadElem(tp.type, &host[t][static_cast<size_t>(i) * w]));
+      }
+      std::ofstream out(res.dir / ("r" + std::to_string(r) + "_t" + std::to_string(t) + ".bin"), std::ios::binary);
+      out.write(reinterpret_cast<const char *>(vals.data()), static_cast<std::streamsize>(vals.size() * sizeof(double)));
+    }
+    res.j["times_ms"].push_back(ms);
+    res.j["repeats_done"] = r + 1;
+    res.save();
+  }
+  res.j["ok"] = true;
+  res.save();
+  for (CUdeviceptr b : buf)
+    cu.cuMemFree(b);
+  cu.cuMemFree(flush);
+  return 0;
+}
+
+} // namespace ksynth::gpu

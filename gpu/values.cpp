@@ -1,0 +1,136 @@
+#include "gpu/values.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace ksynth::gpu {
+
+namespace {
+
+uint64_t mix(uint64_t x) { // splitmix64's finaliser
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+uint16_t halfBits(double v) { // exact for values k/1024 with |k| <= 1024 (and zero)
+  float f = static_cast<float>(v);
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000u);
+  if (f == 0)
+    return sign;
+  if (std::isnan(f))
+    return 0x7e00;
+  int e = static_cast<int>((b >> 23) & 0xff) - 127 + 15;
+  uint32_t m = b & 0x7fffff;
+  if (e >= 31)
+    return static_cast<uint16_t>(sign | 0x7c00);
+  if (e <= 0) { // subnormal half: round to nearest even
+    m |= 0x800000;
+    int shift = 14 - e;
+    if (shift > 24)
+      return sign;
+    uint32_t h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+    if (rem > half || (rem == half && (h & 1)))
+      ++h;
+    return static_cast<uint16_t>(sign | h);
+  }
+  uint32_t h = (static_cast<uint32_t>(e) << 10) | (m >> 13);
+  uint32_t rem = m & 0x1fff;
+  if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
+    ++h;
+  return static_cast<uint16_t>(sign | h);
+}
+
+double halfValue(uint16_t h) {
+  int sign = (h & 0x8000) ? -1 : 1;
+  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  if (e == 0)
+    return sign * std::ldexp(m, -24);
+  if (e == 31)
+    return m ? std::nan("") : sign * INFINITY;
+  return sign * std::ldexp(m | 0x400, e - 25);
+}
+
+uint16_t bf16Bits(double v) { // round to nearest even
+  float f = static_cast<float>(v);
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  if (std::isnan(f))
+    return 0x7fc0;
+  b += 0x7fff + ((b >> 16) & 1);
+  return static_cast<uint16_t>(b >> 16);
+}
+
+double bf16Value(uint16_t h) {
+  uint32_t b = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &b, 4);
+  return f;
+}
+
+template <class T> void put(T x, void *dst) { std::memcpy(dst, &x, sizeof x); }
+template <class T> T get(const void *src) {
+  T x;
+  std::memcpy(&x, src, sizeof x);
+  return x;
+}
+
+} // namespace
+
+double inputValue(uint64_t seed, int repeat, int tensor, int64_t i, spec::ElemType t) {
+  uint64_t h = mix(mix(mix(seed) ^ static_cast<uint64_t>(repeat)) ^ (static_cast<uint64_t>(tensor) << 40) ^
+                   static_cast<uint64_t>(i));
+  using spec::ElemType;
+  switch (t) {
+  case ElemType::F16: return (static_cast<int64_t>(h % 2049) - 1024) / 1024.0;
+  case ElemType::BF16: return (static_cast<int64_t>(h % 257) - 128) / 128.0;
+  case ElemType::F32: return (static_cast<int64_t>(h % ((1u << 24) + 1)) - (1 << 23)) / static_cast<double>(1 << 23);
+  case ElemType::F64: return static_cast<double>(h >> 11) * 0x1.0p-52 - 1.0;
+  default: break;
+  }
+  return spec::isSigned(t) ? static_cast<double>(static_cast<int64_t>(h % 17) - 8) : static_cast<double>(h % 17);
+}
+
+unsigned elemBytes(spec::ElemType t) { return spec::bitsOf(t) / 8; }
+
+void storeElem(spec::ElemType t, double v, void *dst) {
+  using spec::ElemType;
+  switch (t) {
+  case ElemType::F16: put(halfBits(v), dst); return;
+  case ElemType::BF16: put(bf16Bits(v), dst); return;
+  case ElemType::F32: put(static_cast<float>(v), dst); return;
+  case ElemType::F64: put(v, dst); return;
+  case ElemType::I8: put(static_cast<int8_t>(v), dst); return;
+  case ElemType::I16: put(static_cast<int16_t>(v), dst); return;
+  case ElemType::I32: put(static_cast<int32_t>(v), dst); return;
+  case ElemType::I64: put(static_cast<int64_t>(v), dst); return;
+  case ElemType::U8: put(static_cast<uint8_t>(v), dst); return;
+  case ElemType::U16: put(static_cast<uint16_t>(v), dst); return;
+  case ElemType::U32: put(static_cast<uint32_t>(v), dst); return;
+  case ElemType::U64: put(static_cast<uint64_t>(v), dst); return;
+  }
+}
+
+double loadElem(spec::ElemType t, const void *src) {
+  using spec::ElemType;
+  switch (t) {
+  case ElemType::F16: return halfValue(get<uint16_t>(src));
+  case ElemType::BF16: return bf16Value(get<uint16_t>(src));
+  case ElemType::F32: return get<float>(src);
+  case ElemType::F64: return get<double>(src);
+  case ElemType::I8: return get<int8_t>(src);
+  case ElemType::I16: return get<int16_t>(src);
+  case ElemType::I32: return get<int32_t>(src);
+  case ElemType::I64: return static_cast<double>(get<int64_t>(src));
+  case ElemType::U8: return get<uint8_t>(src);
+  case ElemType::U16: return get<uint16_t>(src);
+  case ElemType::U32: return get<uint32_t>(src);
+  case ElemType::U64: return static_cast<double>(get<uint64_t>(src));
+  }
+  return 0;
+}
+
+} // namespace ksynth::gpu

@@ -1,0 +1,520 @@
+// `ksynth run KERNEL.cu --spec SPEC.smt`: verify, compile, run on fresh inputs, compare with
+// the spec and time (gpu/). A kernel that is not proven is refused unless --unverified is
+// given, and then every line of the report says so.
+#include "tools/cli.h"
+
+#include "gpu/device.h"
+#include "gpu/plan.h"
+#include "gpu/process.h"
+#include "gpu/run.h"
+#include "tools/launch.h"
+#include "verify/frontend/frontend.h"
+#include "verify/ir/cexpr.h"
+#include "verify/spec/bind.h"
+#include "verify/spec/parser.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace ksynth::cli {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kExitOk = 0, kExitWrong = 1, kExitNotRun = 2, kExitUsage = 64, kExitMalformed = 65,
+              kExitInternal = 70;
+
+struct RunArgs {
+  std::string file, spec, kernel, backend = "auto", arch, nvcc, keep;
+  std::map<std::string, double> values;
+  std::vector<std::string> block, grid;
+  bool blockSet = false, gridSet = false;
+  frontend::Options fe;
+  int repeats = 5, warmup = 2;
+  uint64_t seed = 1;
+  bool json = false, unverified = false;
+  double timeoutS = 120, verifyTimeoutS = 10, rtol = -1;
+};
+
+int runUsage(const std::string &msg) {
+  std::cerr << "ksynth: error: " << msg << "\n"
+            << "usage: ksynth run KERNEL.cu --spec SPEC.smt [--size NAME=VALUE ...] [--backend gpu|cpu]\n"
+            << "                  [--repeat R] [--warmup W] [--seed S] [--json] [--unverified] [--arch sm_XX]\n"
+            << "                  [--nvcc PATH|none] [--kernel NAME] [--grid ...] [--block ...] [-D ...] [-I ...]\n"
+            << "                  [--timeout S] [--rtol X] [--keep DIR]\n";
+  return kExitUsage;
+}
+
+std::string selfPath() {
+  std::error_code ec;
+  fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? "ksynth" : p.string();
+}
+
+std::string fmt(double x, int prec = 3) {
+  std::ostringstream os;
+  os << std::setprecision(prec) << x;
+  return os.str();
+}
+
+std::string dimsText(const std::map<std::string, int64_t> &d) {
+  std::string s;
+  for (const auto &[n, v] : d)
+    s += (s.empty() ? "" : ", ") + n + "=" + std::to_string(v);
+  return s;
+}
+
+std::string tripleText(const std::array<int64_t, 3> &t) {
+  return "(" + std::to_string(t[0]) + "," + std::to_string(t[1]) + "," + std::to_string(t[2]) + ")";
+}
+
+double median(std::vector<double> v) {
+  if (v.empty())
+    return 0;
+  std::sort(v.begin(), v.end());
+  size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+} // namespace
+
+int runMain(const std::vector<std::string> &args) {
+  RunArgs ra;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string &a = args[i];
+    auto value = [&](const std::string &flag) -> std::optional<std::string> {
+      if (a == flag)
+        return i + 1 < args.size() ? std::optional<std::string>(args[++i]) : std::nullopt;
+      if (a.rfind(flag + "=", 0) == 0)
+        return a.substr(flag.size() + 1);
+      return std::nullopt;
+    };
+    auto is = [&](const std::string &flag) { return a == flag || a.rfind(flag + "=", 0) == 0; };
+    auto number = [&](const std::string &flag, double &out, double lo, double hi) -> bool {
+      auto v = value(flag);
+      try {
+        size_t used = 0;
+        out = v ? std::stod(*v, &used) : NAN;
+        if (v && used != v->size())
+          out = NAN;
+      } catch (...) {
+        out = NAN;
+      }
+      return out >= lo && out <= hi;
+    };
+    double x = 0;
+    if (a == "--size") {
+      // --size M=4096 N=4096 K=4096: every NAME=VALUE that follows.
+      bool any = false;
+      while (i + 1 < args.size() && args[i + 1].find('=') != std::string::npos && args[i + 1][0] != '-') {
+        const std::string &nv = args[++i];
+        size_t eq = nv.find('=');
+        try {
+          size_t used = 0;
+          double v = std::stod(nv.substr(eq + 1), &used);
+          if (used != nv.size() - eq - 1)
+            throw 0;
+          ra.values[nv.substr(0, eq)] = v;
+        } catch (...) {
+          return runUsage("--size " + nv + ": the value is not a number");
+        }
+        any = true;
+      }
+      if (!any)
+        return runUsage("--size needs NAME=VALUE (e.g. --size M=4096 N=4096)");
+    } else if (is("--spec")) {
+      auto v = value("--spec");
+      if (!v)
+        return runUsage("--spec needs a spec file");
+      ra.spec = *v;
+    } else if (is("--backend")) {
+      auto v = value("--backend");
+      if (!v || (*v != "gpu" && *v != "cpu" && *v != "auto"))
+        return runUsage("--backend is gpu or cpu");
+      ra.backend = *v;
+    } else if (is("--repeat")) {
+      if (!number("--repeat", x, 1, 10000) || x != std::floor(x))
+        return runUsage("--repeat needs a count from 1 to 10000");
+      ra.repeats = static_cast<int>(x);
+    } else if (is("--warmup")) {
+      if (!number("--warmup", x, 0, 1000) || x != std::floor(x))
+        return runUsage("--warmup needs a count from 0 to 1000");
+      ra.warmup = static_cast<int>(x);
+    } else if (is("--seed")) {
+      if (!number("--seed", x, 0, 9e15) || x != std::floor(x))
+        return runUsage("--seed needs a non-negative integer");
+      ra.seed = static_cast<uint64_t>(x);
+    } else if (is("--timeout")) {
+      if (!number("--timeout", x, 1, 86400))
+        return runUsage("--timeout needs seconds (the runner's watchdog)");
+      ra.timeoutS = x;
+    } else if (is("--verify-timeout")) {
+      if (!number("--verify-timeout", x, 0.1, 86400))
+        return runUsage("--verify-timeout needs seconds");
+      ra.verifyTimeoutS = x;
+    } else if (is("--rtol")) {
+      if (!number("--rtol", x, 0, 1))
+        return runUsage("--rtol needs a number in [0, 1]");
+      ra.rtol = x;
+    } else if (is("--arch")) {
+      auto v = value("--arch");
+      if (!v || v->rfind("sm_", 0) != 0)
+        return runUsage("--arch needs a target like sm_90");
+      ra.arch = *v;
+    } else if (is("--nvcc")) {
+      auto v = value("--nvcc");
+      if (!v || v->empty())
+        return runUsage("--nvcc needs a path (or none)");
+      ra.nvcc = *v;
+    } else if (is("--keep")) {
+      auto v = value("--keep");
+      if (!v || v->empty())
+        return runUsage("--keep needs a directory");
+      ra.keep = *v;
+    } else if (is("--kernel")) {
+      auto v = value("--kernel");
+      if (!v)
+        return runUsage("--kernel needs a name");
+      ra.kernel = *v;
+    } else if (is("--block") || is("--grid")) {
+      bool block = is("--block");
+      auto v = value(block ? "--block" : "--grid");
+      if (!v)
+        return runUsage(a + " needs X[,Y[,Z]]");
+      (block ? ra.block : ra.grid) = splitDims(*v);
+      (block ? ra.blockSet : ra.gridSet) = true;
+    } else if (a == "-D" || (a.rfind("-D", 0) == 0 && a.size() > 2)) {
+      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
+      if (d.empty())
+        return runUsage("-D needs NAME[=VALUE]");
+      ra.fe.defines.push_back(d);
+    } else if (a == "-I" || (a.rfind("-I", 0) == 0 && a.size() > 2)) {
+      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
+      if (d.empty())
+        return runUsage("-I needs a directory");
+      ra.fe.includeDirs.push_back(d);
+    } else if (a == "--json") {
+      ra.json = true;
+    } else if (a == "--unverified") {
+      ra.unverified = true;
+    } else if (!a.empty() && a[0] == '-') {
+      return runUsage("unknown option '" + a + "'");
+    } else if (ra.file.empty()) {
+      ra.file = a;
+    } else {
+      return runUsage("more than one kernel file ('" + ra.file + "', '" + a + "')");
+    }
+  }
+  if (ra.file.empty())
+    return runUsage("no kernel file");
+  if (ra.spec.empty())
+    return runUsage("run needs --spec SPEC.smt (the reference the outputs are compared with)");
+  if (ra.block.size() > 3 || ra.grid.size() > 3)
+    return runUsage("--block/--grid take at most three dimensions");
+
+  auto t0 = std::chrono::steady_clock::now();
+  nlohmann::json out = {{"tool", "ksynth"}, {"command", "run"}, {"file", ra.file}, {"spec", ra.spec}};
+  std::vector<std::string> lines; // the text report
+  bool flagged = false;           // unverified: every line says so
+  auto say = [&](const std::string &s) { lines.push_back(s); };
+  auto finish = [&](int code, const std::string &result) {
+    out["result"] = result;
+    out["exit"] = code;
+    out["unverified"] = flagged;
+    out["time_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (ra.json) {
+      std::cout << out.dump(2) << "\n";
+    } else {
+      for (const std::string &l : lines)
+        std::cout << (flagged ? "[UNVERIFIED] " : "") << l << "\n";
+      std::cout << (flagged ? "[UNVERIFIED] " : "") << "RESULT: " << result << "\n";
+    }
+    return code;
+  };
+
+  // 1. The proof.
+  std::vector<std::string> vargs = {ra.file, "--spec", ra.spec, "--json", "--timeout", fmt(ra.verifyTimeoutS, 6)};
+  if (!ra.kernel.empty())
+    vargs.insert(vargs.end(), {"--kernel", ra.kernel});
+  for (const std::string &d : ra.fe.defines)
+    vargs.push_back("-D" + d);
+  for (const std::string &d : ra.fe.includeDirs)
+    vargs.push_back("-I" + d);
+  auto joinDims = [](const std::vector<std::string> &v) {
+    std::string s;
+    for (const std::string &x : v)
+      s += (s.empty() ? "" : ",") + x;
+    return s;
+  };
+  if (ra.blockSet)
+    vargs.insert(vargs.end(), {"--block", joinDims(ra.block)});
+  if (ra.gridSet)
+    vargs.insert(vargs.end(), {"--grid", joinDims(ra.grid)});
+  std::ostringstream vout, verr;
+  int vcode = verifyCommand(vargs, vout, verr);
+  nlohmann::json vj;
+  try {
+    vj = nlohmann::json::parse(vout.str());
+  } catch (...) {
+  }
+  std::string verdict = vj.is_object() ? vj.value("verdict", "") : "";
+  if (vcode == kExitUsage || vcode == kExitMalformed || vcode == kExitInternal || verdict.empty() ||
+      verdict == "malformed") {
+    std::cerr << verr.str();
+    if (verdict.empty() && vcode != kExitUsage)
+      std::cerr << "ksynth: error: verification of '" << ra.file << "' gave no verdict\n";
+    return vcode <= 2 ? kExitInternal : vcode;
+  }
+  double verifyMs = vj.value("time_ms", 0.0);
+  out["verification"] = {{"verdict", verdict}, {"time_ms", verifyMs}};
+  if (verdict != "proven") {
+    if (!ra.unverified) {
+      std::cerr << "ksynth: error: refusing to run '" << ra.file << "': it is not proven against '" << ra.spec
+                << "' (verdict: " << verdict << "); 'ksynth verify " << ra.file << " --spec " << ra.spec
+                << "' says why; --unverified runs it anyway\n";
+      say("verification: " + verdict + " (" + fmt(verifyMs / 1000, 3) + " s): not run");
+      return finish(verdict == "refuted" ? kExitWrong : kExitNotRun, "REFUSED");
+    }
+    flagged = true;
+  }
+  say("verification: " + verdict + " (" + fmt(verifyMs / 1000, 3) + " s)" +
+      (flagged ? "; running it anyway (--unverified): nothing below is backed by a proof" : ""));
+
+  // 2. The kernel and its binding (verify accepted both).
+  spec::ParseResult spr = spec::parseFile(ra.spec);
+  frontend::ParseResult pr = frontend::parseFile(ra.file, ra.fe);
+  if (!spr.spec || !pr.parsed) {
+    std::cerr << "ksynth: error: '" << ra.file << "' or '" << ra.spec << "' does not parse\n";
+    return kExitMalformed;
+  }
+  const spec::Spec &sp = *spr.spec;
+  const ir::Kernel *kp = nullptr;
+  for (const ir::Kernel &k : pr.kernels) {
+    bool pick = !ra.kernel.empty() ? k.name == ra.kernel : (pr.kernels.size() == 1 || k.name == sp.name);
+    if (pick) {
+      if (kp)
+        return runUsage("'" + ra.file + "' has several kernels named '" + k.name + "'");
+      kp = &k;
+    }
+  }
+  if (!kp)
+    return runUsage("no kernel to run in '" + ra.file + "' (name it with --kernel)");
+  const ir::Kernel &k = *kp;
+  spec::Binding binding = spec::bind(sp, k);
+  if (!binding.ok()) {
+    std::cerr << "ksynth: error: kernel '" << k.name << "' does not match spec '" << sp.name << "'\n";
+    return kExitMalformed;
+  }
+  out["kernel"] = k.name;
+  LaunchLine ll = findLaunchLine(ra.file);
+  gpu::PlanRequest req;
+  std::vector<std::string> blockText = ra.blockSet ? ra.block : ll.block, gridText = ra.gridSet ? ra.grid : ll.grid;
+  for (int d = 0; d < 3; ++d)
+    for (auto [texts, dest] : {std::pair{&blockText, &req.block}, std::pair{&gridText, &req.grid}}) {
+      std::string err;
+      if (static_cast<size_t>(d) < texts->size()) {
+        (*dest)[d] = ir::parseCExpr(k, (*texts)[d], err);
+        if (!(*dest)[d])
+          return runUsage("launch dimension '" + (*texts)[d] + "': " + err);
+      } else if (!texts->empty()) {
+        (*dest)[d] = ir::mkConstInt(1, ir::Type::i64());
+      }
+    }
+  if (!ll.shared.empty()) {
+    std::string err;
+    req.shared = ir::parseCExpr(k, ll.shared, err);
+    if (!req.shared)
+      return runUsage("launch shared='" + ll.shared + "': " + err);
+  }
+  req.seed = ra.seed;
+  req.repeats = ra.repeats;
+  req.warmup = ra.warmup;
+
+  // 3. The backend.
+  std::string self = selfPath();
+  std::string nvcc = ra.nvcc == "none" ? "" : !ra.nvcc.empty() ? ra.nvcc : gpu::findOnPath("nvcc");
+  std::string nvccWhy = ra.nvcc == "none" ? "nvcc disabled (--nvcc none)" : "nvcc not found on PATH (--nvcc PATH)";
+  gpu::DeviceInfo dev;
+  std::string backend = ra.backend;
+  if (backend != "cpu") {
+    dev = gpu::probeDevice(self);
+    if (backend == "gpu" && (!dev.present || nvcc.empty())) {
+      std::string why = !dev.present ? "no GPU: " + dev.why : nvccWhy;
+      std::cerr << "ksynth: error: --backend gpu: " << why << "\n";
+      say("not run on the GPU: " + why);
+      out["not_run"] = why;
+      return finish(kExitNotRun, "NOT RUN");
+    }
+    if (backend == "auto") {
+      backend = dev.present && !nvcc.empty() ? "gpu" : "cpu";
+      if (backend == "cpu")
+        say("backend: cpu (the concrete interpreter): " + (!dev.present ? "no GPU: " + dev.why : nvccWhy));
+    }
+  }
+  out["backend"] = backend;
+  if (dev.present)
+    out["device"] = dev.toJson();
+
+  // 4. Sizes: given, else the largest default the spec and the backend admit.
+  std::vector<double> defaults = backend == "gpu" ? std::vector<double>{1024, 256, 64, 16, 4, 1}
+                                                  : std::vector<double>{8, 4, 2, 1};
+  std::optional<gpu::Plan> plan;
+  std::string planErr, defaulted;
+  for (double dv : defaults) {
+    gpu::PlanRequest r2 = req;
+    defaulted.clear();
+    for (const spec::Dim &d : sp.dims)
+      if (!r2.values.count(d.name) && !ra.values.count(d.name)) {
+        r2.values[d.name] = dv;
+        defaulted += (defaulted.empty() ? "" : ", ") + d.name;
+      }
+    for (const auto &[n, v] : ra.values)
+      r2.values[n] = v;
+    std::string err;
+    plan = gpu::makePlan(k, sp, binding, r2, err);
+    if (plan && backend == "cpu" && plan->threads() > (1 << 18)) {
+      err = std::to_string(plan->threads()) + " threads is too many for the interpreter (at most 262144)";
+      plan.reset();
+    }
+    if (plan)
+      break;
+    if (planErr.empty())
+      planErr = err;
+    if (defaulted.empty())
+      break;
+  }
+  if (!plan) {
+    std::cerr << "ksynth: error: cannot run at these sizes: " << planErr << "\n";
+    say("not run: " + planErr);
+    out["not_run"] = planErr;
+    return finish(kExitNotRun, "NOT RUN");
+  }
+  std::string scalarsText;
+  for (const auto &[n, v] : plan->scalars)
+    scalarsText += ", " + n + "=" + fmt(v, 6);
+  say("sizes: " + dimsText(plan->dims) + scalarsText + (defaulted.empty() ? "" : " (" + defaulted + ": default; --size to choose)") +
+      "; launch grid=" + tripleText(plan->grid) + " block=" + tripleText(plan->block) +
+      (plan->sharedBytes ? " shared=" + std::to_string(plan->sharedBytes) : ""));
+  out["plan"] = {{"dims", plan->dims}, {"scalars", plan->scalars}, {"grid", plan->grid}, {"block", plan->block},
+                 {"shared_bytes", plan->sharedBytes}, {"seed", plan->seed}, {"warmup", plan->warmup},
+                 {"repeats", plan->repeats}, {"flops", plan->flops}, {"flops_note", plan->flopsNote},
+                 {"bytes", plan->bytes}};
+
+  // 5. Work directory and compilation.
+  fs::path work;
+  bool removeWork = ra.keep.empty();
+  if (removeWork) {
+    std::string tmpl = (fs::temp_directory_path() / "ksynth-run-XXXXXX").string();
+    if (!::mkdtemp(tmpl.data())) {
+      std::cerr << "ksynth: error: cannot create a temporary directory\n";
+      return kExitInternal;
+    }
+    work = tmpl;
+  } else {
+    work = ra.keep;
+    std::error_code ec;
+    fs::create_directories(work, ec);
+  }
+  struct Cleanup {
+    fs::path p;
+    bool on;
+    ~Cleanup() {
+      std::error_code ec;
+      if (on)
+        fs::remove_all(p, ec);
+    }
+  } cleanup{work, removeWork};
+  std::string arch = !ra.arch.empty() ? ra.arch : dev.present ? dev.arch() : "sm_80";
+  if (nvcc.empty()) {
+    say("compile: skipped: " + nvccWhy);
+    out["compile"] = {{"ok", false}, {"note", nvccWhy}};
+  } else {
+    gpu::CubinResult cr = gpu::compileCubin(nvcc, ra.file, k.name, arch, ra.fe.defines, ra.fe.includeDirs,
+                                            (work / "kernel.cubin").string());
+    out["compile"] = cr.toJson();
+    if (!cr.ok) {
+      std::cerr << cr.log;
+      std::cerr << "ksynth: error: " << cr.note << " on '" << ra.file << "'\n";
+      say("compile: " + cr.note);
+      return finish(kExitWrong, "COMPILE FAILED");
+    }
+    auto fig = [](int v) { return v < 0 ? std::string("?") : std::to_string(v); };
+    say("compile: nvcc -arch=" + arch + (ra.arch.empty() && !dev.present ? " (no GPU: default target; --arch to choose)" : "") +
+        ": " + fig(cr.registers) + " registers, " + fig(cr.spillStores) + "/" + fig(cr.spillLoads) +
+        " bytes spilled (stores/loads), " + fig(cr.sharedBytes) + " bytes static shared memory, " +
+        fig(cr.stackBytes) + " bytes stack (" + fmt(cr.ms / 1000, 3) + " s)");
+  }
+
+  // 6. Run and compare.
+  gpu::RunReport rep;
+  if (backend == "gpu") {
+    say("device: " + dev.name + " (" + dev.arch() + ", " + std::to_string(dev.sms) + " SMs, peak " +
+        fmt(dev.peakGBs(), 4) + " GB/s, " + fmt(dev.peakGflops(false), 4) + " GFLOP/s f32)");
+    rep = gpu::runOnGpu(*plan, sp, self, work.string(), dev, ra.timeoutS, ra.rtol);
+  } else {
+    rep = gpu::runOnCpu(*plan, k, sp, binding, ra.rtol);
+  }
+  out["run"] = rep.toJson();
+  for (const gpu::TensorCheck &c : rep.checks) {
+    const gpu::TensorPlan *tp = nullptr;
+    for (const gpu::TensorPlan &t : plan->tensors)
+      if (t.name == c.name)
+        tp = &t;
+    std::string what = tp && tp->all ? "every element" : std::to_string(tp ? tp->checked.size() : 0) + " sampled elements";
+    std::string l = "check " + c.name + ": " + what + " in " + std::to_string(rep.repeats) +
+                    " runs on fresh inputs, outputs poisoned first: " + std::to_string(c.compared) + " compared, " +
+                    std::to_string(c.mismatched) + " wrong";
+    if (c.unwritten)
+      l += " (" + std::to_string(c.unwritten) + " never written: still NaN)";
+    l += "; max error " + fmt(c.maxAbs) + " absolute, " + fmt(c.maxRel) + " relative (rtol " + fmt(c.rtol) + ")";
+    if (c.notFinite)
+      l += "; " + std::to_string(c.notFinite) + " not compared (the spec's value is not finite)";
+    say(l);
+    if (!c.firstMismatch.is_null()) {
+      std::string idx;
+      for (const auto &x : c.firstMismatch["index"])
+        idx += "[" + std::to_string(x.get<int64_t>()) + "]";
+      say("  first wrong element: " + c.name + idx + " in run " + std::to_string(c.firstMismatch["repeat"].get<int>()) +
+          ": got " + c.firstMismatch["got"].dump() + ", the spec gives " + fmt(c.firstMismatch["want"].get<double>(), 9));
+    }
+  }
+  if (!rep.failure.empty())
+    say("run failed (" + rep.failure + "): " + rep.error);
+  if (rep.timed) {
+    double med = median(rep.timesMs);
+    double lo = *std::min_element(rep.timesMs.begin(), rep.timesMs.end());
+    double hi = *std::max_element(rep.timesMs.begin(), rep.timesMs.end());
+    double gbs = plan->bytes / (med / 1e3) / 1e9, gflops = plan->flops / (med / 1e3) / 1e9;
+    bool f64 = false;
+    for (const gpu::TensorPlan &t : plan->tensors)
+      f64 |= t.type == spec::ElemType::F64;
+    double peakB = dev.peakGBs(), peakF = dev.peakGflops(f64);
+    out["timing"] = {{"median_ms", med}, {"min_ms", lo}, {"max_ms", hi}, {"repeats", rep.timesMs.size()},
+                     {"warmup", plan->warmup}, {"gb_per_s", gbs}, {"gflop_per_s", gflops},
+                     {"peak_gb_per_s", peakB}, {"peak_gflop_per_s", peakF},
+                     {"method", "CUDA events around each launch on the default stream, L2 flushed before each, "
+                                "fresh inputs and poisoned outputs each repeat"}};
+    say("time: median " + fmt(med, 4) + " ms over " + std::to_string(rep.timesMs.size()) + " runs (min " + fmt(lo, 4) +
+        ", max " + fmt(hi, 4) + "; " + std::to_string(plan->warmup) + " warm-up; L2 flushed; CUDA events)");
+    say("throughput: " + fmt(gbs, 4) + " GB/s" + (peakB > 0 ? " (" + fmt(100 * gbs / peakB, 3) + "% of peak)" : "") +
+        ", " + fmt(gflops, 4) + " GFLOP/s" + (peakF > 0 ? " (" + fmt(100 * gflops / peakF, 3) + "% of " + (f64 ? "f64" : "f32") + " peak)" : "") +
+        "; " + fmt(plan->bytes, 4) + " bytes moved at least, " + fmt(plan->flops, 4) + " operations (" + plan->flopsNote + ")");
+  } else {
+    say(rep.notTimed.empty() ? "not timed" : rep.notTimed);
+  }
+  if (!rep.ran)
+    return finish(kExitWrong, rep.failure == "hang" ? "HUNG" : "FAILED");
+  return finish(rep.agrees() ? kExitOk : kExitWrong, rep.agrees() ? "PASS" : "WRONG");
+}
+
+} // namespace ksynth::cli
