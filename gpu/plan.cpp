@@ -495,7 +495,8 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
       tp.all = true;
       continue;
     }
-    int64_t want = static_cast<int64_t>(std::clamp(r.referenceBudget / perElem / std::max(1, outs), 64.0,
+    int64_t want = static_cast<int64_t>(std::clamp(r.referenceBudget / perElem / std::max(1, outs),
+                                                   std::min(64.0, static_cast<double>(r.maxChecked)),
                                                    static_cast<double>(r.maxChecked)));
     want = std::min(want, tp.elements);
     std::set<int64_t> pick;

@@ -180,8 +180,12 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
     env.garbage = std::numeric_limits<double>::quiet_NaN();
     interp::GridRun run = interp::runGrid(k, env);
     if (!run.completed) {
-      rep.failure = "fault";
-      rep.error = "repeat " + std::to_string(r) + ": " + run.error;
+      bool limit = run.error.find("step limit") != std::string::npos;
+      rep.failure = limit ? "hang" : "fault";
+      rep.error = "repeat " + std::to_string(r) + ": " +
+                  (limit ? "the kernel did not finish within the interpreter's step limit (" +
+                               std::to_string(env.maxGridSteps) + " statements over all threads)"
+                         : run.error);
       return rep;
     }
     if (!run.faults.empty()) {

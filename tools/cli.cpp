@@ -115,7 +115,8 @@ void printHelp() {
             << "                     GPU (median of R; CUDA events, L2 flushed); without a GPU the concrete\n"
             << "                     interpreter runs it, not timed. Refuses an unproven kernel unless\n"
             << "                     --unverified. Also --warmup W --seed S --json --arch sm_XX --nvcc PATH|none\n"
-            << "                     --timeout S (watchdog, 120) --rtol X --keep DIR --kernel NAME -D -I\n"
+            << "                     --timeout S (watchdog, 120) --rtol X --samples N (compared elements per\n"
+            << "                     output and run when not all: 4096) --keep DIR --kernel NAME -D -I\n"
             << "                     exit 0 outputs agree, 1 wrong/failed/refuted, 2 not run, 64, 65, 70\n"
             << "Exit: 0 proven, 1 refuted, 2 unknown or bounded, 64 usage, 65 malformed input, 70 internal error.\n"
             << "Model: " << kModel << ".\n";

@@ -41,6 +41,7 @@ struct RunArgs {
   bool blockSet = false, gridSet = false;
   frontend::Options fe;
   int repeats = 5, warmup = 2;
+  int64_t samples = 4096;
   uint64_t seed = 1;
   bool json = false, unverified = false;
   double timeoutS = 120, verifyTimeoutS = 10, rtol = -1;
@@ -51,7 +52,7 @@ int runUsage(const std::string &msg) {
             << "usage: ksynth run KERNEL.cu --spec SPEC.smt [--size NAME=VALUE ...] [--backend gpu|cpu]\n"
             << "                  [--repeat R] [--warmup W] [--seed S] [--json] [--unverified] [--arch sm_XX]\n"
             << "                  [--nvcc PATH|none] [--kernel NAME] [--grid ...] [--block ...] [-D ...] [-I ...]\n"
-            << "                  [--timeout S] [--rtol X] [--keep DIR]\n";
+            << "                  [--timeout S] [--rtol X] [--samples N] [--keep DIR]\n";
   return kExitUsage;
 }
 
@@ -150,6 +151,10 @@ int runMain(const std::vector<std::string> &args) {
       if (!number("--warmup", x, 0, 1000) || x != std::floor(x))
         return runUsage("--warmup needs a count from 0 to 1000");
       ra.warmup = static_cast<int>(x);
+    } else if (is("--samples")) {
+      if (!number("--samples", x, 1, 1e9) || x != std::floor(x))
+        return runUsage("--samples needs a positive count");
+      ra.samples = static_cast<int64_t>(x);
     } else if (is("--seed")) {
       if (!number("--seed", x, 0, 9e15) || x != std::floor(x))
         return runUsage("--seed needs a non-negative integer");
@@ -339,6 +344,7 @@ int runMain(const std::vector<std::string> &args) {
   req.seed = ra.seed;
   req.repeats = ra.repeats;
   req.warmup = ra.warmup;
+  req.maxChecked = ra.samples;
 
   // 3. The backend.
   std::string self = selfPath();

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# The prepared checks for a session that has the GPU machine (one run, see README "GPU"):
+# `ksynth run` on the bundled specs at large sizes (correctness against the spec on fresh
+# inputs every repeat, timing), the defences (a stale-output kernel, a kernel that caches its
+# result across calls, a kernel that never ends), then library baselines at the same sizes
+# (bench/gpu_baselines.py, PyTorch/cuBLAS). Writes $OUT/log.txt, $OUT/runs.jsonl and
+# $OUT/baselines.jsonl. KSYNTH names the binary (default build/ksynth); SMALL=1 shrinks every
+# size for a dry run without a GPU (KSYNTH_LIBCUDA pointing at the fake driver).
+set -u
+O=${OUT:-/tmp/ksynth-gpu-out}
+mkdir -p "$O"
+K=${KSYNTH:-build/ksynth}
+exec > >(tee -a "$O/log.txt") 2>&1
+cd "$(dirname "$0")/.."
+if [ "${SMALL:-0}" = 1 ]; then N1=1000; N2=40; NK=20; else N1=16777216; N2=4096; NK=4096; fi
+H2=$((N2 / 2))
+date -u
+command -v nvidia-smi > /dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem,clocks.max.sm,clocks.max.mem --format=csv
+nvcc --version | tail -2
+
+run() { # NAME KERNEL SPEC [ARGS...]
+  local name=$1 kernel=$2 spec=$3
+  shift 3
+  local t0=$SECONDS
+  timeout 240 "$K" run "$kernel" --spec "$spec" --json "$@" > "$O/cur.json" 2> "$O/cur.err"
+  local rc=$?
+  python3 - "$name" "$rc" "$O/cur.json" "$O/cur.err" "$((SECONDS - t0))" >> "$O/runs.jsonl" <<'PY'
+import json, sys
+name, rc, jf, ef, secs = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4], int(sys.argv[5])
+try:
+    j = json.load(open(jf))
+except Exception as e:
+    j = {"parse_error": str(e), "raw": open(jf).read()[-3000:]}
+j.update(case=name, rc=rc, stderr=open(ef).read()[-3000:], wall_s=secs)
+print(json.dumps(j))
+PY
+  python3 - "$O/runs.jsonl" <<'PY'
+import json, sys
+j = json.loads(open(sys.argv[1]).read().splitlines()[-1])
+t = j.get("timing", {})
+checks = j.get("run", {}).get("checks", [])
+bad = sum(c["mismatched"] for c in checks)
+print(f"{j['case']:28} rc={j['rc']} {j.get('result', '?'):14} wall={j['wall_s']}s "
+      f"median={t.get('median_ms', float('nan')):.4g}ms GB/s={t.get('gb_per_s', float('nan')):.4g} "
+      f"GFLOP/s={t.get('gflop_per_s', float('nan')):.4g} wrong={bad} "
+      f"{(j.get('run', {}).get('failure') or {}).get('error', '')[:120]} {j['stderr'][-200:].strip()}")
+PY
+}
+
+S=specs
+# The core: proven kernels, and the defences.
+run vec_add $S/vec_add.cu $S/vec_add.smt --size N=$N1
+run relu_zero_init tests/gpu/kernels/relu_zero_init.cu $S/relu.smt --size N=$N1 --unverified
+run vec_add_cached tests/gpu/kernels/vec_add_cached.cu $S/vec_add.smt --size N=$N1 --unverified
+run matmul $S/matmul.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+run matmul_tiled $S/matmul_tiled.cu $S/matmul_tiled.smt --size M=$N2 N=$N2 K=$N2
+run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout 20 --verify-timeout 2
+run vec_add_after_hang $S/vec_add.cu $S/vec_add.smt --size N=$N1
+# Library baselines at the same sizes.
+if [ "${SMALL:-0}" != 1 ]; then
+  timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"
+  cat "$O/baselines.jsonl"
+fi
+# The other specs.
+run relu $S/relu.cu $S/relu.smt --size N=$N1
+run gelu $S/gelu.cu $S/gelu.smt --size N=$N1
+run saxpy $S/saxpy.cu $S/saxpy.smt --size N=$N1 a=0.5
+run scale_grid_stride $S/scale_grid_stride.cu $S/scale_grid_stride.smt --size N=$N1
+run atomic_sum $S/atomic_sum.cu $S/atomic_sum.smt --size N=$N1
+run reduce_atomic $S/reduce_atomic.cu $S/reduce_atomic.smt --size N=$N1
+run mse_loss $S/mse_loss.cu $S/mse_loss.smt --size N=$N1
+run block_sum $S/block_sum.cu $S/block_sum.smt --size N=$N1
+run block_sum_interleaved $S/block_sum_interleaved.cu $S/block_sum_interleaved.smt --size N=$N1
+run add2d $S/add2d.cu $S/add2d.smt --size M=$N2 N=$N2
+run transpose $S/transpose.cu $S/transpose.smt --size H=$N2 W=$N2
+run row_sum $S/row_sum.cu $S/row_sum.smt --size R=$N2 C=$N2
+run gemv $S/gemv.cu $S/gemv.smt --size M=$N2 N=$N2
+run layernorm $S/layernorm.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+run rmsnorm $S/rmsnorm.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+run maxpool2d $S/maxpool2d.cu $S/maxpool2d.smt --size OH=$H2 OW=$H2
+run conv2d $S/conv2d.cu $S/conv2d.smt --size H=$N2 W=$N2 KH=5 KW=5
+run stencil2d $S/stencil2d.cu $S/stencil2d.smt --size H=$N2 W=$N2
+run conv1d $S/conv1d.cu $S/conv1d.smt --size N=1048576 K=64
+run softmax_refused $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2
+run softmax_unverified $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --unverified --samples 512
+rm -f "$O/cur.json" "$O/cur.err"
+date -u
