@@ -417,8 +417,16 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
     if (pi >= 0)
       tensorOfParam[pi] = t;
   }
-  for (const auto &[var, d] : b.dimOfVar)
-    env.params[var] = intValue(p.dims.at(s.dims[d].name));
+  for (const auto &[var, d] : b.dimOfVar) {
+    int64_t v = p.dims.at(s.dims[d].name);
+    const ir::Type &ty = k.vars[var].type;
+    if (ty.isInt() && (v < ty.minValue() || v > ty.maxValue())) {
+      error = "parameter " + k.vars[var].name + " (" + ty.str() + ") cannot hold " + s.dims[d].name + " = " +
+              std::to_string(v);
+      return std::nullopt;
+    }
+    env.params[var] = intValue(v);
+  }
   for (const auto &[var, x] : b.scalarOfVar) {
     double v = p.scalars.at(s.scalars[x].name);
     env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
