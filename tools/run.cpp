@@ -505,13 +505,16 @@ int runMain(const std::vector<std::string> &args) {
     for (const gpu::TensorPlan &t : plan->tensors)
       f64 |= t.type == spec::ElemType::F64;
     double peakB = dev.peakGBs(), peakF = dev.peakGflops(f64);
-    out["timing"] = {{"median_ms", med}, {"min_ms", lo}, {"max_ms", hi}, {"repeats", rep.timesMs.size()},
+    double spread = med > 0 ? 100 * (hi - lo) / med : 0;
+    out["timing"] = {{"median_ms", med}, {"min_ms", lo}, {"max_ms", hi}, {"spread_pct", spread},
+                     {"times_ms", rep.timesMs}, {"repeats", rep.timesMs.size()},
                      {"warmup", plan->warmup}, {"gb_per_s", gbs}, {"gflop_per_s", gflops},
                      {"peak_gb_per_s", peakB}, {"peak_gflop_per_s", peakF},
                      {"method", "CUDA events around each launch on the default stream, L2 flushed before each, "
                                 "fresh inputs and poisoned outputs each repeat"}};
     say("time: median " + fmt(med, 4) + " ms over " + std::to_string(rep.timesMs.size()) + " runs (min " + fmt(lo, 4) +
-        ", max " + fmt(hi, 4) + "; " + std::to_string(plan->warmup) + " warm-up; L2 flushed; CUDA events)");
+        ", max " + fmt(hi, 4) + ", spread " + fmt(spread, 3) + "%; " + std::to_string(plan->warmup) +
+        " warm-up; L2 flushed; CUDA events)");
     say("throughput: " + fmt(gbs, 4) + " GB/s" + (peakB > 0 ? " (" + fmt(100 * gbs / peakB, 3) + "% of peak)" : "") +
         ", " + fmt(gflops, 4) + " GFLOP/s" + (peakF > 0 ? " (" + fmt(100 * gflops / peakF, 3) + "% of " + (f64 ? "f64" : "f32") + " peak)" : "") +
         "; " + fmt(plan->bytes, 4) + " bytes moved at least, " + fmt(plan->flops, 4) + " operations (" + plan->flopsNote + ")");
