@@ -9,6 +9,7 @@
 #include "gpu/run.h"
 #include "gpu/values.h"
 
+#include <algorithm>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -92,20 +93,21 @@ int gpuRunMain(const std::string &dirName) {
       cu.cuModuleEnumerateFunctions(fs.data(), n, mod);
       for (CUfunction f : fs) {
         const char *name = nullptr;
-        if (cu.cuFuncGetName(&name, f) == 0 && name && baseName(name) == p.kernel) {
+        if (cu.cuFuncGetName(&name, f) == 0 && name && baseName(name) == p.kernel)
           names.push_back(name);
-          fn = f;
-        }
       }
     }
     if (names.size() != 1)
       return res.fail("setup", names.empty() ? "no kernel '" + p.kernel + "' in the cubin"
                                              : "'" + p.kernel + "' is overloaded in the cubin");
+    // By name, so the function is loaded (enumerated handles may not be, under lazy loading).
+    if (!check(cu.cuModuleGetFunction(&fn, mod, names[0].c_str()), "getting the kernel"))
+      return res.fail("setup", err);
+    res.j["symbol"] = names[0];
   }
-  auto fattr = [&](int a) {
+  auto fattr = [&](int a) { // -1: the driver does not say
     int v = 0;
-    cu.cuFuncGetAttribute(&v, a, fn);
-    return v;
+    return cu.cuFuncGetAttribute(&v, a, fn) == 0 ? v : -1;
   };
   int maxThreads = fattr(kFuncMaxThreadsPerBlock), staticShared = fattr(kFuncSharedSizeBytes);
   res.j["function"] = {{"registers", fattr(kFuncNumRegs)},
@@ -113,10 +115,9 @@ int gpuRunMain(const std::string &dirName) {
                        {"local_bytes", fattr(kFuncLocalSizeBytes)},
                        {"max_threads_per_block", maxThreads}};
   // Resource limits, before launching.
-  auto dattr = [&](int a) {
+  auto dattr = [&](int a) { // 2^31 - 1 when the driver does not say (no limit checked)
     int v = 0;
-    cu.cuDeviceGetAttribute(&v, a, dev);
-    return static_cast<int64_t>(v);
+    return cu.cuDeviceGetAttribute(&v, a, dev) == 0 && v > 0 ? static_cast<int64_t>(v) : int64_t{2147483647};
   };
   int64_t threads = p.block[0] * p.block[1] * p.block[2];
   const int blockAttr[3] = {kMaxBlockDimX, kMaxBlockDimY, kMaxBlockDimZ};
@@ -129,12 +130,12 @@ int gpuRunMain(const std::string &dirName) {
       return res.fail("resources", "grid dimension " + std::to_string(d) + " is " + std::to_string(p.grid[d]) +
                                        "; the device allows " + std::to_string(dattr(gridAttr[d])));
   }
-  if (threads > maxThreads)
+  if (maxThreads > 0 && threads > maxThreads)
     return res.fail("resources", std::to_string(threads) + " threads per block; this kernel can have at most " +
                                      std::to_string(maxThreads) + " (registers: " +
                                      std::to_string(fattr(kFuncNumRegs)) + " per thread)");
   int64_t optin = dattr(kMaxSharedPerBlockOptin);
-  if (staticShared + p.sharedBytes > std::max<int64_t>(optin, dattr(kMaxSharedPerBlock)))
+  if (std::max(staticShared, 0) + p.sharedBytes > std::max<int64_t>(optin, dattr(kMaxSharedPerBlock)))
     return res.fail("resources", std::to_string(staticShared + p.sharedBytes) +
                                      " bytes of shared memory per block; the device allows " + std::to_string(optin));
   if (p.sharedBytes > 48 * 1024 &&
@@ -152,7 +153,7 @@ int gpuRunMain(const std::string &dirName) {
       return res.fail("resources", err + " (" + p.tensors[t].name + ": " + std::to_string(bytes[t]) + " bytes)");
     host[t].resize(bytes[t]);
   }
-  size_t flushBytes = static_cast<size_t>(std::max<int64_t>(2 * dattr(kL2CacheSize), 64 << 20));
+  size_t flushBytes = static_cast<size_t>(std::clamp<int64_t>(2 * dattr(kL2CacheSize), 64 << 20, 512 << 20));
   CUdeviceptr flush = 0;
   if (!check(cu.cuMemAlloc(&flush, flushBytes), "allocating the L2 flush buffer"))
     return res.fail("resources", err);

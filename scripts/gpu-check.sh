@@ -57,7 +57,7 @@ run matmul_tiled $S/matmul_tiled.cu $S/matmul_tiled.smt --size M=$N2 N=$N2 K=$N2
 run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout 20 --verify-timeout 2
 run vec_add_after_hang $S/vec_add.cu $S/vec_add.smt --size N=$N1
 # Library baselines at the same sizes.
-if [ "${SMALL:-0}" != 1 ]; then
+if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"
   cat "$O/baselines.jsonl"
 fi

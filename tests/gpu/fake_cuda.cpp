@@ -72,7 +72,16 @@ CUresult cuModuleLoadData(void **m, const void *) {
   *m = &mod;
   return 0;
 }
-CUresult cuModuleGetFunction(void **, void *, const char *) { return 500; } // CUDA_ERROR_NOT_FOUND
+// Only the mangled name finds the function (an extern "C" lookup by the plain name fails);
+// handles from enumeration are not loaded, as under lazy loading: some attributes fail.
+static int loadedFunction;
+CUresult cuModuleGetFunction(void **f, void *, const char *name) {
+  const char *k = std::getenv("KSYNTH_FAKE_KERNEL");
+  if (!k || std::strcmp(name, k) != 0)
+    return 500; // CUDA_ERROR_NOT_FOUND
+  *f = &loadedFunction;
+  return 0;
+}
 CUresult cuModuleGetFunctionCount(unsigned *n, void *) {
   *n = 1;
   return 0;
@@ -88,7 +97,9 @@ CUresult cuFuncGetName(const char **name, void *) {
   *name = k ? k : "kernel";
   return 0;
 }
-CUresult cuFuncGetAttribute(int *v, int attr, void *) {
+CUresult cuFuncGetAttribute(int *v, int attr, void *f) {
+  if (attr == 0 && f != &loadedFunction)
+    return 1;
   *v = attr == 0 ? 1024 : attr == 4 ? 16 : 0;
   return 0;
 }
@@ -120,8 +131,10 @@ CUresult cuMemsetD8_v2(unsigned long long d, unsigned char v, size_t n) {
   std::memset(reinterpret_cast<void *>(d), v, n);
   return 0;
 }
-CUresult cuLaunchKernel(void *, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **,
+CUresult cuLaunchKernel(void *f, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, void *, void **,
                         void **) {
+  if (f != &loadedFunction)
+    return 400; // CUDA_ERROR_INVALID_HANDLE
   const char *m = std::getenv("KSYNTH_FAKE_LAUNCH");
   std::string mode = m ? m : "nothing";
   if (mode == "hang")
