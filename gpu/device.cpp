@@ -24,7 +24,7 @@ double DeviceInfo::peakGflops(bool f64) const {
   if (f64)
     lanes = cc == 60 || cc == 70 || cc == 80 ? 32 : cc == 90 || cc == 100 ? 64 : 2;
   else
-    lanes = cc >= 86 ? 128 : 64;
+    lanes = cc == 60 || (cc >= 70 && cc <= 80) ? 64 : 128; // 5.x, 6.1, 6.2, 8.6 and later: 128
   return 2.0 * lanes * sms * clockKHz / 1e6;
 }
 
@@ -155,7 +155,7 @@ std::string baseName(const std::string &symbol) {
 }
 
 nlohmann::json CubinResult::toJson() const {
-  nlohmann::json j = {{"ok", ok}, {"nvcc", nvcc}, {"arch", arch}, {"ms", ms}};
+  nlohmann::json j = {{"ok", ok}, {"nvcc", nvcc}, {"arch", arch}, {"ms", ms}, {"symbol", symbol}};
   if (!note.empty())
     j["note"] = note;
   if (ok)
@@ -203,6 +203,7 @@ CubinResult compileCubin(const std::string &nvcc, const std::string &cuFile, con
       current = m[1];
     if (baseName(current) != kernel)
       continue;
+    r.symbol = current;
     if (std::regex_search(line, m, frame)) {
       r.stackBytes = std::stoi(m[1]);
       r.spillStores = std::stoi(m[2]);

@@ -41,6 +41,7 @@ struct CubinResult {
   bool ok = false;
   std::string note;   // not ok: why (nvcc missing, failed, timed out)
   std::string nvcc, arch, cubin, log;
+  std::string symbol; // the kernel's entry symbol, as ptxas names it (empty: not seen)
   int registers = -1, spillStores = -1, spillLoads = -1, sharedBytes = -1, stackBytes = -1;
   double ms = 0;
   nlohmann::json toJson() const;

@@ -245,14 +245,15 @@ nlohmann::json Plan::toJson() const {
                   {"shape", t.shape},
                   {"elements", t.elements},
                   {"all", t.all},
-                  {"checked", t.checked}});
+                  {"samples", t.samples}});
   for (const ArgPlan &a : args)
     as.push_back({{"name", a.name}, {"kind", kindName(a.kind)}, {"tensor", a.tensor}, {"bits", a.bits},
-                  {"signed", a.isSigned}, {"value", a.value}});
+                  {"signed", a.isSigned}, {"value", a.value}, {"scalar", a.scalar}});
   return {{"spec", spec},         {"kernel", kernel},   {"dims", dims},       {"scalars", scalars},
           {"grid", grid},         {"block", block},     {"shared_bytes", sharedBytes},
           {"tensors", ts},        {"args", as},         {"seed", seed},       {"warmup", warmup},
-          {"repeats", repeats},   {"flops", flops},     {"flops_note", flopsNote}, {"bytes", bytes}};
+          {"repeats", repeats},   {"flops", flops},     {"flops_note", flopsNote}, {"bytes", bytes},
+          {"symbol", symbol},     {"unchecked", unchecked}};
 }
 
 std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) {
@@ -261,7 +262,7 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
     p.spec = j.at("spec");
     p.kernel = j.at("kernel");
     p.dims = j.at("dims").get<std::map<std::string, int64_t>>();
-    p.scalars = j.at("scalars").get<std::map<std::string, double>>();
+    p.scalars = j.at("scalars").get<std::vector<std::map<std::string, double>>>();
     p.grid = j.at("grid").get<std::array<int64_t, 3>>();
     p.block = j.at("block").get<std::array<int64_t, 3>>();
     p.sharedBytes = j.at("shared_bytes");
@@ -277,7 +278,7 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
       tp.shape = t.at("shape").get<std::vector<int64_t>>();
       tp.elements = t.at("elements");
       tp.all = t.at("all");
-      tp.checked = t.at("checked").get<std::vector<int64_t>>();
+      tp.samples = t.at("samples");
       p.tensors.push_back(std::move(tp));
     }
     for (const auto &a : j.at("args")) {
@@ -289,6 +290,7 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
       ap.bits = a.at("bits");
       ap.isSigned = a.at("signed");
       ap.value = a.at("value");
+      ap.scalar = a.at("scalar");
       p.args.push_back(std::move(ap));
     }
     p.seed = j.at("seed");
@@ -297,6 +299,10 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
     p.flops = j.at("flops");
     p.flopsNote = j.at("flops_note");
     p.bytes = j.at("bytes");
+    p.symbol = j.at("symbol");
+    p.unchecked = j.at("unchecked").get<std::vector<std::string>>();
+    if (static_cast<int>(p.scalars.size()) != p.warmup + p.repeats)
+      throw std::runtime_error("scalars for " + std::to_string(p.scalars.size()) + " repeats");
     return p;
   } catch (const std::exception &e) {
     error = std::string("malformed run plan: ") + e.what();
@@ -307,7 +313,7 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
 spec::Inputs inputsOf(const Plan &p, const spec::Spec &s, int repeat) {
   spec::Inputs in;
   in.dims = p.dims;
-  in.scalars = p.scalars;
+  in.scalars = p.scalars.at(static_cast<size_t>(repeat));
   for (size_t t = 0; t < p.tensors.size(); ++t) {
     const TensorPlan &tp = p.tensors[t];
     if (tp.mode == spec::Mode::Out)
@@ -321,6 +327,78 @@ spec::Inputs inputsOf(const Plan &p, const spec::Spec &s, int repeat) {
   }
   return in;
 }
+
+double Plan::argValue(const ArgPlan &a, int repeat) const {
+  return a.scalar.empty() ? a.value : scalars.at(static_cast<size_t>(repeat)).at(a.scalar);
+}
+
+std::vector<int64_t> comparedElements(const Plan &p, size_t t, int repeat) {
+  const TensorPlan &tp = p.tensors[t];
+  std::vector<int64_t> out;
+  if (tp.all) {
+    out.resize(static_cast<size_t>(tp.elements));
+    for (int64_t i = 0; i < tp.elements; ++i)
+      out[static_cast<size_t>(i)] = i;
+    return out;
+  }
+  std::set<int64_t> pick;
+  for (int64_t i = 0; i < std::min<int64_t>(16, tp.elements); ++i) {
+    pick.insert(i);
+    pick.insert(tp.elements - 1 - i);
+  }
+  // makePlan keeps samples <= elements / 2, so the draws end quickly.
+  std::mt19937_64 rng(p.seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(repeat) * 1000003u + t);
+  while (static_cast<int64_t>(pick.size()) < std::min(tp.samples, tp.elements))
+    pick.insert(static_cast<int64_t>(rng() % static_cast<uint64_t>(tp.elements)));
+  out.assign(pick.begin(), pick.end());
+  return out;
+}
+
+namespace {
+
+bool mentionsOnlyUniform(const ir::Kernel &k, const ir::Expr &e) {
+  switch (e.op) {
+  case ir::Op::VarRef: return k.vars[e.id].paramIndex >= 0;
+  case ir::Op::Builtin:
+    return e.id == static_cast<int>(ir::Builtin::BlockDim) || e.id == static_cast<int>(ir::Builtin::GridDim);
+  case ir::Op::ArrayRef: case ir::Op::PtrAdd: return false;
+  default: break;
+  }
+  for (const ir::ExprPtr &a : e.args)
+    if (a && !mentionsOnlyUniform(k, *a))
+      return false;
+  return true;
+}
+
+// Every __requires/__assume of the kernel: those over parameters and launch dimensions at
+// the kernel's top level are evaluated (false: `error`); the others are listed as unchecked.
+bool checkKernelAssumptions(const ir::Kernel &k, const interp::Env &env, Plan &p, std::string &error) {
+  std::function<bool(const ir::Block &, bool)> walk = [&](const ir::Block &body, bool top) {
+    for (const ir::StmtPtr &st : body) {
+      if (st->kind == ir::StmtKind::Assume && st->cond) {
+        std::string where = "line " + std::to_string(st->loc.line) + ": " +
+                            (st->text.empty() ? std::string(st->precondition ? "__requires" : "__assume") : st->text);
+        Value v;
+        if (top && mentionsOnlyUniform(k, *st->cond) && interp::evalConstExpr(k, env, *st->cond, v) &&
+            v.kind == Value::Kind::Int) {
+          if (v.i == 0) {
+            error = "the kernel's assumption at " + where + " does not hold at these sizes";
+            return false;
+          }
+          continue;
+        }
+        p.unchecked.push_back(where);
+      }
+      for (const ir::Block *b : {&st->pre, &st->body, &st->elseBody, &st->step})
+        if (!walk(*b, top && st->kind == ir::StmtKind::Block))
+          return false;
+    }
+    return true;
+  };
+  return walk(k.body, true);
+}
+
+} // namespace
 
 std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const PlanRequest &r,
                              std::string &error) {
@@ -352,33 +430,45 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
     error = "no size for " + missing + " (--size NAME=VALUE)";
     return std::nullopt;
   }
-  // Scalars: given, else seeded draws until the assumptions hold.
+  // Scalars: given, else seeded draws per repeat until the assumptions hold (never 0 or
+  // +-1, which would hide a kernel that ignores one).
   std::mt19937_64 rng(r.seed);
   spec::Inputs in;
   in.dims = p.dims;
-  for (int attempt = 0; attempt < 64; ++attempt) {
-    for (const spec::Scalar &x : s.scalars) {
-      auto it = r.values.find(x.name);
-      if (it != r.values.end())
-        in.scalars[x.name] = it->second;
-      else
-        in.scalars[x.name] = spec::isFloat(x.type) ? static_cast<double>(static_cast<int>(rng() % 33) - 16) / 8.0
-                                                   : static_cast<double>(1 + rng() % 4);
+  int total = r.warmup + r.repeats;
+  for (int rep = 0; rep < total; ++rep) {
+    for (int attempt = 0; attempt < 64; ++attempt) {
+      in.scalars.clear();
+      for (const spec::Scalar &x : s.scalars) {
+        auto it = r.values.find(x.name);
+        if (it != r.values.end()) {
+          if (!std::isfinite(it->second)) {
+            error = "scalar " + x.name + " must be a finite number";
+            return std::nullopt;
+          }
+          in.scalars[x.name] = it->second;
+        } else if (spec::isFloat(x.type)) {
+          static const int ks[] = {-16, -15, -13, -11, -9, -7, -6, -5, -3, -2, -1, 1, 2, 3, 5, 6, 7, 9, 11, 13, 15, 16};
+          in.scalars[x.name] = ks[rng() % (sizeof ks / sizeof ks[0])] / 8.0;
+        } else {
+          in.scalars[x.name] = static_cast<double>(2 + rng() % 4);
+        }
+      }
+      error = spec::checkAssumptions(s, in);
+      if (error.empty())
+        break;
+      bool drawn = false;
+      for (const spec::Scalar &x : s.scalars)
+        drawn |= !r.values.count(x.name);
+      if (!drawn)
+        break;
     }
-    error = spec::checkAssumptions(s, in);
-    if (error.empty())
-      break;
-    bool drawn = false;
-    for (const spec::Scalar &x : s.scalars)
-      drawn |= !r.values.count(x.name);
-    if (!drawn)
-      break;
+    if (!error.empty()) {
+      error = "these sizes are outside the spec (" + error + "); a proof says nothing about them";
+      return std::nullopt;
+    }
+    p.scalars.push_back(in.scalars);
   }
-  if (!error.empty()) {
-    error = "these sizes are outside the spec (" + error + "); a proof says nothing about them";
-    return std::nullopt;
-  }
-  p.scalars = in.scalars;
 
   // Tensors.
   for (size_t t = 0; t < s.tensors.size(); ++t) {
@@ -428,7 +518,7 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
     env.params[var] = intValue(v);
   }
   for (const auto &[var, x] : b.scalarOfVar) {
-    double v = p.scalars.at(s.scalars[x].name);
+    double v = p.scalars[0].at(s.scalars[x].name);
     env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
   }
   for (const spec::Precondition &pc : b.preconditions) {
@@ -441,6 +531,10 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
   for (int d = 0; d < 3; ++d)
     if (!evalLaunchDim(k, env, r.grid[d], p.grid[d], error) || !evalLaunchDim(k, env, r.block[d], p.block[d], error))
       return std::nullopt;
+  env.block = {p.block[0], p.block[1], p.block[2]};
+  env.grid = {p.grid[0], p.grid[1], p.grid[2]};
+  if (!checkKernelAssumptions(k, env, p, error))
+    return std::nullopt;
   if (r.shared) {
     Value v;
     if (!interp::evalConstExpr(k, env, *r.shared, v) || v.kind != Value::Kind::Int || v.i < 0 ||
@@ -474,6 +568,8 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
       a.bits = v.type.bits;
       a.isSigned = v.type.isSigned;
       a.value = pv->second.kind == Value::Kind::Float ? pv->second.f : static_cast<double>(pv->second.i);
+      if (auto sx = b.scalarOfVar.find(pr.id); sx != b.scalarOfVar.end())
+        a.scalar = s.scalars[sx->second].name;
       if (a.kind == ArgPlan::Kind::Int && v.type.bits < 64) {
         __int128 x = pv->second.i;
         if (x < v.type.minValue() || x > v.type.maxValue()) {
@@ -499,22 +595,19 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
   for (TensorPlan &tp : p.tensors) {
     if (tp.mode == spec::Mode::In)
       continue;
-    if (outElems * perElem <= r.referenceBudget && tp.elements <= (1 << 22)) {
+    // All, unless the reference or the runner's output files (doubles, every repeat) would be
+    // too big.
+    if (outElems * perElem <= r.referenceBudget && tp.elements <= (1 << 22) &&
+        static_cast<double>(tp.elements) * total <= static_cast<double>(1 << 27)) {
       tp.all = true;
       continue;
     }
-    int64_t want = static_cast<int64_t>(std::clamp(r.referenceBudget / perElem / std::max(1, outs),
-                                                   std::min(64.0, static_cast<double>(r.maxChecked)),
-                                                   static_cast<double>(r.maxChecked)));
-    want = std::min(want, tp.elements);
-    std::set<int64_t> pick;
-    for (int64_t i = 0; i < std::min<int64_t>(16, tp.elements); ++i) {
-      pick.insert(i);
-      pick.insert(tp.elements - 1 - i);
-    }
-    while (static_cast<int64_t>(pick.size()) < want)
-      pick.insert(static_cast<int64_t>(rng() % static_cast<uint64_t>(tp.elements)));
-    tp.checked.assign(pick.begin(), pick.end());
+    double want = std::clamp(r.referenceBudget / perElem / std::max(1, outs),
+                             std::min(64.0, static_cast<double>(r.maxChecked)), static_cast<double>(r.maxChecked));
+    if (want * 2 >= static_cast<double>(tp.elements) && static_cast<double>(tp.elements) * total <= (1 << 27))
+      tp.all = true;
+    else
+      tp.samples = static_cast<int64_t>(std::min(want, static_cast<double>(tp.elements) / 2));
   }
   return p;
 }

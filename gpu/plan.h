@@ -28,7 +28,7 @@ struct TensorPlan {
   std::vector<int64_t> shape;
   int64_t elements = 0;
   bool all = false;              // out/inout: every element compared
-  std::vector<int64_t> checked;  // else these flat indices (the same in every repeat)
+  int64_t samples = 0;           // else this many per repeat (sampleOf: both ends and draws)
 };
 
 struct ArgPlan {
@@ -38,17 +38,22 @@ struct ArgPlan {
   int tensor = -1;     // Tensor: index into Plan::tensors (= the spec's tensor index)
   unsigned bits = 32;  // Int, Float: the parameter's width
   bool isSigned = true;
-  double value = 0;    // Int, Float
+  double value = 0;    // Int, Float (a scalar's: repeat 0's)
+  std::string scalar;  // the spec scalar it is (its value changes per repeat), or empty
 };
 
 struct Plan {
   std::string spec, kernel;
   std::map<std::string, int64_t> dims;
-  std::map<std::string, double> scalars;
+  std::vector<std::map<std::string, double>> scalars; // per repeat (warm-ups first)
   std::array<int64_t, 3> grid{1, 1, 1}, block{1, 1, 1};
   int64_t sharedBytes = 0; // dynamic shared memory
   std::vector<TensorPlan> tensors; // every spec tensor, in spec order
-  std::vector<ArgPlan> args;       // the kernel's parameters, in order
+  std::vector<ArgPlan> args;       // the kernel's parameters, in order (scalars: repeat 0's)
+  std::string symbol;              // the kernel's symbol in the cubin, when known (ptxas)
+  // The kernel's own assumptions (__requires/__assume) the proof rests on that could not be
+  // checked at these sizes (they depend on threads or memory): "line L: TEXT".
+  std::vector<std::string> unchecked;
   uint64_t seed = 1;
   int warmup = 2, repeats = 5; // every one of them on fresh inputs, each compared
   double flops = 0;            // the spec's operation count at these sizes (flopsNote: how)
@@ -58,10 +63,12 @@ struct Plan {
   nlohmann::json toJson() const;
   static std::optional<Plan> fromJson(const nlohmann::json &j, std::string &error);
   int64_t threads() const { return grid[0] * grid[1] * grid[2] * block[0] * block[1] * block[2]; }
+  // The value of scalar argument `a` in repeat `repeat`.
+  double argValue(const ArgPlan &a, int repeat) const;
 };
 
 struct PlanRequest {
-  std::map<std::string, double> values; // dims and scalars by name (scalars: chosen if absent)
+  std::map<std::string, double> values; // dims and scalars by name (scalars: drawn per repeat if absent)
   std::array<ir::ExprPtr, 3> block{}, grid{}; // the launch (every one needed)
   ir::ExprPtr shared;                          // dynamic shared bytes, or null (0)
   uint64_t seed = 1;
@@ -78,6 +85,10 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
 // The inputs of repeat `repeat` (dims, scalars and every in/inout tensor), as the runner
 // fills them.
 spec::Inputs inputsOf(const Plan &p, const spec::Spec &s, int repeat);
+
+// The flat indices of tensor t compared in repeat `repeat`: all, or the first and last 16
+// and seeded draws (other elements in every repeat), sorted.
+std::vector<int64_t> comparedElements(const Plan &p, size_t t, int repeat);
 
 // The spec's operation count at `dims`: real-valued arithmetic and math functions of every
 // output element's term, ranges expanded, and each define counted once per distinct

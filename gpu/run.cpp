@@ -28,10 +28,10 @@ double defaultRtol(spec::ElemType t) {
 }
 
 bool RunReport::agrees() const {
-  if (!ran)
+  if (!ran || checks.empty())
     return false;
   for (const TensorCheck &c : checks)
-    if (c.mismatched > 0)
+    if (c.mismatched > 0 || c.compared == 0) // nothing compared is no evidence
       return false;
   return true;
 }
@@ -72,15 +72,6 @@ std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) 
   return idx;
 }
 
-std::vector<int64_t> comparedElements(const TensorPlan &tp) {
-  if (!tp.all)
-    return tp.checked;
-  std::vector<int64_t> all(static_cast<size_t>(tp.elements));
-  for (int64_t i = 0; i < tp.elements; ++i)
-    all[static_cast<size_t>(i)] = i;
-  return all;
-}
-
 std::vector<TensorCheck> freshChecks(const Plan &p, double rtolOverride) {
   std::vector<TensorCheck> cs;
   for (const TensorPlan &tp : p.tensors)
@@ -88,7 +79,8 @@ std::vector<TensorCheck> freshChecks(const Plan &p, double rtolOverride) {
       TensorCheck c;
       c.name = tp.name;
       c.type = tp.type;
-      c.rtol = rtolOverride >= 0 ? rtolOverride : defaultRtol(tp.type);
+      // Integers are compared exactly whatever --rtol says.
+      c.rtol = spec::isFloat(tp.type) && rtolOverride >= 0 ? rtolOverride : defaultRtol(tp.type);
       cs.push_back(c);
     }
   return cs;
@@ -107,7 +99,7 @@ bool compareRepeat(const Plan &p, const spec::Spec &s, int repeat, const std::ve
     if (tp.mode == spec::Mode::In)
       continue;
     TensorCheck &c = checks[ci++];
-    std::vector<int64_t> elems = comparedElements(tp);
+    std::vector<int64_t> elems = comparedElements(p, t, repeat);
     if (got[t].size() != elems.size()) {
       error = "the runner returned " + std::to_string(got[t].size()) + " values of " + tp.name + " for " +
               std::to_string(elems.size()) + " elements";
@@ -125,27 +117,35 @@ bool compareRepeat(const Plan &p, const spec::Spec &s, int repeat, const std::ve
     double scale = finite ? std::sqrt(sq / static_cast<double>(finite)) : 0;
     for (size_t e = 0; e < elems.size(); ++e) {
       double g = got[t][e];
-      if (!want[e] || !std::isfinite(*want[e])) {
-        if (!(want[e] && std::isnan(*want[e]) && std::isnan(g)))
-          ++c.notFinite;
+      if (!want[e]) { // the spec has no value here (division by zero, ...)
+        ++c.notFinite;
         continue;
       }
       double w = *want[e];
       ++c.compared;
-      double err = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::fabs(g - w);
-      bool ok = err <= c.rtol * std::fabs(w) + c.rtol * scale;
-      if (std::isfinite(err)) {
-        c.maxAbs = std::max(c.maxAbs, err);
-        if (std::fabs(w) > 1e-3 * scale && w != 0)
-          c.maxRel = std::max(c.maxRel, err / std::fabs(w));
+      bool ok;
+      double err = 0;
+      if (!std::isfinite(w)) { // NaN must be NaN, an infinity the same infinity
+        ok = std::isnan(w) ? std::isnan(g) : g == w;
+        ++c.notFinite;
+      } else {
+        err = std::isnan(g) ? std::numeric_limits<double>::infinity() : std::fabs(g - w);
+        ok = err <= c.rtol * std::fabs(w) + c.rtol * scale;
+        if (std::isfinite(err)) {
+          c.maxAbs = std::max(c.maxAbs, err);
+          if (std::fabs(w) > 1e-3 * scale && w != 0)
+            c.maxRel = std::max(c.maxRel, err / std::fabs(w));
+        }
       }
       if (ok)
         continue;
       ++c.mismatched;
-      if (std::isnan(g))
+      double poison = poisonValue(tp.type, repeat);
+      if ((std::isnan(g) && std::isnan(poison)) || g == poison)
         ++c.unwritten;
+      auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(std::isnan(x) ? "NaN" : x > 0 ? "inf" : "-inf"); };
       if (c.firstMismatch.is_null())
-        c.firstMismatch = {{"repeat", repeat}, {"index", unflatten(elems[e], tp.shape)}, {"got", std::isnan(g) ? nlohmann::json("NaN") : nlohmann::json(g)}, {"want", w}};
+        c.firstMismatch = {{"repeat", repeat}, {"index", unflatten(elems[e], tp.shape)}, {"got", num(g)}, {"want", num(w)}};
     }
   }
   return true;
@@ -176,8 +176,8 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
     }
     interp::Env &env = le.env;
     env.wideFloats = false; // the kernel's own precision
-    env.garbageSet = true;  // unwritten outputs and shared memory hold NaN
-    env.garbage = std::numeric_limits<double>::quiet_NaN();
+    env.garbageSet = true; // unwritten outputs and shared memory hold the poison (values.h)
+    env.garbage = poisonValue(spec::ElemType::F32, r);
     interp::GridRun run = interp::runGrid(k, env);
     if (!run.completed) {
       bool limit = run.error.find("step limit") != std::string::npos;
@@ -205,14 +205,14 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
       if (tp.mode == spec::Mode::In)
         continue;
       int a = arrayOfTensor.at(static_cast<int>(t));
-      for (int64_t e : comparedElements(tp)) {
+      for (int64_t e : comparedElements(p, t, r)) {
         auto it = run.memory.find({a, e});
         const interp::Value *v = nullptr;
         if (it != run.memory.end())
           v = &it->second;
         else if (auto init = env.memory.find({a, e}); tp.mode == spec::Mode::InOut && init != env.memory.end())
           v = &init->second;
-        double x = std::numeric_limits<double>::quiet_NaN();
+        double x = poisonValue(tp.type, r);
         if (v)
           x = v->kind == interp::Value::Kind::Float ? v->f : static_cast<double>(v->i);
         // What the device would hold: the value in the tensor's element type.
@@ -260,13 +260,18 @@ RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, 
   if (pr.timedOut) {
     rep.failure = "hang";
     rep.error = "the GPU runner did not finish within " + std::to_string(static_cast<int>(timeoutS)) +
-                " s and was killed (a kernel that never ends?)";
+                " s and was killed after " + std::to_string(res.is_null() ? 0 : res.value("repeats_done", 0)) +
+                " repeats (a kernel that never ends, or --timeout too short for these sizes and repeats)";
   } else if (res.is_null()) {
     rep.failure = "setup";
     rep.error = "the GPU runner " + pr.how(timeoutS) + " without a result" + (tail.empty() ? "" : ": " + tail);
-  } else if (!res.value("ok", false)) {
+  } else if (!res.value("ok", false) && res.contains("failure")) {
     rep.failure = res.value("failure", "setup");
     rep.error = res.value("error", "the GPU runner failed");
+  } else if (!res.value("ok", false)) { // it died between repeats (a crash in the driver, a signal)
+    rep.failure = "fault";
+    rep.error = "the GPU runner " + pr.how(timeoutS) + " in repeat " + std::to_string(res.value("repeats_done", 0)) +
+                (tail.empty() ? "" : ": " + tail);
   }
   if (res.contains("function"))
     rep.function = res["function"];
@@ -279,7 +284,7 @@ RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, 
         continue;
       fs::path f = fs::path(dir) / ("r" + std::to_string(r) + "_t" + std::to_string(t) + ".bin");
       std::ifstream in(f, std::ios::binary);
-      size_t n = p.tensors[t].all ? static_cast<size_t>(p.tensors[t].elements) : p.tensors[t].checked.size();
+      size_t n = comparedElements(p, t, r).size();
       got[t].resize(n);
       in.read(reinterpret_cast<char *>(got[t].data()), static_cast<std::streamsize>(n * sizeof(double)));
       if (static_cast<size_t>(in.gcount()) != n * sizeof(double)) {

@@ -83,8 +83,11 @@ int gpuRunMain(const std::string &dirName) {
   if (image.empty() || !check(cu.cuModuleLoadData(&mod, image.data()), "loading the cubin"))
     return res.fail("setup", image.empty() ? "no kernel.cubin" : err);
   // The kernel: by its plain name (extern "C"), else the one mangled name whose base it is.
+  // The symbol ptxas named, else the plain name (extern "C"), else the one enumerated
+  // function whose (demangled) base name it is (CUDA 12.4+ drivers).
   CUfunction fn = nullptr;
-  if (cu.cuModuleGetFunction(&fn, mod, p.kernel.c_str()) != 0) {
+  if ((p.symbol.empty() || cu.cuModuleGetFunction(&fn, mod, p.symbol.c_str()) != 0) &&
+      cu.cuModuleGetFunction(&fn, mod, p.kernel.c_str()) != 0) {
     fn = nullptr;
     unsigned n = 0;
     std::vector<std::string> names;
@@ -98,7 +101,8 @@ int gpuRunMain(const std::string &dirName) {
       }
     }
     if (names.size() != 1)
-      return res.fail("setup", names.empty() ? "no kernel '" + p.kernel + "' in the cubin"
+      return res.fail("setup", names.empty() ? "no kernel '" + p.kernel + "' in the cubin" +
+                                                   (cu.cuModuleGetFunctionCount ? "" : " (by that name; this driver cannot list a cubin's functions)")
                                              : "'" + p.kernel + "' is overloaded in the cubin");
     // By name, so the function is loaded (enumerated handles may not be, under lazy loading).
     if (!check(cu.cuModuleGetFunction(&fn, mod, names[0].c_str()), "getting the kernel"))
@@ -135,10 +139,12 @@ int gpuRunMain(const std::string &dirName) {
                                      std::to_string(maxThreads) + " (registers: " +
                                      std::to_string(fattr(kFuncNumRegs)) + " per thread)");
   int64_t optin = dattr(kMaxSharedPerBlockOptin);
-  if (std::max(staticShared, 0) + p.sharedBytes > std::max<int64_t>(optin, dattr(kMaxSharedPerBlock)))
-    return res.fail("resources", std::to_string(staticShared + p.sharedBytes) +
-                                     " bytes of shared memory per block; the device allows " + std::to_string(optin));
-  if (p.sharedBytes > 48 * 1024 &&
+  int64_t sharedLimit = std::max<int64_t>(optin, dattr(kMaxSharedPerBlock));
+  if (std::max(staticShared, 0) + p.sharedBytes > sharedLimit)
+    return res.fail("resources", std::to_string(std::max(staticShared, 0) + p.sharedBytes) +
+                                     " bytes of shared memory per block; the device allows " + std::to_string(sharedLimit));
+  // Beyond 48 KiB in all, the dynamic part needs the function's opt-in.
+  if (p.sharedBytes > 0 && std::max(staticShared, 0) + p.sharedBytes > 48 * 1024 &&
       !check(cu.cuFuncSetAttribute(fn, kFuncMaxDynamicSharedSizeBytes, static_cast<int>(p.sharedBytes)),
              "raising the dynamic shared memory limit"))
     return res.fail("resources", err);
@@ -162,34 +168,36 @@ int gpuRunMain(const std::string &dirName) {
   if (!check(cu.cuEventCreate(&start, 0), "cuEventCreate") || !check(cu.cuEventCreate(&stop, 0), "cuEventCreate"))
     return res.fail("setup", err);
 
-  // Arguments, in parameter order.
+  // Arguments, in parameter order (scalars change per repeat).
   std::vector<std::array<unsigned char, 8>> argBytes(p.args.size());
   std::vector<void *> argPtrs(p.args.size());
-  for (size_t i = 0; i < p.args.size(); ++i) {
-    const ArgPlan &a = p.args[i];
-    unsigned char *dst = argBytes[i].data();
-    if (a.kind == ArgPlan::Kind::Tensor) {
-      std::memcpy(dst, &buf[static_cast<size_t>(a.tensor)], sizeof(CUdeviceptr));
-    } else if (a.kind == ArgPlan::Kind::Float) {
-      storeElem(a.bits == 64 ? spec::ElemType::F64 : spec::ElemType::F32, a.value, dst);
-    } else {
-      using spec::ElemType;
-      ElemType t = a.bits == 8    ? (a.isSigned ? ElemType::I8 : ElemType::U8)
-                   : a.bits == 16 ? (a.isSigned ? ElemType::I16 : ElemType::U16)
-                   : a.bits == 32 ? (a.isSigned ? ElemType::I32 : ElemType::U32)
-                                  : (a.isSigned ? ElemType::I64 : ElemType::U64);
-      storeElem(t, a.value, dst);
+  auto marshal = [&](int repeat) {
+    for (size_t i = 0; i < p.args.size(); ++i) {
+      const ArgPlan &a = p.args[i];
+      unsigned char *dst = argBytes[i].data();
+      if (a.kind == ArgPlan::Kind::Tensor) {
+        std::memcpy(dst, &buf[static_cast<size_t>(a.tensor)], sizeof(CUdeviceptr));
+      } else if (a.kind == ArgPlan::Kind::Float) {
+        storeElem(a.bits == 64 ? spec::ElemType::F64 : spec::ElemType::F32, p.argValue(a, repeat), dst);
+      } else {
+        using spec::ElemType;
+        ElemType t = a.bits == 8    ? (a.isSigned ? ElemType::I8 : ElemType::U8)
+                     : a.bits == 16 ? (a.isSigned ? ElemType::I16 : ElemType::U16)
+                     : a.bits == 32 ? (a.isSigned ? ElemType::I32 : ElemType::U32)
+                                    : (a.isSigned ? ElemType::I64 : ElemType::U64);
+        storeElem(t, p.argValue(a, repeat), dst);
+      }
+      argPtrs[i] = dst;
     }
-    argPtrs[i] = dst;
-  }
+  };
 
   int total = p.warmup + p.repeats;
   for (int r = 0; r < total; ++r) {
+    marshal(r);
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       const TensorPlan &tp = p.tensors[t];
       if (tp.mode == spec::Mode::Out) {
-        // NaN in every float format, all ones in integers: unwritten elements show.
-        if (!check(cu.cuMemsetD8(buf[t], 0xff, bytes[t]), "poisoning outputs"))
+        if (!check(cu.cuMemsetD8(buf[t], poisonByte(tp.type, r), bytes[t]), "poisoning outputs"))
           return res.fail("setup", err);
         continue;
       }
@@ -202,18 +210,21 @@ int gpuRunMain(const std::string &dirName) {
     if (!check(cu.cuMemsetD8(flush, static_cast<unsigned char>(r), flushBytes), "flushing L2") ||
         !check(cu.cuCtxSynchronize(), "before the launch"))
       return res.fail("setup", err);
-    cu.cuEventRecord(start, nullptr);
+    if (!check(cu.cuEventRecord(start, nullptr), "cuEventRecord"))
+      return res.fail("setup", err);
     CUresult lr = cu.cuLaunchKernel(fn, static_cast<unsigned>(p.grid[0]), static_cast<unsigned>(p.grid[1]),
                                     static_cast<unsigned>(p.grid[2]), static_cast<unsigned>(p.block[0]),
                                     static_cast<unsigned>(p.block[1]), static_cast<unsigned>(p.block[2]),
                                     static_cast<unsigned>(p.sharedBytes), nullptr, argPtrs.data(), nullptr);
     if (lr != 0)
       return res.fail("launch", "repeat " + std::to_string(r) + ": the launch was refused: " + cu.errorText(lr));
-    cu.cuEventRecord(stop, nullptr);
+    if (!check(cu.cuEventRecord(stop, nullptr), "cuEventRecord"))
+      return res.fail("setup", err);
     if (!check(cu.cuEventSynchronize(stop), "the kernel") || !check(cu.cuCtxSynchronize(), "the kernel"))
       return res.fail("fault", "repeat " + std::to_string(r) + ": " + err);
     float ms = 0;
-    cu.cuEventElapsedTime(&ms, start, stop);
+    if (!check(cu.cuEventElapsedTime(&ms, start, stop), "cuEventElapsedTime"))
+      return res.fail("setup", err);
     // The compared elements, as doubles.
     for (size_t t = 0; t < p.tensors.size(); ++t) {
       const TensorPlan &tp = p.tensors[t];
@@ -223,16 +234,14 @@ int gpuRunMain(const std::string &dirName) {
         return res.fail("fault", "repeat " + std::to_string(r) + ": " + err);
       unsigned w = elemBytes(tp.type);
       std::vector<double> vals;
-      if (tp.all) {
-        vals.resize(static_cast<size_t>(tp.elements));
-        for (int64_t i = 0; i < tp.elements; ++i)
-          vals[static_cast<size_t>(i)] = loadElem(tp.type, &host[t][static_cast<size_t>(i) * w]);
-      } else {
-        for (int64_t i : tp.checked)
-          vals.push_back(loadElem(tp.type, &host[t][static_cast<size_t>(i) * w]));
-      }
-      std::ofstream out(res.dir / ("r" + std::to_string(r) + "_t" + std::to_string(t) + ".bin"), std::ios::binary);
+      for (int64_t i : comparedElements(p, t, r))
+        vals.push_back(loadElem(tp.type, &host[t][static_cast<size_t>(i) * w]));
+      fs::path file = res.dir / ("r" + std::to_string(r) + "_t" + std::to_string(t) + ".bin");
+      std::ofstream out(file, std::ios::binary);
       out.write(reinterpret_cast<const char *>(vals.data()), static_cast<std::streamsize>(vals.size() * sizeof(double)));
+      out.close();
+      if (!out)
+        return res.fail("setup", "cannot write " + file.string());
     }
     res.j["times_ms"].push_back(ms);
     res.j["repeats_done"] = r + 1;

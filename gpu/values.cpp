@@ -133,4 +133,16 @@ double loadElem(spec::ElemType t, const void *src) {
   return 0;
 }
 
+unsigned char poisonByte(spec::ElemType t, int repeat) {
+  if (repeat % 2 == 0)
+    return 0xff;
+  return spec::isFloat(t) ? 0x7f : 0x5a;
+}
+
+double poisonValue(spec::ElemType t, int repeat) {
+  unsigned char b[8];
+  std::memset(b, poisonByte(t, repeat), sizeof b);
+  return loadElem(t, b);
+}
+
 } // namespace ksynth::gpu

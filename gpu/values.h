@@ -22,4 +22,11 @@ unsigned elemBytes(spec::ElemType t);
 void storeElem(spec::ElemType t, double v, void *dst);
 double loadElem(spec::ElemType t, const void *src);
 
+// What an out tensor holds before each launch: every byte `poisonByte`. Floats: all ones
+// (NaN in every float format) in even repeats, 0x7f bytes (3.4e38 in f32) in odd ones, so an
+// element the kernel leaves alone fails even where the spec's value is NaN; integers: all
+// ones (-1) and 0x5a bytes alternately. poisonValue is that element read back.
+unsigned char poisonByte(spec::ElemType t, int repeat);
+double poisonValue(spec::ElemType t, int repeat);
+
 } // namespace ksynth::gpu

@@ -20,6 +20,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <sstream>
@@ -321,6 +322,29 @@ int runMain(const std::vector<std::string> &args) {
     return kExitMalformed;
   }
   out["kernel"] = k.name;
+  for (const auto &[n, v] : ra.values)
+    if (sp.findDim(n) < 0 && sp.findScalar(n) < 0)
+      return runUsage("--size " + n + ": spec '" + sp.name + "' has no dim or scalar '" + n + "'");
+  // ksynth parses the file with __KSYNTH__ defined for sm_80; nvcc compiles it without, for
+  // the GPU's architecture. Code that tests either can differ from what was proven.
+  {
+    std::ifstream in(ra.file);
+    std::stringstream text;
+    text << in.rdbuf();
+    std::string src = text.str();
+    for (const char *m : {"__KSYNTH__", "__CUDA_ARCH__"})
+      if (src.find(m) != std::string::npos && !flagged) {
+        std::string why = std::string("'") + ra.file + "' tests " + m +
+                          ": the code nvcc compiles may not be the code ksynth verified";
+        if (!ra.unverified) {
+          std::cerr << "ksynth: error: refusing to run: " << why << "; --unverified runs it anyway\n";
+          say("not run: " + why);
+          return finish(kExitNotRun, "REFUSED");
+        }
+        flagged = true;
+        say("unverified: " + why);
+      }
+  }
   LaunchLine ll = findLaunchLine(ra.file);
   gpu::PlanRequest req;
   std::vector<std::string> blockText = ra.blockSet ? ra.block : ll.block, gridText = ra.gridSet ? ra.grid : ll.grid;
@@ -371,43 +395,94 @@ int runMain(const std::vector<std::string> &args) {
   if (dev.present)
     out["device"] = dev.toJson();
 
-  // 4. Sizes: given, else the largest default the spec and the backend admit.
-  std::vector<double> defaults = backend == "gpu" ? std::vector<double>{1024, 256, 64, 16, 4, 1}
+  // 4. Sizes: given, else defaults. Missing dims start at the largest value every one of them
+  // admits, then each is lowered while that makes the run more telling (more output
+  // elements, weighted by the sizes: conv2d's filter dims come down so its output is not 1x1).
+  std::vector<double> defaults = backend == "gpu" ? std::vector<double>{1024, 256, 64, 16, 4, 2, 1}
                                                   : std::vector<double>{8, 4, 2, 1};
-  std::optional<gpu::Plan> plan;
   std::string planErr, defaulted;
-  for (double dv : defaults) {
+  auto tryPlan = [&](const std::map<std::string, double> &dflt, std::string &err) -> std::optional<gpu::Plan> {
     gpu::PlanRequest r2 = req;
-    defaulted.clear();
-    for (const spec::Dim &d : sp.dims)
-      if (!r2.values.count(d.name) && !ra.values.count(d.name)) {
-        r2.values[d.name] = dv;
-        defaulted += (defaulted.empty() ? "" : ", ") + d.name;
-      }
-    for (const auto &[n, v] : ra.values)
+    r2.values = ra.values;
+    for (const auto &[n, v] : dflt)
       r2.values[n] = v;
-    std::string err;
-    plan = gpu::makePlan(k, sp, binding, r2, err);
-    if (plan && backend == "cpu" && plan->threads() > (1 << 18)) {
-      err = std::to_string(plan->threads()) + " threads is too many for the interpreter (at most 262144)";
-      plan.reset();
+    auto pl = gpu::makePlan(k, sp, binding, r2, err);
+    if (pl && backend == "cpu" && pl->threads() > (1 << 18)) {
+      err = std::to_string(pl->threads()) + " threads is too many for the interpreter (at most 262144)";
+      pl.reset();
     }
+    return pl;
+  };
+  auto score = [](const gpu::Plan &pl) {
+    double outs = 0, dims = 1;
+    for (const gpu::TensorPlan &t : pl.tensors)
+      if (t.mode != spec::Mode::In)
+        outs += static_cast<double>(t.elements);
+    for (const auto &[n, v] : pl.dims)
+      dims *= static_cast<double>(v);
+    return outs * std::pow(dims, 0.25);
+  };
+  std::vector<std::string> missing;
+  for (const spec::Dim &d : sp.dims)
+    if (!ra.values.count(d.name)) {
+      missing.push_back(d.name);
+      defaulted += (defaulted.empty() ? "" : ", ") + d.name;
+    }
+  std::optional<gpu::Plan> plan;
+  std::map<std::string, double> dflt;
+  for (double dv : defaults) {
+    for (const std::string &n : missing)
+      dflt[n] = dv;
+    std::string err;
+    plan = tryPlan(dflt, err);
     if (plan)
       break;
     if (planErr.empty())
       planErr = err;
-    if (defaulted.empty())
+    if (missing.empty())
       break;
   }
+  if (plan)
+    for (bool better = true; better;) {
+      better = false;
+      for (const std::string &n : missing)
+        for (double dv : defaults) {
+          if (dv >= dflt[n])
+            continue;
+          auto d2 = dflt;
+          d2[n] = dv;
+          std::string err;
+          auto p2 = tryPlan(d2, err);
+          if (p2 && score(*p2) > score(*plan) * 1.0001) {
+            dflt = d2;
+            plan = p2;
+            better = true;
+          }
+        }
+    }
   if (!plan) {
     std::cerr << "ksynth: error: cannot run at these sizes: " << planErr << "\n";
     say("not run: " + planErr);
     out["not_run"] = planErr;
     return finish(kExitNotRun, "NOT RUN");
   }
+  if (!plan->unchecked.empty()) {
+    std::string list;
+    for (const std::string &u : plan->unchecked)
+      list += (list.empty() ? "" : "; ") + u;
+    out["unchecked_assumptions"] = plan->unchecked;
+    if (!flagged && !ra.unverified) {
+      std::cerr << "ksynth: error: refusing to run: the proof assumes what the runner cannot check at these sizes ("
+                << list << "); --unverified runs it anyway\n";
+      say("not run: the proof rests on assumptions the runner cannot check: " + list);
+      return finish(kExitNotRun, "REFUSED");
+    }
+    flagged = true;
+    say("unverified: the proof rests on assumptions not checked here: " + list);
+  }
   std::string scalarsText;
-  for (const auto &[n, v] : plan->scalars)
-    scalarsText += ", " + n + "=" + fmt(v, 6);
+  for (const spec::Scalar &x : sp.scalars)
+    scalarsText += ", " + x.name + (ra.values.count(x.name) ? "=" + fmt(ra.values.at(x.name), 6) : " drawn per run");
   say("sizes: " + dimsText(plan->dims) + scalarsText + (defaulted.empty() ? "" : " (" + defaulted + ": default; --size to choose)") +
       "; launch grid=" + tripleText(plan->grid) + " block=" + tripleText(plan->block) +
       (plan->sharedBytes ? " shared=" + std::to_string(plan->sharedBytes) : ""));
@@ -447,6 +522,7 @@ int runMain(const std::vector<std::string> &args) {
   } else {
     gpu::CubinResult cr = gpu::compileCubin(nvcc, ra.file, k.name, arch, ra.fe.defines, ra.fe.includeDirs,
                                             (work / "kernel.cubin").string());
+    plan->symbol = cr.symbol;
     out["compile"] = cr.toJson();
     if (!cr.ok) {
       std::cerr << cr.log;
@@ -476,22 +552,27 @@ int runMain(const std::vector<std::string> &args) {
     for (const gpu::TensorPlan &t : plan->tensors)
       if (t.name == c.name)
         tp = &t;
-    std::string what = tp && tp->all ? "every element" : std::to_string(tp ? tp->checked.size() : 0) + " sampled elements";
-    std::string l = "check " + c.name + ": " + what + " in " + std::to_string(rep.repeats) +
-                    " runs on fresh inputs, outputs poisoned first: " + std::to_string(c.compared) + " compared, " +
-                    std::to_string(c.mismatched) + " wrong";
+    std::string what = tp && tp->all ? "every element"
+                       : std::to_string(tp ? tp->samples : 0) + " sampled elements (other ones each run)";
+    bool poisoned = tp && tp->mode == spec::Mode::Out;
+    std::string l = "check " + c.name + ": " + what + " in " + std::to_string(rep.repeats) + " runs on fresh inputs" +
+                    (poisoned ? ", poisoned before each" : " (inout: holds the run's input first)") + ": " +
+                    std::to_string(c.compared) + " compared, " + std::to_string(c.mismatched) + " wrong";
     if (c.unwritten)
-      l += " (" + std::to_string(c.unwritten) + " never written: still NaN)";
+      l += " (" + std::to_string(c.unwritten) + " never written: still holding the poison)";
     l += "; max error " + fmt(c.maxAbs) + " absolute, " + fmt(c.maxRel) + " relative (rtol " + fmt(c.rtol) + ")";
     if (c.notFinite)
-      l += "; " + std::to_string(c.notFinite) + " not compared (the spec's value is not finite)";
+      l += "; " + std::to_string(c.notFinite) + " where the spec's value is not a finite number";
+    if (c.compared == 0)
+      l += "; nothing compared: no evidence either way";
     say(l);
     if (!c.firstMismatch.is_null()) {
       std::string idx;
       for (const auto &x : c.firstMismatch["index"])
         idx += "[" + std::to_string(x.get<int64_t>()) + "]";
       say("  first wrong element: " + c.name + idx + " in run " + std::to_string(c.firstMismatch["repeat"].get<int>()) +
-          ": got " + c.firstMismatch["got"].dump() + ", the spec gives " + fmt(c.firstMismatch["want"].get<double>(), 9));
+          ": got " + c.firstMismatch["got"].dump() + ", the spec gives " +
+          (c.firstMismatch["want"].is_number() ? fmt(c.firstMismatch["want"].get<double>(), 9) : c.firstMismatch["want"].dump()));
     }
   }
   if (!rep.failure.empty())

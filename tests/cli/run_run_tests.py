@@ -96,6 +96,33 @@ def main():
                        ((*spec("vec_add"), "--bogus"), "unknown option")]:
         rc, out, err, _ = run(ks, *args, env=nogpu)
         check(f"usage: {what}", rc == 64 and "usage: ksynth run" in err, out + err)
+    rc, out, err, _ = run(ks, *spec("vec_add"), "--size", "Q=3", env=nogpu)
+    check("usage: --size of a name the spec lacks", rc == 64 and "no dim or scalar 'Q'" in err, out + err)
+    rc, out, err, _ = run(ks, *spec("saxpy"), "--backend", "cpu", "--size", "a=inf", "--nvcc", "none", env=nogpu)
+    check("a non-finite scalar is refused", rc == 2 and "finite" in out, out + err)
+    rc, out, err, _ = run(ks, *spec("conv2d"), "--backend", "cpu", "--nvcc", "none", "--json", env=nogpu)
+    j = js(out)
+    check("default sizes keep the output non-trivial (conv2d)", rc == 0 and
+          j.get("run", {}).get("checks", [{}])[0].get("compared", 0) >= 7 * 16, out + err)
+    macro = os.path.join(tmp, "macro.cu")
+    with open(os.path.join(SPECS, "vec_add.cu")) as f:
+        src = f.read()
+    with open(macro, "w") as f:
+        f.write(src.replace("C[i] = A[i] + B[i];", "#ifdef __KSYNTH__\n    C[i] = A[i] + B[i];\n#else\n    C[i] = A[i] - B[i];\n#endif"))
+    rc, out, err, _ = run(ks, macro, "--spec", os.path.join(SPECS, "vec_add.smt"), "--backend", "cpu", "--nvcc", "none",
+                          env=nogpu)
+    check("a file that tests __KSYNTH__ is refused (nvcc would compile other code)", rc == 2 and "REFUSED" in out and
+          "__KSYNTH__" in err, out + err)
+    req = os.path.join(tmp, "req.cu")
+    with open(req, "w") as f:
+        f.write(src.replace("int i = blockIdx.x", "__requires(N % 4 == 0);\n  int i = blockIdx.x"))
+    rc, out, err, _ = run(ks, req, "--spec", os.path.join(SPECS, "vec_add.smt"), "--backend", "cpu", "--nvcc", "none",
+                          "--size", "N=10", env=nogpu)
+    check("sizes the kernel's own __requires excludes are not run", rc == 2 and "line 4" in err and "NOT RUN" in out,
+          out + err)
+    rc, out, err, _ = run(ks, req, "--spec", os.path.join(SPECS, "vec_add.smt"), "--backend", "cpu", "--nvcc", "none",
+                          "--size", "N=12", env=nogpu)
+    check("... and sizes it admits are", rc == 0 and "PASS" in out, out + err)
     rc, out, err, _ = run(ks, *spec("vec_add"), "--backend", "gpu", env=nogpu)
     check("--backend gpu without a driver: not run, exit 2, says why", rc == 2 and "no GPU" in err and
           "NOT RUN" in out, out + err)
@@ -104,7 +131,7 @@ def main():
     rc, out, err, _ = run(ks, relu0, "--spec", os.path.join(SPECS, "relu.smt"), "--size", "N=300", "--unverified",
                           "--backend", "cpu", "--nvcc", "none", env=nogpu)
     lines = [l for l in out.splitlines() if l.strip()]
-    check("stale output: wrong, exit 1", rc == 1 and "RESULT: WRONG" in out and "never written: still NaN" in out,
+    check("stale output: wrong, exit 1", rc == 1 and "RESULT: WRONG" in out and "never written: still holding the poison" in out,
           out + err)
     check("unverified: every line says so", lines and all(l.startswith("[UNVERIFIED] ") for l in lines), out)
     rc, out, err, _ = run(ks, relu0, "--spec", os.path.join(SPECS, "relu.smt"), "--size", "N=300", "--unverified",
@@ -170,6 +197,17 @@ def main():
     rc, out, err, _ = run(ks, *spec("vec_add"), "--size", "N=1000", "--nvcc", fake_nvcc, env={**fenv, "KSYNTH_FAKE_KERNEL": "_Z5otherPf"})
     check("fake driver: a cubin without the kernel is reported", rc == 1 and "no kernel 'vec_add' in the cubin" in out,
           out + err)
+
+    # A real GPU, where there is one: the proven kernel agrees and is timed.
+    rc, out, err, _ = run(ks, *spec("vec_add"), "--backend", "gpu", "--size", "N=1000003", "--json")
+    j = js(out)
+    if rc == 2 and "no GPU" in err:
+        print("skip GPU: " + err.strip().splitlines()[-1])
+    elif rc == 2 and "nvcc" in err:
+        print("skip GPU: " + err.strip().splitlines()[-1])
+    else:
+        check("GPU: the proven vec_add agrees and is timed", rc == 0 and j.get("result") == "PASS" and
+              j.get("timing", {}).get("median_ms", 0) > 0, out + err)
 
     # Real nvcc, where it exists.
     nvcc = shutil.which("nvcc")

@@ -158,9 +158,19 @@ TEST_CASE("plans: sizes, launch, arguments, compared elements, and what is refus
   p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
   REQUIRE(p);
   CHECK(!p->tensors[2].all);
-  CHECK(p->tensors[2].checked.size() == 500);
-  CHECK(p->tensors[2].checked.front() == 0);
-  CHECK(p->tensors[2].checked.back() == 50'000'000 - 1);
+  CHECK(p->tensors[2].samples == 500);
+  std::vector<int64_t> r0 = gpu::comparedElements(*p, 2, 0), r1 = gpu::comparedElements(*p, 2, 1);
+  CHECK(r0.size() == 500);
+  CHECK(r0.front() == 0);
+  CHECK(r0.back() == 50'000'000 - 1);
+  CHECK(r0 == gpu::comparedElements(*p, 2, 0)); // both sides of a run derive the same
+  CHECK(r0 != r1);                              // other elements in another repeat
+  // Nearly every element wanted: all of them (no endless draws).
+  x.req.values = {{"N", 1000}};
+  x.req.maxChecked = 900;
+  p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+  REQUIRE(p);
+  CHECK(p->tensors[2].all);
   // Refusals.
   x.req.values = {};
   CHECK(!gpu::makePlan(x.k, x.s, x.b, x.req, err));
@@ -178,6 +188,58 @@ TEST_CASE("plans: sizes, launch, arguments, compared elements, and what is refus
   y.req.values = {{"N", 8}, {"Q", 1}};
   CHECK(!gpu::makePlan(y.k, y.s, y.b, y.req, err));
   CHECK(err.find("no dim or scalar 'Q'") != std::string::npos);
+}
+
+TEST_CASE("scalars: drawn per repeat, never 0 or +-1; given ones fixed and finite") {
+  Bound x = bound("__global__ void saxpy(int N, float a, const float *x, float *y) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "  if (i < N) y[i] = a * x[i] + y[i];\n}\n",
+                  "(spec saxpy (dims N) (scalar a f32) (tensor x f32 (N) in) (tensor y f32 (N) inout)"
+                  " (ensures (y i) (+ (* a (x i)) (old y i))))",
+                  "(N + 255) / 256", "256");
+  std::string err;
+  std::set<double> seen;
+  for (unsigned seed = 1; seed < 40; ++seed) {
+    x.req.values = {{"N", 10}};
+    x.req.seed = seed;
+    auto p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+    REQUIRE(p);
+    REQUIRE(p->scalars.size() == 7);
+    for (const auto &sc : p->scalars) {
+      double a = sc.at("a");
+      CHECK(a != 0);
+      CHECK(std::fabs(a) != 1);
+      seen.insert(a);
+    }
+    CHECK(p->argValue(p->args[1], 3) == p->scalars[3].at("a"));
+  }
+  CHECK(seen.size() > 10);
+  x.req.values = {{"N", 10}, {"a", 0.5}};
+  auto p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+  REQUIRE(p);
+  for (const auto &sc : p->scalars)
+    CHECK(sc.at("a") == 0.5);
+  x.req.values = {{"N", 10}, {"a", std::numeric_limits<double>::infinity()}};
+  CHECK(!gpu::makePlan(x.k, x.s, x.b, x.req, err));
+  CHECK(err.find("finite") != std::string::npos);
+}
+
+TEST_CASE("the kernel's own assumptions: checked at the sizes, or listed as unchecked") {
+  Bound x = bound("__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                  "  __requires(N % 2 == 0);\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "  __assume(i < 100000);\n"
+                  "  if (i < N) C[i] = A[i] + B[i];\n}\n",
+                  kVecAddSpec, "(N + 255) / 256", "256");
+  std::string err;
+  x.req.values = {{"N", 7}};
+  CHECK(!gpu::makePlan(x.k, x.s, x.b, x.req, err));
+  CHECK(err.find("line 2") != std::string::npos);
+  x.req.values = {{"N", 8}};
+  auto p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+  REQUIRE(p);
+  REQUIRE(p->unchecked.size() == 1); // the thread-dependent one
+  CHECK(p->unchecked[0].find("line 4") != std::string::npos);
 }
 
 TEST_CASE("comparison: tolerance, unwritten (NaN) elements, not-finite references") {
@@ -211,6 +273,42 @@ TEST_CASE("comparison: tolerance, unwritten (NaN) elements, not-finite reference
   checks.clear();
   REQUIRE(gpu::compareRepeat(*p, x.s, 1, got, -1, checks, err));
   CHECK(checks[0].mismatched > 0);
+  // Nothing compared is not agreement.
+  gpu::RunReport none;
+  none.ran = true;
+  none.checks.resize(1);
+  CHECK(!none.agrees());
+}
+
+TEST_CASE("comparison: where the spec's value is NaN or infinite, the kernel's must be the same") {
+  Bound x = bound("__global__ void lg(const float *A, float *C, int N) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "  if (i < N) C[i] = logf(A[i]);\n}\n",
+                  "(spec lg (dims N) (tensor A f32 (N) in) (tensor C f32 (N) out) (ensures (C i) (log (A i))))",
+                  "(N + 255) / 256", "256");
+  std::string err;
+  x.req.values = {{"N", 64}};
+  auto p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+  REQUIRE(p);
+  spec::Inputs in = gpu::inputsOf(*p, x.s, 0);
+  std::vector<std::vector<double>> got(2);
+  int negatives = 0;
+  for (double a : in.tensors["A"].data) {
+    got[1].push_back(std::log(a));
+    negatives += a < 0;
+  }
+  REQUIRE(negatives > 0);
+  std::vector<gpu::TensorCheck> checks;
+  REQUIRE(gpu::compareRepeat(*p, x.s, 0, got, -1, checks, err));
+  CHECK(checks[0].mismatched == 0);
+  CHECK(checks[0].compared == 64);
+  CHECK(checks[0].notFinite == negatives);
+  for (size_t i = 0; i < got[1].size(); ++i)
+    if (std::isnan(got[1][i]))
+      got[1][i] = 42; // a number where the spec says NaN
+  checks.clear();
+  REQUIRE(gpu::compareRepeat(*p, x.s, 0, got, -1, checks, err));
+  CHECK(checks[0].mismatched == negatives);
 }
 
 TEST_CASE("the CPU backend runs the kernel on the interpreter, with poisoned outputs") {
