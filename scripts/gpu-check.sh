@@ -54,12 +54,21 @@ run relu_zero_init tests/gpu/kernels/relu_zero_init.cu $S/relu.smt --size N=$N1 
 run vec_add_cached tests/gpu/kernels/vec_add_cached.cu $S/vec_add.smt --size N=$N1 --unverified
 run matmul $S/matmul.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
 run matmul_tiled $S/matmul_tiled.cu $S/matmul_tiled.smt --size M=$N2 N=$N2 K=$N2
-run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout 20 --verify-timeout 2
+run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout ${SPIN_TIMEOUT:-20} --verify-timeout 2
 run vec_add_after_hang $S/vec_add.cu $S/vec_add.smt --size N=$N1
 # Library baselines at the same sizes.
 if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"
   cat "$O/baselines.jsonl"
+fi
+if [ "${QUICK:-0}" = 1 ]; then # the core again, plus scalars and rows
+  run saxpy $S/saxpy.cu $S/saxpy.smt --size N=$N1
+  run layernorm $S/layernorm.cu $S/layernorm.smt --size R=$N2 C=$N2 --samples 512
+  run atomic_sum $S/atomic_sum.cu $S/atomic_sum.smt --size N=$N1
+  run conv2d_defaults $S/conv2d.cu $S/conv2d.smt
+  rm -f "$O/cur.json" "$O/cur.err"
+  date -u
+  exit 0
 fi
 # The other specs.
 run relu $S/relu.cu $S/relu.smt --size N=$N1
