@@ -33,7 +33,7 @@ namespace {
 const char *kProveUsage =
     "usage: ksynth --spec SPEC.smt --prove [--provider anthropic|openai|openai-compatible|replay] [--model ID|PRESET]\n"
     "                                [--rounds N] [--out DIR] [--replay FILE] [--resume DIR] [--quiet] [--json]\n"
-    "                                [--nvcc PATH|none] [--timeout S] [--max-tokens N]\n";
+    "                                [--nvcc PATH|none] [--no-run] [--timeout S] [--max-tokens N]\n";
 
 void printProveHelp(std::ostream &out) {
   out << "\nksynth --spec SPEC.smt --prove [options]   synthesise a kernel with a language model and prove it\n"
@@ -46,6 +46,8 @@ void printProveHelp(std::ostream &out) {
       << "                       its report, kernel.cu, proof/, report.json\n"
       << "  --resume DIR         continue an interrupted run; recorded replies are not requested again\n"
       << "  --nvcc PATH|none     compile check (default: nvcc on PATH, skipped without one)\n"
+      << "  --no-run             do not run the proven kernel (default: 'ksynth run' on it: the GPU when\n"
+      << "                       there is one, else the interpreter; run.json in the run directory)\n"
       << "  --quiet              only the result line      --json   the report as one JSON object\n"
       << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
       << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"
@@ -84,7 +86,7 @@ std::vector<std::string> bundledSpecs() {
 struct ProveArgs {
   std::string spec, provider, model, out, replay, resume, nvcc;
   int rounds = 5;
-  bool roundsSet = false, prove = false, quiet = false, json = false;
+  bool roundsSet = false, prove = false, quiet = false, json = false, noRun = false;
   double timeoutS = 10;
   int maxTokens = 0;
 };
@@ -136,6 +138,8 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       pa.json = true;
     } else if (a == "--no-compile") {
       pa.nvcc = "none";
+    } else if (a == "--no-run") {
+      pa.noRun = true;
     } else if (is("--spec")) {
       if (!need("--spec", pa.spec))
         return usage(err, "--spec needs a spec file");
@@ -375,6 +379,12 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
   lo.runInfo = runInfo;
   lo.providerText = base->describe();
   lo.model = copts.model;
+  if (!pa.noRun) {
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    if (!ec)
+      lo.runWith = self.string();
+  }
   if (lo.progress) {
     out << "ksynth: spec " << specName << ", " << lo.providerText << ", up to " << pa.rounds << " round(s); run directory "
         << pa.out << "\n";

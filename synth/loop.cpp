@@ -1,6 +1,7 @@
 #include "synth/loop.h"
 
 #include "synth/compile.h"
+#include "gpu/process.h"
 #include "synth/extract.h"
 #include "synth/feedback.h"
 #include "synth/prompt.h"
@@ -363,6 +364,46 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
       report["proven_round"] = r;
       report["kernel"] = fs::absolute(dir / "kernel.cu").string();
       report["proof"] = fs::absolute(dir / "proof").string();
+      if (!o.runWith.empty()) {
+        // Only a proven kernel runs: on fresh inputs against the spec, timed on a GPU.
+        std::vector<std::string> args = {o.runWith, "run", (dir / "kernel.cu").string(), "--spec", o.specPath, "--json"};
+        if (!o.nvcc.empty())
+          args.insert(args.end(), {"--nvcc", o.nvcc});
+        gpu::ProcessResult pr = gpu::runProcess(args, 900);
+        size_t start = pr.output.find("{\n");
+        nlohmann::json rj2;
+        try {
+          if (start != std::string::npos)
+            rj2 = json::parse(pr.output.substr(start, pr.output.rfind("\n}") + 2 - start));
+        } catch (...) {
+        }
+        if (rj2.is_object()) {
+          writeText(dir / "run.json", rj2.dump(2) + "\n");
+          std::string result = rj2.value("result", "?");
+          json summary = {{"result", result}, {"backend", rj2.value("backend", "")}, {"file", fs::absolute(dir / "run.json").string()}};
+          std::string line = "run: " + result + " on the " + (rj2.value("backend", "") == "gpu" ? "GPU" : "interpreter");
+          if (rj2.contains("timing")) {
+            summary["median_ms"] = rj2["timing"]["median_ms"];
+            summary["gb_per_s"] = rj2["timing"]["gb_per_s"];
+            summary["gflop_per_s"] = rj2["timing"]["gflop_per_s"];
+            std::ostringstream t;
+            t << std::setprecision(4) << rj2["timing"]["median_ms"].get<double>() << " ms, "
+              << rj2["timing"]["gb_per_s"].get<double>() << " GB/s, " << rj2["timing"]["gflop_per_s"].get<double>()
+              << " GFLOP/s";
+            line += " (" + t.str() + ")";
+          } else if (rj2.contains("run")) {
+            line += " (" + rj2["run"].value("not_timed", std::string("not timed")) + ")";
+          }
+          if (result != "PASS" && result != "NOT RUN")
+            line += ": a proven kernel disagreed with its spec when run; this is a bug in ksynth or in its float "
+                    "tolerance (" + fs::absolute(dir / "run.json").string() + ")";
+          report["run"] = summary;
+          say(line);
+        } else {
+          report["run"] = {{"result", "error"}, {"error", "ksynth run " + pr.how(900) + ": " + pr.output.substr(0, 500)}};
+          say("run: ksynth run " + pr.how(900));
+        }
+      }
       saveReport("proven");
       say("proven kernel: " + (dir / "kernel.cu").string() + "   proof: " + (dir / "proof").string() + "/");
       res.exitCode = kExitProven;

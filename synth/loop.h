@@ -51,6 +51,9 @@ struct LoopOptions {
   // Set (e.g. by a SIGINT handler) to stop before the next stage; the run directory is left
   // consistent with status "interrupted", and --resume continues it.
   const std::atomic<bool> *stop = nullptr;
+  // The ksynth executable: a proven kernel is then run with `ksynth run` (the GPU when there
+  // is one, else the interpreter; run.json in the run directory). Empty: not run.
+  std::string runWith;
 };
 
 struct LoopResult {
