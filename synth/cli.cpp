@@ -47,7 +47,7 @@ void printProveHelp(std::ostream &out) {
       << "  --resume DIR         continue an interrupted run; recorded replies are not requested again\n"
       << "  --nvcc PATH|none     compile check (default: nvcc on PATH, skipped without one)\n"
       << "  --no-run             do not run the proven kernel (default: 'ksynth run' on it: the GPU when\n"
-      << "                       there is one, else the interpreter; run.json in the run directory)\n"
+      << "                       there is one, else the interpreter; kernel-run.json in the run directory)\n"
       << "  --quiet              only the result line      --json   the report as one JSON object\n"
       << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
       << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"

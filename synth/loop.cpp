@@ -378,9 +378,9 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
         } catch (...) {
         }
         if (rj2.is_object()) {
-          writeText(dir / "run.json", rj2.dump(2) + "\n");
+          writeText(dir / "kernel-run.json", rj2.dump(2) + "\n");
           std::string result = rj2.value("result", "?");
-          json summary = {{"result", result}, {"backend", rj2.value("backend", "")}, {"file", fs::absolute(dir / "run.json").string()}};
+          json summary = {{"result", result}, {"backend", rj2.value("backend", "")}, {"file", fs::absolute(dir / "kernel-run.json").string()}};
           std::string line = "run: " + result + " on the " + (rj2.value("backend", "") == "gpu" ? "GPU" : "interpreter");
           if (rj2.contains("timing")) {
             summary["median_ms"] = rj2["timing"]["median_ms"];
@@ -396,7 +396,7 @@ LoopResult runLoop(const LoopOptions &o, models::Client &client) {
           }
           if (result != "PASS" && result != "NOT RUN")
             line += ": a proven kernel disagreed with its spec when run; this is a bug in ksynth or in its float "
-                    "tolerance (" + fs::absolute(dir / "run.json").string() + ")";
+                    "tolerance (" + fs::absolute(dir / "kernel-run.json").string() + ")";
           report["run"] = summary;
           say(line);
         } else {

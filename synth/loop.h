@@ -10,6 +10,7 @@
 // Everything is written to the run directory as it happens (Ctrl-C or a kill leaves every
 // finished stage on disk; report.json is replaced atomically after each round):
 //   run.json          what was asked: spec, rounds, provider, model (never a key)
+//   kernel-run.json   `ksynth run` on the proven kernel (when LoopOptions::runWith is set)
 //   transcript.jsonl  every model exchange (models/transcript.h)
 //   round-N/          reply.md, candidate.cu, compile.txt, report.json (the verifier's
 //                     JSON), verify.txt (its messages), proof/ (its proof bundle), feedback.txt
@@ -52,7 +53,7 @@ struct LoopOptions {
   // consistent with status "interrupted", and --resume continues it.
   const std::atomic<bool> *stop = nullptr;
   // The ksynth executable: a proven kernel is then run with `ksynth run` (the GPU when there
-  // is one, else the interpreter; run.json in the run directory). Empty: not run.
+  // is one, else the interpreter; kernel-run.json in the run directory). Empty: not run.
   std::string runWith;
 };
 

@@ -134,6 +134,10 @@ def main():
         check(f"{spec} replay: 3 replayed exchanges in the run's transcript",
               len(ex) == 3 and all(e.get("provider") == "replay" for e in ex), len(ex))
         check(f"{spec} replay: no tokens claimed", rep["tokens"] is None, rep.get("tokens"))
+        run_json = os.path.join(d, "kernel-run.json")
+        check(f"{spec} replay: the proven kernel was run and agrees (kernel-run.json)", rep.get("run", {}).get("result") == "PASS"
+              and os.path.exists(run_json) and json.load(open(run_json)).get("result") == "PASS" and
+              "run: PASS on the " in out, (rep.get("run"), out))
         fx = [json.loads(l) for l in open(os.path.join(FIXTURES, spec + ".jsonl"))]
         check(f"{spec} fixture: header says authored, stores no verdict",
               fx[0].get("authored") is True and "written by hand" in fx[0]["source"]
@@ -151,6 +155,12 @@ def main():
     except ValueError:
         j = {}
     check("--json: one JSON object with the verdict", rc == 0 and j.get("verdict") == "proven" and j.get("proven_round") == 3, out[:300])
+    check("--json: the run of the proven kernel is in the report", j.get("run", {}).get("result") == "PASS", j.get("run"))
+    rc, out, _, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "replay",
+                        "--no-compile", "--no-run", "--out", os.path.join(tmp, "norun"))
+    rep = json.load(open(os.path.join(tmp, "norun", "report.json")))
+    check("--no-run: proven, not run", rc == 0 and "run" not in rep and "run:" not in out and
+          not os.path.exists(os.path.join(tmp, "norun", "kernel-run.json")), out)
     rc, out, _, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "replay",
                         "--no-compile", "--quiet", "--out", os.path.join(tmp, "quiet"))
     check("--quiet: one line", rc == 0 and out.count("\n") == 1 and out.startswith("proven kernel: "), out)
