@@ -5,7 +5,8 @@
 # result across calls, a kernel that never ends), then library baselines at the same sizes
 # (bench/gpu_baselines.py, PyTorch/cuBLAS). Writes $OUT/log.txt, $OUT/runs.jsonl and
 # $OUT/baselines.jsonl. KSYNTH names the binary (default build/ksynth); SMALL=1 shrinks every
-# size for a dry run without a GPU (KSYNTH_LIBCUDA pointing at the fake driver).
+# size for a dry run without a GPU (KSYNTH_LIBCUDA pointing at the fake driver). A machine
+# without clang 19 and Z3 gets them from scripts/device-bundle.sh (its header says how).
 set -u
 O=${OUT:-/tmp/ksynth-gpu-out}
 mkdir -p "$O"
