@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The prepared checks for a session that has the GPU machine (one run, see README "GPU"):
+# The prepared checks for a session that has the GPU machine (one run; README "Running"):
 # `ksynth run` on the bundled specs at large sizes (correctness against the spec on fresh
 # inputs every repeat, timing), the defences (a stale-output kernel, a kernel that caches its
 # result across calls, a kernel that never ends), then library baselines at the same sizes
