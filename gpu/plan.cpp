@@ -489,6 +489,10 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
       return std::nullopt;
     }
     tp.elements = static_cast<int64_t>(n);
+    if (n == 0 && T.mode != spec::Mode::In) {
+      error = "output " + T.name + " has no elements at these sizes";
+      return std::nullopt;
+    }
     double bytes = n * elemBytes(T.type);
     p.bytes += T.mode == spec::Mode::InOut ? 2 * bytes : bytes;
     p.tensors.push_back(std::move(tp));
