@@ -15,18 +15,6 @@ namespace {
 
 using interp::Value;
 
-Value intValue(int64_t i) {
-  Value v;
-  v.kind = Value::Kind::Int;
-  v.i = i;
-  return v;
-}
-Value floatValue(double f) {
-  Value v;
-  v.kind = Value::Kind::Float;
-  v.f = f;
-  return v;
-}
 
 const char *kindName(ArgPlan::Kind k) {
   return k == ArgPlan::Kind::Tensor ? "tensor" : k == ArgPlan::Kind::Int ? "int" : "float";
@@ -50,16 +38,16 @@ struct Counter {
   double defineOps = 0;
   bool approximate = false;
 
-  std::optional<double> intValue(const spec::Term &t, const std::vector<Slot> &env) {
+  std::optional<double> intOf(const spec::Term &t, const std::vector<Slot> &env) {
     using spec::Op;
-    auto a = [&](size_t k) { return intValue(*t.args[k], env); };
+    auto a = [&](size_t k) { return intOf(*t.args[k], env); };
     switch (t.op) {
     case Op::IntLit: return static_cast<double>(t.ival);
     case Op::Dim: return static_cast<double>(dims.at(s.dims[t.ref].name));
     case Op::Var: return static_cast<size_t>(t.ref) < env.size() ? std::optional<double>(env[t.ref].mid) : std::nullopt;
     case Op::Const: {
       std::vector<Slot> e2(static_cast<size_t>(s.defines[t.ref].numSlots));
-      return intValue(*s.defines[t.ref].body, e2);
+      return intOf(*s.defines[t.ref].body, e2);
     }
     case Op::Add: case Op::Sub: case Op::Mul: case Op::IntDiv: case Op::Min: case Op::Max: {
       auto x = a(0), y = a(1);
@@ -107,7 +95,7 @@ struct Counter {
     double sub = 0;
     switch (t.op) {
     case Op::Sum: case Op::Prod: case Op::MaxOver: case Op::MinOver: case Op::ArgmaxOver: case Op::ArgminOver: {
-      auto lo = intValue(*t.args[0], env), hi = intValue(*t.args[1], env);
+      auto lo = intOf(*t.args[0], env), hi = intOf(*t.args[1], env);
       double n = 1;
       if (lo && hi)
         n = std::max(0.0, *hi - *lo);
@@ -136,7 +124,7 @@ struct Counter {
         std::vector<Slot> e2(static_cast<size_t>(std::max<int>(d.numSlots, static_cast<int>(t.args.size()))));
         for (size_t k = 0; k < t.args.size(); ++k) {
           e2[k].tokens = tokensOf(*t.args[k], env);
-          auto v = intValue(*t.args[k], env);
+          auto v = intOf(*t.args[k], env);
           e2[k].mid = v ? *v : 0;
         }
         double calls = 1;
@@ -519,11 +507,11 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
               std::to_string(v);
       return std::nullopt;
     }
-    env.params[var] = intValue(v);
+    env.params[var] = Value::ofInt(v);
   }
   for (const auto &[var, x] : b.scalarOfVar) {
     double v = p.scalars[0].at(s.scalars[x].name);
-    env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
+    env.params[var] = k.vars[var].type.isFloat() ? Value::ofFloat(v) : Value::ofInt(static_cast<int64_t>(v));
   }
   for (const spec::Precondition &pc : b.preconditions) {
     Value v;

@@ -63,15 +63,6 @@ nlohmann::json RunReport::toJson() const {
 
 namespace {
 
-std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> idx(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    idx[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  return idx;
-}
-
 std::vector<TensorCheck> freshChecks(const Plan &p, double rtolOverride) {
   std::vector<TensorCheck> cs;
   for (const TensorPlan &tp : p.tensors)
@@ -145,7 +136,7 @@ bool compareRepeat(const Plan &p, const spec::Spec &s, int repeat, const std::ve
         ++c.unwritten;
       auto num = [](double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(std::isnan(x) ? "NaN" : x > 0 ? "inf" : "-inf"); };
       if (c.firstMismatch.is_null())
-        c.firstMismatch = {{"repeat", repeat}, {"index", unflatten(elems[e], tp.shape)}, {"got", num(g)}, {"want", num(w)}};
+        c.firstMismatch = {{"repeat", repeat}, {"index", equiv::unflatten(elems[e], tp.shape)}, {"got", num(g)}, {"want", num(w)}};
     }
   }
   return true;

@@ -23,18 +23,6 @@ constexpr double kMaxWork = 1 << 15;
 // What unwritten shared memory and stale outputs hold in the second run.
 constexpr double kGarbage = 4097.25;
 
-Value intValue(int64_t i) {
-  Value v;
-  v.kind = Value::Kind::Int;
-  v.i = i;
-  return v;
-}
-Value floatValue(double f) {
-  Value v;
-  v.kind = Value::Kind::Float;
-  v.f = f;
-  return v;
-}
 
 std::string numText(double x) {
   std::ostringstream os;
@@ -56,14 +44,6 @@ std::string dim3Text(const interp::Dim3 &d) {
 
 nlohmann::json dim3Json(const interp::Dim3 &d) { return {d.x, d.y, d.z}; }
 
-std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> idx(shape.size());
-  for (size_t d = shape.size(); d-- > 0;) {
-    idx[d] = shape[d] ? flat % shape[d] : 0;
-    flat = shape[d] ? flat / shape[d] : 0;
-  }
-  return idx;
-}
 
 int64_t count(const std::vector<int64_t> &shape) {
   int64_t n = 1;
@@ -113,6 +93,15 @@ ThreadName threadOf(int64_t linear, const interp::Dim3 &block, const interp::Dim
 
 } // namespace
 
+std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape) {
+  std::vector<int64_t> idx(shape.size());
+  for (size_t d = shape.size(); d-- > 0;) {
+    idx[d] = shape[d] ? flat % shape[d] : 0;
+    flat = shape[d] ? flat / shape[d] : 0;
+  }
+  return idx;
+}
+
 LaunchEnv launchEnv(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const spec::Inputs &in,
                     const std::array<ir::ExprPtr, 3> &block, const std::array<ir::ExprPtr, 3> &grid) {
   LaunchEnv le;
@@ -120,10 +109,10 @@ LaunchEnv launchEnv(const ir::Kernel &k, const spec::Spec &s, const spec::Bindin
   env.wideFloats = true;
   env.maxGridSteps = 10'000'000;
   for (const auto &[var, d] : b.dimOfVar)
-    env.params[var] = intValue(in.dims.at(s.dims[d].name));
+    env.params[var] = Value::ofInt(in.dims.at(s.dims[d].name));
   for (const auto &[var, x] : b.scalarOfVar) {
     double v = in.scalars.at(s.scalars[x].name);
-    env.params[var] = k.vars[var].type.isFloat() ? floatValue(v) : intValue(static_cast<int64_t>(v));
+    env.params[var] = k.vars[var].type.isFloat() ? Value::ofFloat(v) : Value::ofInt(static_cast<int64_t>(v));
   }
   for (const auto &[a, t] : b.tensorOfArray) {
     std::string why;
@@ -138,7 +127,7 @@ LaunchEnv launchEnv(const ir::Kernel &k, const spec::Spec &s, const spec::Bindin
     const spec::TensorValue &tv = in.tensors.at(T.name);
     for (size_t i = 0; i < tv.data.size(); ++i)
       env.memory[{a, static_cast<int64_t>(i)}] =
-          k.arrays[a].elem.isFloat() ? floatValue(tv.data[i]) : intValue(static_cast<int64_t>(tv.data[i]));
+          k.arrays[a].elem.isFloat() ? Value::ofFloat(tv.data[i]) : Value::ofInt(static_cast<int64_t>(tv.data[i]));
   }
   for (const spec::Precondition &p : b.preconditions) {
     Value v;

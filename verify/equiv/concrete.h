@@ -69,6 +69,9 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
 // "M=3, N=17"
 std::string sizesText(const Sizes &sz);
 
+// The index tuple of row-major element `flat` of a tensor of `shape`.
+std::vector<int64_t> unflatten(int64_t flat, const std::vector<int64_t> &shape);
+
 // The interpreter's environment for one launch at in.dims with the inputs `in` (dims and
 // scalars bound to their kernel parameters, in/inout tensors in memory, out tensors
 // poisoned), and the shape of every bound tensor. Not ok (why) when a kernel precondition

@@ -35,6 +35,18 @@ struct Value {
   int64_t offset = 0; // Ptr: element offset
   std::string taint; // empty: not derived from memory; else the first origin, e.g. "x[5]"
   int sym = -1;      // with Env::symbolic: the value as a term of Symbolic (-1: the constant held)
+
+  static Value ofInt(__int128 v) {
+    Value x;
+    x.i = v;
+    return x;
+  }
+  static Value ofFloat(double v) {
+    Value x;
+    x.kind = Kind::Float;
+    x.f = v;
+    return x;
+  }
 };
 
 // Symbolic values for bounded equivalence (equiv/bounded.h). With Env::symbolic set, runGrid

@@ -39,18 +39,8 @@ int varNamed(const ir::Kernel &k, const std::string &n) {
   return -1;
 }
 
-Value fv(double f) {
-  Value v;
-  v.kind = Value::Kind::Float;
-  v.f = f;
-  return v;
-}
-Value iv(int64_t i) {
-  Value v;
-  v.kind = Value::Kind::Int;
-  v.i = i;
-  return v;
-}
+Value fv(double f) { return Value::ofFloat(f); }
+Value iv(int64_t i) { return Value::ofInt(i); }
 
 double cell(const interp::GridRun &r, int a, int64_t e) {
   auto it = r.memory.find({a, e});
