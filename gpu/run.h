@@ -12,7 +12,6 @@
 // NaN; elements where the spec's value is not finite are counted, not compared.
 #pragma once
 
-#include "gpu/device.h"
 #include "gpu/plan.h"
 #include "verify/ir/kir.h"
 #include "verify/spec/bind.h"
@@ -66,7 +65,7 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
 // The GPU: `self __gpu-run DIR` with DIR/plan.json and DIR/kernel.cubin, killed after
 // `timeoutS`; its outputs are compared here.
 RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, const std::string &dir,
-                   const DeviceInfo &dev, double timeoutS, double rtolOverride);
+                   double timeoutS, double rtolOverride);
 
 // The child's side of runOnGpu.
 int gpuRunMain(const std::string &dir);

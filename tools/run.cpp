@@ -542,7 +542,7 @@ int runMain(const std::vector<std::string> &args) {
   if (backend == "gpu") {
     say("device: " + dev.name + " (" + dev.arch() + ", " + std::to_string(dev.sms) + " SMs, peak " +
         fmt(dev.peakGBs(), 4) + " GB/s, " + fmt(dev.peakGflops(false), 4) + " GFLOP/s f32)");
-    rep = gpu::runOnGpu(*plan, sp, self, work.string(), dev, ra.timeoutS, ra.rtol);
+    rep = gpu::runOnGpu(*plan, sp, self, work.string(), ra.timeoutS, ra.rtol);
   } else {
     rep = gpu::runOnCpu(*plan, k, sp, binding, ra.rtol);
   }
