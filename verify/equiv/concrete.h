@@ -39,7 +39,7 @@ struct ConcreteOptions {
   std::array<ir::ExprPtr, 3> block{}, grid{}; // the launch (nullptr: 1; both needed)
   std::vector<Sizes> sizes;                   // sizes to test; empty: chosen (chooseSizes)
   unsigned seed = 1;
-  double budgetSeconds = 2; // stop starting new runs after this
+  double budgetSeconds = 2; // stop starting new runs after this (CPU seconds of the calling thread)
   int maxRuns = 16;
   // Given inputs (dims, scalars, in/inout tensors) instead of random ones: one run at
   // inputs->dims (replaying a counterexample found elsewhere).
