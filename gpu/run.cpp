@@ -142,6 +142,23 @@ bool compareRepeat(const Plan &p, const spec::Spec &s, int repeat, const std::ve
   return true;
 }
 
+namespace {
+
+// One repeat's outputs into the report; false (the report says why) when the reference fails.
+bool foldRepeat(RunReport &rep, const Plan &p, const spec::Spec &s, int r, const std::vector<std::vector<double>> &got,
+                double rtolOverride) {
+  std::string err;
+  if (!compareRepeat(p, s, r, got, rtolOverride, rep.checks, err)) {
+    rep.failure = "reference";
+    rep.error = err;
+    return false;
+  }
+  ++rep.repeats;
+  return true;
+}
+
+} // namespace
+
 RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                    double rtolOverride) {
   auto t0 = std::chrono::steady_clock::now();
@@ -212,13 +229,8 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
         got[t].push_back(std::isnan(x) ? x : loadElem(tp.type, buf));
       }
     }
-    std::string err;
-    if (!compareRepeat(p, s, r, got, rtolOverride, rep.checks, err)) {
-      rep.failure = "reference";
-      rep.error = err;
+    if (!foldRepeat(rep, p, s, r, got, rtolOverride))
       return rep;
-    }
-    ++rep.repeats;
   }
   rep.ran = true;
   rep.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -285,13 +297,8 @@ RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, 
       }
       fs::remove(f);
     }
-    std::string err;
-    if (!compareRepeat(p, s, r, got, rtolOverride, rep.checks, err)) {
-      rep.failure = "reference";
-      rep.error = err;
+    if (!foldRepeat(rep, p, s, r, got, rtolOverride))
       return rep;
-    }
-    ++rep.repeats;
   }
   if (rep.failure.empty() && done == p.warmup + p.repeats) {
     rep.ran = true;

@@ -6,6 +6,8 @@
 #include "verify/ir/cexpr.h"
 #include "verify/spec/parser.h"
 
+#include "frontend/frontend_support.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -15,13 +17,7 @@ using interp::Value;
 
 namespace {
 
-ir::Kernel kernelOf(const std::string &code) {
-  frontend::ParseResult r = frontend::parseSource(code, "t.cu", {});
-  INFO(r.clangOutput);
-  REQUIRE(r.parsed);
-  REQUIRE(r.kernels.size() == 1);
-  return r.kernels[0];
-}
+ir::Kernel kernelOf(const std::string &code) { return frontend::test::one(code); }
 
 int arrayNamed(const ir::Kernel &k, const std::string &n) {
   for (size_t i = 0; i < k.arrays.size(); ++i)

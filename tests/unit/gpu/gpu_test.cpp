@@ -9,6 +9,8 @@
 #include "verify/ir/cexpr.h"
 #include "verify/spec/parser.h"
 
+#include "frontend/frontend_support.h"
+
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -20,13 +22,7 @@ using spec::ElemType;
 
 namespace {
 
-ir::Kernel kernelOf(const std::string &code) {
-  frontend::ParseResult r = frontend::parseSource(code, "t.cu", {});
-  INFO(r.clangOutput);
-  REQUIRE(r.parsed);
-  REQUIRE(r.kernels.size() == 1);
-  return r.kernels[0];
-}
+ir::Kernel kernelOf(const std::string &code) { return frontend::test::one(code); }
 
 spec::Spec specOf(const std::string &text) {
   spec::ParseResult r = spec::parse(text);
