@@ -291,13 +291,7 @@ bool runSolver(const std::vector<std::string> &argv, double seconds, std::string
 }
 
 // The solver's answer: "unsat", "sat", "unknown", "timeout", or an error text.
-std::string answer(const std::string &solver, const fs::path &file, double seconds) {
-  std::vector<std::string> argv;
-  if (solver == "z3")
-    argv = {"z3", "-T:" + std::to_string(static_cast<int>(seconds + 0.999)), file.string()};
-  else
-    argv = {"cvc5", "--lang=smt2", "--incremental", "--tlimit=" + std::to_string(static_cast<long>(seconds * 1000)),
-            file.string()};
+std::string answerOnce(const std::vector<std::string> &argv, double seconds) {
   std::string out, why;
   if (!runSolver(argv, seconds, out, why))
     return why;
@@ -311,6 +305,37 @@ std::string answer(const std::string &solver, const fs::path &file, double secon
   if (out.find("timeout") != std::string::npos || out.find("interrupted") != std::string::npos)
     return "timeout";
   return "error: " + out.substr(0, 200);
+}
+
+// Z3's configurations, tried in turn while the answer is neither sat nor unsat: its default,
+// then its older arithmetic engine (smt.arith.solver=2), which answers some queries that need
+// a product of equals (C*b = C*j from b = j) at once where the default one searches for
+// minutes. Both are the same z3 executable deciding the same query; unsat from either is
+// the query holding, and sat from either fails the check.
+struct Answer {
+  std::string text;   // "unsat", "sat", ...
+  std::string option; // the z3 option that gave it, empty for the default
+};
+
+Answer answer(const std::string &solver, const fs::path &file, double seconds) {
+  if (solver != "z3")
+    return {answerOnce({"cvc5", "--lang=smt2", "--incremental",
+                        "--tlimit=" + std::to_string(static_cast<long>(seconds * 1000)), file.string()},
+                       seconds),
+            ""};
+  Answer a;
+  for (const char *option : {"", "smt.arith.solver=2"}) {
+    std::vector<std::string> argv{"z3", "-T:" + std::to_string(static_cast<int>(seconds + 0.999))};
+    if (*option)
+      argv.push_back(option);
+    argv.push_back(file.string());
+    std::string t = answerOnce(argv, seconds);
+    if (a.text.empty() || t == "sat" || t == "unsat")
+      a = {t, option};
+    if (t == "sat" || t == "unsat")
+      break;
+  }
+  return a;
 }
 
 int usageCheck(const std::string &msg) {
@@ -417,13 +442,14 @@ int checkProofMain(const std::vector<std::string> &args) {
     std::printf(" %-10s", s.c_str());
   std::printf(" result\n");
   int rechecked = 0, queries = 0;
-  std::map<std::pair<std::string, std::string>, std::string> answered; // (solver, file) -> answer
+  std::map<std::pair<std::string, std::string>, Answer> answered; // (solver, file) -> answer
   for (const json &k : p.value("kernels", json::array())) {
     for (const json &o : k.value("obligations", json::array())) {
       std::string name = k.value("name", "") + ":" + o.value("name", "");
       std::string st = o.value("status", "");
       const json &qs = o.value("queries", json::array());
       std::map<std::string, std::string> worst; // solver -> first non-unsat answer
+      std::set<std::string> viaOption;          // "z3 OPTION" that answered unsat where the default did not
       bool ok = true;
       std::string note;
       if (st == "proven") {
@@ -448,7 +474,10 @@ int checkProofMain(const std::vector<std::string> &args) {
               continue;
             auto key = std::make_pair(s, f.string());
             auto hit = answered.find(key);
-            std::string a = hit != answered.end() ? hit->second : answered[key] = answer(s, f, timeoutS);
+            Answer ans = hit != answered.end() ? hit->second : answered[key] = answer(s, f, timeoutS);
+            const std::string &a = ans.text;
+            if (a == "unsat" && !ans.option.empty())
+              viaOption.insert(s + " " + ans.option);
             if (a != "unsat") {
               if (!worst.count(s))
                 worst[s] = a;
@@ -460,6 +489,8 @@ int checkProofMain(const std::vector<std::string> &args) {
         if (ok)
           ++rechecked;
         note = ok ? (qs.empty() ? "no query (decided without one)" : "re-checked") : "FAILED" + (note.empty() ? "" : " (" + note + ")");
+        for (const std::string &v : viaOption)
+          note += " (" + v + " on a query the default did not answer)";
       } else {
         note = "not re-checked: recorded as " + st + " (never upgraded)";
       }

@@ -75,6 +75,21 @@ def main():
         first = open(os.path.join(d, sorted(files)[0])).read()
         check(f"{name}: a query says in words what it encodes", first.startswith("; ksynth ") and
               "unsat means" in first, first[:300])
+        heads = {f: "".join(l for l in open(os.path.join(d, f)) if l.startswith(";")) for f in files}
+        src_lines = set(range(1, len(open(os.path.join(specs, name + ".cu")).read().splitlines()) + 1))
+
+        def cited(h):
+            nums = [int(x) for l in h.splitlines() if l.startswith(("; source lines:", "; source: line"))
+                    for x in l.split(":")[1].replace("line", "").split()]
+            return nums and set(nums) <= src_lines
+        check(f"{name}: every query's header names kernel source lines that exist",
+              all(cited(h) for h in heads.values()),
+              "; ".join(f for f, h in heads.items() if not cited(h))[:500])
+        steps = [h for f, h in heads.items() if ".spec." in f]
+        check(f"{name}: every proof step says which obligation it serves", steps and
+              all("; establishes: coverage of" in h or "; establishes: equivalence of" in h or
+                  "; establishes: " in h and "a step of the proof" not in h for h in steps),
+              "\n".join(steps)[:800])
         rc, out, err = run(ks, "check-proof", d)
         check(f"{name}: check-proof re-checks with z3 and cvc5 (exit 0)", rc == 0 and "CHECK-PROOF: OK" in out,
               out + err)

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <functional>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace ksynth::check {
@@ -781,10 +782,16 @@ private:
       std::vector<Term> all = solver_.background();
       all.push_back(tc_.mkOr(bad));
       std::string file = k_.name + ".summaries.smt2";
+      std::set<unsigned> lines;
+      for (const SummarySite &s : m1_.summaries)
+        lines.insert(s.loc.line);
+      std::string where = "\nsource lines:";
+      for (unsigned l : lines)
+        where += " " + std::to_string(l);
       std::ofstream(opts_.dumpSmtDir + "/" + file)
           << smt::toSmtLib2(all, "ksynth lemma " + k_.name + ".summaries\nunsat means every loop summary's "
                                  "closed form holds without wrap-around (by induction); all obligations use them" +
-                                 std::string(kRunWith), true);
+                                 where + kRunWith, true);
       if (r.status == smt::Status::Unsat)
         rep_.lemmas.push_back(file);
     }

@@ -37,7 +37,9 @@ struct Note {
 enum class Status { Proven, Refuted, Unknown, Bounded };
 
 // The last header line of every dumped query: how to run it.
-inline constexpr const char *kRunWith = "\nrun: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))";
+inline constexpr const char *kRunWith =
+    "\nrun: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a "
+    "(push 1))";
 const char *statusName(Status s);
 
 struct Obligation {

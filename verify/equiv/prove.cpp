@@ -167,11 +167,13 @@ public:
       rep.unavailable = "the kernel uses an unsupported construct (" + m1_.unsupported.front()->text + ")";
       return rep;
     }
-    for (const check::SummarySite &ss : m1_.summaries)
+    for (const check::SummarySite &ss : m1_.summaries) {
+      Step st(*this, "loop variable '" + ss.var + "' of a summarised loop does not wrap around", {ss.loc.line});
       if (!unsat(tc_.mkAnd(ss.pc, tc_.mkNot(ss.ok)))) {
         rep.unavailable = "loop variable '" + ss.var + "' may wrap around";
         return rep;
       }
+    }
     for (const check::AccessSite &a : m1_.accesses)
       if (a.write && !a.pointerKnown) {
         rep.unavailable = "a store through a pointer that names no known array";
@@ -240,6 +242,53 @@ private:
     return out;
   }
 
+  // What the queries asked inside a scope establish, in words, and the source lines they are
+  // about: the header of each dumped query (proof bundles), innermost step last.
+  struct StepText {
+    std::string what;
+    std::vector<unsigned> lines;
+  };
+  std::vector<StepText> steps_;
+  class Step {
+  public:
+    Step(Prover &p, std::string what, std::vector<unsigned> lines = {}) : p_(p) {
+      p_.steps_.push_back({std::move(what), std::move(lines)});
+    }
+    ~Step() { p_.steps_.pop_back(); }
+    Step(const Step &) = delete;
+    Step &operator=(const Step &) = delete;
+
+  private:
+    Prover &p_;
+  };
+  static std::vector<unsigned> linesOf(const std::vector<const check::AccessSite *> &sites) {
+    std::set<unsigned> ls;
+    for (const check::AccessSite *x : sites)
+      if (x->stmt && x->stmt->loc.line)
+        ls.insert(x->stmt->loc.line);
+    return {ls.begin(), ls.end()};
+  }
+  static std::vector<unsigned> lineOf(const check::AccessSite &x) {
+    return x.stmt && x.stmt->loc.line ? std::vector<unsigned>{x.stmt->loc.line} : std::vector<unsigned>{};
+  }
+
+  std::string stepHeader() const {
+    std::string h;
+    std::set<unsigned> lines;
+    for (size_t i = 0; i < steps_.size(); ++i) {
+      h += (i == 0 ? "\nestablishes: " : "\n  within it: ") + steps_[i].what;
+      lines.insert(steps_[i].lines.begin(), steps_[i].lines.end());
+    }
+    if (steps_.empty())
+      h += "\nestablishes: a step of the proof";
+    if (!lines.empty()) {
+      h += "\nsource lines:";
+      for (unsigned l : lines)
+        h += " " + std::to_string(l);
+    }
+    return h;
+  }
+
   void dump(Term goal, const smt::Result &r) {
     if (opts_.dumpSmtDir.empty())
       return;
@@ -250,8 +299,8 @@ private:
     queries.emplace_back(name + ".smt2", r.status == smt::Status::Unsat);
     std::ofstream(opts_.dumpSmtDir + "/" + name + ".smt2")
         << smt::toSmtLib2(all, "ksynth query " + name + " (coverage/equivalence; ksynth got " +
-                                   smt::statusName(r.status) + ")\nunsat means the step of the proof holds" +
-                                   check::kRunWith, true);
+                                   smt::statusName(r.status) + ")\nunsat means this step of the proof holds" +
+                                   stepHeader() + check::kRunWith, true);
   }
 
   bool unsat(Term goal) {
@@ -576,7 +625,12 @@ private:
           continue;
         const SpecSum &sd = specSums_.at(q->name);
         Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
-        if (!unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))))) {
+        bool sameLength = false;
+        {
+          Step st(*this, "a sum computed by a kernel loop has as many terms as the spec's sum '" + q->name + "'");
+          sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
+        }
+        if (!sameLength) {
           if (reindexed(l, q, ctx, depth)) {
             Term sigma = tc_.fresh("eq.sum", Sort::Real);
             subA[l] = sigma;
@@ -595,6 +649,7 @@ private:
         Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
         Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
         std::string inner;
+        Step st(*this, "term j of a kernel loop's sum equals term lo + j of the spec's sum '" + q->name + "'");
         if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx, depth))
           continue;
         Term sigma = tc_.fresh("eq.sum", Sort::Real);
@@ -622,8 +677,12 @@ private:
       why = "a sum of the kernel and one of the spec could not be matched term by term";
       return false;
     }
-    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
-      return true;
+    {
+      Step st(*this, subA.empty() ? "the two values are equal"
+                                  : "the two values are equal, with each matched pair of sums one unknown");
+      if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
+        return true;
+    }
     why = !lastUnknown_.empty() ? lastUnknown_
           : ks.size() + ss.size() > subA.size() + subB.size()
               ? "a sum of the kernel and one of the spec could not be matched term by term"
@@ -706,6 +765,7 @@ private:
   // (against a second copy of the thread, so store and load may be in different iterations).
   void checkSharedReads() {
     std::map<int, std::vector<Term>> bad; // array -> cases
+    std::map<int, std::vector<const check::AccessSite *>> reads;
     for (size_t li = 0; li < m1_.accesses.size(); ++li) {
       const check::AccessSite &L = m1_.accesses[li];
       if (L.write || !L.loaded || L.loaded->kind != smt::Kind::App || L.loaded->name.rfind("shm.", 0) != 0)
@@ -713,10 +773,16 @@ private:
       std::vector<Term> c = ownStoresBefore(li, true);
       std::vector<Term> &cases = bad[L.array];
       cases.insert(cases.end(), c.begin(), c.end());
+      reads[L.array].push_back(&L);
     }
-    for (auto &[a, cases] : bad)
+    for (auto &[a, cases] : bad) {
+      Step st(*this, "no thread reads a cell of shared '" + k_.arrays[a].name +
+                         "' that it stored itself earlier in the same barrier interval (so each read sees the "
+                         "content at the interval's start)",
+              linesOf(reads[a]));
       if (unsat(tc_.mkOr(cases)))
         sharedOk_.insert(a);
+    }
   }
 
   // Loads of an inout tensor that read its value from before the launch: no other thread
@@ -739,6 +805,9 @@ private:
       for (const check::AccessSite &S2 : m2_.accesses)
         if (S2.write && S2.array == L.array)
           cases.push_back(tc_.mkAnd({L.pc, S2.pc, tc_.eq(S2.flat, L.flat), tc_.mkOr(diff)}));
+      Step st(*this, "the read of inout '" + k_.arrays[L.array].name +
+                         "' sees the content from before the launch (no thread stores that cell before it)",
+              lineOf(L));
       if (!unsat(tc_.mkOr(cases)))
         continue;
       oldLoads_[L.loaded] = tc_.app(check::memName(k_, L.array), L.loaded->sort, {L.flat});
@@ -787,13 +856,20 @@ private:
     vals.push_back(tc_.intConst(0));
     for (int d = 0; d < 3; ++d)
       vals.push_back(w1_.tid[d]);
-    smt::Result probe = solve(ctx);
+    smt::Result probe;
+    {
+      Step st(*this, "a search step, not part of the proof: a model of the read of shared '" + arr.name + "'");
+      probe = solve(ctx);
+    }
     if (probe.status != smt::Status::Sat)
       return nullptr;
     for (const check::AccessSite &S : m3_.accesses) {
       if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
         continue;
       const Tree *tree = treeOf(S);
+      Step st(*this, "a read of shared '" + arr.name + "' gets the value stored at line " +
+                         std::to_string(S.stmt->loc.line) + " by one writer thread",
+              lineOf(S));
       // Only the thread's coordinates and the iteration may vary between writers: any other
       // symbol of the writer's copy left after choosing them (checked per candidate below)
       // would be a value ksynth does not know per thread.
@@ -869,7 +945,12 @@ private:
                   !pv ? "cannot be evaluated" : pv->num ? "stores" : "does not store");
         if (!pv || pv->num == 0)
           continue;
-        if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(stores)))) {
+        bool always = false;
+        {
+          Step st2(*this, "the writer thread stores the cell in an earlier barrier interval");
+          always = unsat(tc_.mkAnd(ctx, tc_.mkNot(stores)));
+        }
+        if (!always) {
           if (debug)
             fprintf(stderr, "shared %s: witness does not always store: %s\n", X->name.c_str(),
                     smt::show(stores).c_str());
@@ -896,7 +977,12 @@ private:
                                       exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
                                       same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
         }
-        if (!unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}))) {
+        bool alone = false;
+        {
+          Step st2(*this, "no other store to the cell comes between the writer's store and the read");
+          alone = unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
+        }
+        if (!alone) {
           if (debug) {
             smt::Result m = solve(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
             for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
@@ -996,6 +1082,10 @@ private:
     auto rounds = [&](bool doubling) {
       if (doubling && P > B)
         return false;
+      Step st(*this, std::string("the store at line ") + std::to_string(S.stmt->loc.line) + " is a " +
+                         (doubling ? "doubling" : "halving") + " tree reduction over shared '" +
+                         k_.arrays[S.array].name + "': each round's storing threads and operand cells",
+              lineOf(S));
       for (int128 r = 0; r < T; ++r) {
         int128 hv = doubling ? static_cast<int128>(1) << r : P >> (r + 1);
         Term h = tc_.intConst(hv);
@@ -1028,6 +1118,9 @@ private:
       std::vector<Term> blk;
       for (int d = 0; d < 3; ++d)
         blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
+      Step st(*this, "no other statement stores to shared '" + k_.arrays[S.array].name +
+                         "' during the tree reduction at line " + std::to_string(S.stmt->loc.line),
+              {S.stmt->loc.line, S2.stmt->loc.line});
       if (!unsat(tc_.mkAnd({S2.pc, tc_.mkAnd(blk), tc_.le(bc0, S2.bc),
                             tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
         return nullptr;
@@ -1172,6 +1265,8 @@ private:
       Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
       Term fphi = tc_.substitute(f, {{sd.k, phi}});
       Term zeroR = g->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
+      Step st(*this, "a kernel loop's sum is the spec's sum '" + q->name +
+                         "' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range");
       // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere
       if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkOr(tc_.mkAnd(live, tc_.eq(g, fphi)),
                                                     tc_.mkAnd(tc_.mkNot(live), tc_.eq(g, zeroR)))))))
@@ -1201,6 +1296,7 @@ private:
         return tc_.mkAnd(r);
       };
       Term dom2 = rangesAt(other), phi2 = tc_.substitute(phi, other), live2 = tc_.substitute(live, other);
+      Step st1(*this, "the index map is one-to-one where it is in the spec's range");
       if (!unsat(tc_.mkAnd({dom, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)})))
         {
         if (getenv("KSYNTH_DEBUG_EQ"))
@@ -1224,6 +1320,7 @@ private:
         continue;
       }
       Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
+      Step st2(*this, "the index map reaches every index of the spec's range");
       if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
         {
         if (getenv("KSYNTH_DEBUG_EQ"))
@@ -1317,9 +1414,17 @@ private:
       diff.push_back(tc_.ne(w1_.tid[d], w2_.tid[d]));
       diff.push_back(tc_.ne(w1_.bid[d], w2_.bid[d]));
     }
-    bool once = unsat(tc_.mkAnd(factsT, tc_.mkOr(onceCases)));
-    std::string onceWhy = lastUnknown_;
-    bool unique = once && unsat(tc_.mkAnd({factsT, tc_.mkOr(diff), tc_.mkOr(uniqueCases)}));
+    bool once = false, unique = false;
+    std::string onceWhy;
+    {
+      Step st(*this, "coverage of '" + T.name + "': a thread stores each element at most once", linesOf(s1));
+      once = unsat(tc_.mkAnd(factsT, tc_.mkOr(onceCases)));
+      onceWhy = lastUnknown_;
+    }
+    if (once) {
+      Step st(*this, "coverage of '" + T.name + "': no two threads store the same element", linesOf(s1));
+      unique = unsat(tc_.mkAnd({factsT, tc_.mkOr(diff), tc_.mkOr(uniqueCases)}));
+    }
     if (!once)
       tp.coverageReason = "could not show that a thread stores each element of '" + T.name + "' at most once" +
                           (onceWhy.empty() ? "" : ": " + onceWhy);
@@ -1332,7 +1437,11 @@ private:
     const std::vector<Term> &j = el.j;
     Term e = el.e, elem = el.inRange;
 
-    bool complete = once && unique && completeness(s1, j, e, elem, ext, tp);
+    bool complete = false;
+    if (once && unique) {
+      Step st(*this, "coverage of '" + T.name + "': every element is stored by some thread", linesOf(s1));
+      complete = completeness(s1, j, e, elem, ext, tp);
+    }
     if (once && unique && complete)
       tp.coverage = Status::Proven;
 
@@ -1354,6 +1463,9 @@ private:
       if (got->sort != want->sort)
         throw GiveUp{"the stored value and the spec's have different sorts"};
       std::string why;
+      Step st(*this, "equivalence of '" + T.name + "': the value stored at line " + std::to_string(x->stmt->loc.line) +
+                         " equals the spec's ensures for that element",
+              lineOf(*x));
       sameDivisors(got, want, ctx, T.name);
       if (!equalTerms(got, want, ctx, 0, why)) {
         tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
@@ -1450,6 +1562,9 @@ private:
       // One thread per block (`if (threadIdx.x == 0) atomicAdd(...)`): a sum over blocks.
       std::unordered_map<Term, Term> th = theta;
       Term range = tc_.mul(g_.gridDim[0], Bt);
+      Step st(*this, "atomic additions to '" + T.name + "' at line " + std::to_string(x->stmt->loc.line) +
+                         ": whether one thread per block adds (a model, then a proof that it is always that thread)",
+              lineOf(*x));
       smt::Result r = solve(tc_.mkAnd(elem, here));
       if (r.status == smt::Status::Sat)
         if (std::optional<smt::Value> tv = smt::eval(w1_.tid[0], r.model))
@@ -1470,6 +1585,8 @@ private:
     if (want->sort != Sort::Real)
       throw GiveUp{"the spec's value of '" + T.name + "' is not a real number"};
     std::string why;
+    Step st(*this, "equivalence of '" + T.name + "': its initial content plus every atomic addition equals the "
+                   "spec's ensures", linesOf(s1));
     if (!equalTerms(got, want, elem, 0, why)) {
       tp.equivalenceReason = "the sum of the atomic additions: " + why;
       return;

@@ -1,6 +1,8 @@
 ; ksynth query block_sum.spec.2 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: no thread reads a cell of shared 's' that it stored itself earlier in the same barrier interval (so each read sees the content at the interval's start)
+; source lines: 11 15
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,6 +1,9 @@
 ; ksynth query block_sum.spec.28 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 15 equals the spec's ensures for that element
+;   within it: the store at line 11 is a doubling tree reduction over shared 's': each round's storing threads and operand cells
+; source lines: 11 15
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)

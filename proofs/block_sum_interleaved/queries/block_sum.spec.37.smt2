@@ -1,6 +1,10 @@
 ; ksynth query block_sum.spec.37 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 15 equals the spec's ensures for that element
+;   within it: a read of shared 's' gets the value stored at line 11 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 11 15
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,6 +1,9 @@
 ; ksynth query block_sum.spec.43 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 15 equals the spec's ensures for that element
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 15
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)

@@ -1,6 +1,7 @@
 ; ksynth lemma block_sum.summaries
 ; unsat means every loop summary's closed form holds without wrap-around (by induction); all obligations use them
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; source lines: 9
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const t1.blockIdx.x Int)

@@ -1,6 +1,10 @@
 ; ksynth query conv1d.spec.6 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 8 equals the spec's ensures for that element
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
+;   within it: the two values are equal
+; source lines: 8
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.W.1 (Int) Real)
 (declare-fun mem.X.0 (Int) Real)

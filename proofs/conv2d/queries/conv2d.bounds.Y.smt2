@@ -1,7 +1,7 @@
 ; ksynth query conv2d.bounds.Y (bounds)
 ; unsat means the obligation holds for every admitted size and thread pair
 ; source: line 2
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.KW Int)

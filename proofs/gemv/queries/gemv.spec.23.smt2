@@ -1,6 +1,9 @@
 ; ksynth query gemv.spec.23 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'y': the value stored at line 18 equals the spec's ensures for that element
+;   within it: the store at line 14 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
+; source lines: 14 18
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)

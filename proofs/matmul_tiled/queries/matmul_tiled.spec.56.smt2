@@ -1,6 +1,9 @@
 ; ksynth query matmul_tiled.spec.56 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 20
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.A.0 (Int) Real)
 (declare-fun mem.B.1 (Int) Real)

@@ -1,6 +1,10 @@
 ; ksynth query matmul_tiled.spec.57 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 20
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)

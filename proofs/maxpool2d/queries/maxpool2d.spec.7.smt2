@@ -1,6 +1,9 @@
 ; ksynth query maxpool2d.spec.7 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 9 equals the spec's ensures for that element
+;   within it: the two values are equal
+; source lines: 9
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.OW Int)

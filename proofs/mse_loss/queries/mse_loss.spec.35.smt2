@@ -1,6 +1,10 @@
 ; ksynth query mse_loss.spec.35 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
+;   within it: a read of shared 'red' gets the value stored at line 15 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 15 19
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const len.P Int)
 (declare-const param.N Int)

@@ -1,6 +1,8 @@
 ; ksynth query mse_loss.spec.5 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: coverage of 'L': every element is stored by some thread
+; source lines: 19
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const len.P Int)
 (declare-const param.N Int)

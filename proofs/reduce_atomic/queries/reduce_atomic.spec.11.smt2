@@ -1,6 +1,9 @@
 ; ksynth query reduce_atomic.spec.11 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: a read of shared 'red' gets the value stored at line 7 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 7
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,6 +1,8 @@
 ; ksynth query reduce_atomic.spec.29 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: no other statement stores to shared 'red' during the tree reduction at line 11
+; source lines: 7 11
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)

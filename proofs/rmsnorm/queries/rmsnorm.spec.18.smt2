@@ -1,6 +1,9 @@
 ; ksynth query rmsnorm.spec.18 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
+;   within it: the store at line 16 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
+; source lines: 16 21
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,6 +1,11 @@
 ; ksynth query rmsnorm.spec.42 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
+; source lines: 21
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,6 +1,9 @@
 ; ksynth query row_sum.spec.5 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Y': the value stored at line 9 equals the spec's ensures for that element
+;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+; source lines: 9
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

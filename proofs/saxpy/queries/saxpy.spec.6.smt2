@@ -1,6 +1,9 @@
 ; ksynth query saxpy.spec.6 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'y': the value stored at line 6 equals the spec's ensures for that element
+;   within it: the two values are equal
+; source lines: 6
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.x.0 (Int) Real)
 (declare-fun mem.y.1 (Int) Real)

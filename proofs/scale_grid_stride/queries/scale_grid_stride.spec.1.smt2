@@ -1,6 +1,8 @@
 ; ksynth query scale_grid_stride.spec.1 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: coverage of 'Y': a thread stores each element at most once
+; source lines: 5
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const len.X Int)
 (declare-const param.N Int)

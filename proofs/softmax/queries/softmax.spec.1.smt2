@@ -1,6 +1,8 @@
 ; ksynth query softmax.spec.1 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: no thread reads a cell of shared 'red' that it stored itself earlier in the same barrier interval (so each read sees the content at the interval's start)
+; source lines: 16 19 28 31
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

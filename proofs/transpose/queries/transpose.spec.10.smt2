@@ -1,6 +1,9 @@
 ; ksynth query transpose.spec.10 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Out': the value stored at line 13 equals the spec's ensures for that element
+;   within it: the two values are equal
+; source lines: 13
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.In.0 (Int) Real)
 (declare-const param.W Int)

@@ -1,6 +1,10 @@
 ; ksynth query transpose.spec.8 (coverage/equivalence; ksynth got unsat)
-; unsat means the step of the proof holds
-; run: z3 FILE, or cvc5 --incremental FILE (the goal follows a (push 1))
+; unsat means this step of the proof holds
+; establishes: equivalence of 'Out': the value stored at line 13 equals the spec's ensures for that element
+;   within it: a read of shared 'tile' gets the value stored at line 8 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 8 13
+; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.H Int)
