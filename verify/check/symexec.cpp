@@ -3,9 +3,28 @@
 #include <cassert>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <set>
 
 namespace ksynth::check {
+
+bool extremumOf(Term x, Term &p, Term &q, bool &isMax) {
+  if (x->kind != smt::Kind::Ite || x->sort != smt::Sort::Real)
+    return false;
+  Term c = x->kids[0];
+  if (c->kind != smt::Kind::Le && c->kind != smt::Kind::Lt)
+    return false;
+  if (c->kids[0] == x->kids[2] && c->kids[1] == x->kids[1])
+    isMax = true;
+  else if (c->kids[0] == x->kids[1] && c->kids[1] == x->kids[2])
+    isMax = false;
+  else
+    return false;
+  p = x->kids[1];
+  q = x->kids[2];
+  return true;
+}
+
 
 using ir::Op;
 using ir::StmtKind;
@@ -517,6 +536,16 @@ private:
     if (exp < 0 && exp > -100)
       return tc_.realConst(mant, static_cast<int128>(1) << -exp);
     abstraction("floating-point constants of extreme magnitude as unknown reals");
+    // The largest finite floats are named (kLowestF32...): the equivalence prover knows that
+    // no finite value of the type is below the lowest (the start of a max fold).
+    if (v == -static_cast<double>(std::numeric_limits<float>::max()))
+      return tc_.app(kLowestF32, Sort::Real, {});
+    if (v == static_cast<double>(std::numeric_limits<float>::max()))
+      return tc_.app(kHighestF32, Sort::Real, {});
+    if (v == -std::numeric_limits<double>::max())
+      return tc_.app(kLowestF64, Sort::Real, {});
+    if (v == std::numeric_limits<double>::max())
+      return tc_.app(kHighestF64, Sort::Real, {});
     return tc_.app("fconst." + std::to_string(v), Sort::Real, {});
   }
 
@@ -1198,11 +1227,13 @@ private:
     }
   }
 
-  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Havoc };
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, Havoc };
   struct Summary {
     Shape shape = Shape::Havoc;
-    Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values)
+    Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values);
+                         // Extremum: the per-iteration candidate (kExtremumNone: no update)
     int k = 0;
+    bool isMax = false;  // Extremum: max (else min)
     bool validate = false; // found assuming no wrap-around: check by induction
   };
 
@@ -1271,6 +1302,7 @@ private:
       return r;
     }
     case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
+    case Shape::Extremum:
     case Shape::Havoc: return fresh("loopvar." + name, sort);
     }
     return nullptr;
@@ -1345,7 +1377,30 @@ private:
     return nullptr;
   }
 
-  // The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef).
+  // d with v = max(e, d) (isMax) or min(e, d), d free of e, through `ite`s whose other arm
+  // leaves e unchanged (an arm without update becomes kExtremumNone); or nullptr.
+  Term extremumStep(Term v, Term e, bool isMax) {
+    Term p, q;
+    bool mx = false;
+    if (v == e)
+      return tc_.app(kExtremumNone, Sort::Real, {});
+    if (extremumOf(v, p, q, mx) && mx == isMax) {
+      if (p == e && !tc_.mentions(q, e))
+        return q;
+      if (q == e && !tc_.mentions(p, e))
+        return p;
+      return nullptr;
+    }
+    if (v->kind == smt::Kind::Ite && !tc_.mentions(v->kids[0], e)) {
+      Term a = extremumStep(v->kids[1], e, isMax), b = extremumStep(v->kids[2], e, isMax);
+      if (a && b)
+        return tc_.ite(v->kids[0], a, b);
+    }
+    return nullptr;
+  }
+
+  // The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef);
+  // for an Extremum, ite(n >= 1, max(v0, lmax(n, params)), v0).
   Term accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
                    const std::map<int, Term> &entrySym,
                    const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters) {
@@ -1364,12 +1419,18 @@ private:
     for (Term x : syms)
       if (x->kind == smt::Kind::Var && x != j)
         params.push_back(x);
-    std::string name = "lsum." + tag_ + "." + std::to_string(out_.sums.size());
+    bool ext = sm.shape == Shape::Extremum;
+    std::string name = std::string(!ext ? "lsum." : sm.isMax ? "lmax." : "lmin.") + tag_ + "." +
+                       std::to_string(out_.sums.size());
     out_.sums[name] = SumDef{j, body, params};
     std::vector<Term> args{n};
     args.insert(args.end(), params.begin(), params.end());
     Term v0 = s.vars[v].t ? s.vars[v].t : tc_.realConst(0);
-    return tc_.add(v0, tc_.app(name, Sort::Real, args));
+    Term app = tc_.app(name, Sort::Real, args);
+    if (!ext)
+      return tc_.add(v0, app);
+    Term folded = sm.isMax ? tc_.ite(tc_.le(app, v0), v0, app) : tc_.ite(tc_.le(v0, app), v0, app);
+    return tc_.ite(tc_.le(tc_.intConst(1), n), folded, v0);
   }
 
   void loop(const ir::Stmt &L, State &s, bool barrierAfter) {
@@ -1438,9 +1499,21 @@ private:
           return sm;
         }
         if (v && e->sort == Sort::Real) {
-          // acc' = acc + d with d free of acc and of values made inside the iteration other
-          // than the entry values of the loop's variables (substituted per iteration later).
+          // acc' = acc + d, or acc' = max(acc, d) or min(acc, d), with d free of acc and of
+          // values made inside the iteration other than the entry values of the loop's
+          // variables (substituted per iteration later).
+          Shape shape = Shape::Accumulate;
+          bool isMax = false;
           Term d = realDelta(v, e);
+          for (bool mx : {true, false}) {
+            if (d)
+              break;
+            d = extremumStep(v, e, mx);
+            if (d && d->kind == smt::Kind::App && d->name == kExtremumNone)
+              d = nullptr; // never updated: not an extremum (and v == e was handled above)
+            shape = Shape::Extremum;
+            isMax = mx;
+          }
           if (!d)
             return sm;
           std::vector<Term> syms;
@@ -1450,8 +1523,9 @@ private:
             if (x == e || (x->kind == smt::Kind::Var && x->id > watermark && !entryIds.count(x)))
               ok = false;
           if (ok) {
-            sm.shape = Shape::Accumulate;
+            sm.shape = shape;
             sm.step = d;
+            sm.isMax = isMax;
           }
           return sm;
         }
@@ -1526,15 +1600,16 @@ private:
       gcSum = classify(gcEntry, end.gc);
       // An accumulator's increment may use the other variables only where their value at
       // each iteration is exact (not unknown, not another accumulator).
+      auto folds = [](const Summary &x) { return x.shape == Shape::Accumulate || x.shape == Shape::Extremum; };
       for (auto &[v, sm] : summary) {
-        if (sm.shape != Shape::Accumulate)
+        if (!folds(sm))
           continue;
         for (auto &[w, ew] : entrySym)
-          if (sm.shape == Shape::Accumulate && w != v && tc_.mentions(sm.step, ew) &&
-              (summary[w].shape == Shape::Havoc || summary[w].shape == Shape::Accumulate))
+          if (folds(sm) && w != v && tc_.mentions(sm.step, ew) &&
+              (summary[w].shape == Shape::Havoc || folds(summary[w])))
             sm = Summary{};
         for (auto [ce, cs] : {std::pair{bcEntry, &bcSum}, std::pair{wcEntry, &wcSum}, std::pair{gcEntry, &gcSum}})
-          if (sm.shape == Shape::Accumulate && tc_.mentions(sm.step, ce) && cs->shape == Shape::Havoc)
+          if (folds(sm) && tc_.mentions(sm.step, ce) && cs->shape == Shape::Havoc)
             sm = Summary{};
       }
       if (irregular) {
@@ -1555,7 +1630,7 @@ private:
           continue;
         }
         const Summary &sm = summary[v];
-        if (sm.shape == Shape::Accumulate) {
+        if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum) {
           r.vars[v] = {accumulated(v, sm, s, i, summary, entrySym, [&](Term j) {
             return std::vector<std::pair<Term, Term>>{{bcEntry, valueAt(bcSum, s.bc, j, "bc", Sort::Int)},
                                                       {wcEntry, valueAt(wcSum, s.wc, j, "wc", Sort::Int)},

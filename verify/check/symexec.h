@@ -74,6 +74,21 @@ struct AccessSite {
 // name(n, a1..ak) means the sum over j in [0, n) of `body` with `iter` := j and params[m] :=
 // a_m (0 when n <= 0). The body is the per-iteration increment over the loop's other
 // variables at iteration j.
+//
+// A float variable a loop only folds with max or min (`m = fmaxf(m, f(...))`, `if (x > m) m =
+// x`): after n iterations it holds ite(n >= 1, max(m0, name(n, params...)), m0) with name
+// "lmax.TAG.N" ("lmin."), an application meaning the max (min) over j in [0, n) of `body`.
+// Where the body is kExtremumNone (an `ite` arm: the iteration does not update), that
+// iteration contributes nothing. Outside the equivalence prover's matching (prove.h) the
+// application is an unknown real.
+inline constexpr const char *kExtremumNone = "ext.none";
+// Whether x = max(p, q) (isMax) or min(p, q), as symexec and the frontend write them:
+// ite(q <= p, p, q), ite(q < p, p, q) (`if (p > q)`), and the mirror images for min.
+bool extremumOf(Term x, Term &p, Term &q, bool &isMax);
+// -FLT_MAX, FLT_MAX, -DBL_MAX and DBL_MAX as kernel constants (unknown reals of these names:
+// they are too large for the term layer's exact rationals).
+inline constexpr const char *kLowestF32 = "fconst.-flt_max", *kHighestF32 = "fconst.flt_max",
+                            *kLowestF64 = "fconst.-dbl_max", *kHighestF64 = "fconst.dbl_max";
 struct SumDef {
   Term iter = nullptr;
   Term body = nullptr;

@@ -54,7 +54,25 @@ int64_t count(const std::vector<int64_t> &shape) {
 }
 
 // A dyadic value in [-2, 2] (sums of a few thousand of them are exact in double).
+// The coarse 33 values make ties likely (argmax must take the first one).
 double randomReal(std::mt19937 &rng) { return (static_cast<int>(rng() % 33) - 16) / 8.0; }
+
+// How a test run fills float inputs. Every size runs with Coarse values; cheap sizes also
+// with the others: among 4097 values (multiples of 2^-10) the largest of a few hundred is
+// rarely taken twice, so a max that misses part of its range shows, and ramps put the
+// largest element last (or first) in every row.
+enum class Fill { Coarse, Fine, Ascending, Descending };
+constexpr int kFills = 4;
+
+double fillValue(Fill f, std::mt19937 &rng, int64_t i) {
+  switch (f) {
+  case Fill::Coarse: return randomReal(rng);
+  case Fill::Fine: return (static_cast<int>(rng() % 4097) - 2048) / 1024.0;
+  case Fill::Ascending: return static_cast<double>(i % 4097 - 2048) / 1024.0;
+  case Fill::Descending: return static_cast<double>(2048 - i % 4097) / 1024.0;
+  }
+  return 0;
+}
 int64_t randomInt(std::mt19937 &rng, spec::ElemType t) {
   return spec::isSigned(t) ? static_cast<int64_t>(rng() % 17) - 8 : static_cast<int64_t>(rng() % 17);
 }
@@ -157,7 +175,33 @@ std::string sizesText(const Sizes &sz) {
   return s.empty() ? "no sizes" : s;
 }
 
-std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const ConcreteOptions &o) {
+// What a test run at sizes sz costs: the larger of the product of the dims (the iteration
+// space of a matmul, a conv) and the number of threads the launch runs (where the launch
+// needs only the dims to evaluate).
+double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const ConcreteOptions &o,
+                const Sizes &sz) {
+  double work = 1;
+  for (const auto &[n, v] : sz)
+    work *= static_cast<double>(v);
+  interp::Env e;
+  for (const auto &[var, d] : b.dimOfVar)
+    e.params[var] = Value::ofInt(sz.at(s.dims[d].name));
+  spec::Inputs in;
+  in.dims = sz;
+  for (const auto &[a, t] : b.tensorOfArray) {
+    std::string why;
+    if (auto shape = spec::shapeOf(s, t, in, why))
+      e.lens[a] = count(*shape);
+  }
+  std::string why;
+  if (!evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+    return work;
+  return std::max(work, static_cast<double>(e.block.x * e.block.y * e.block.z) *
+                            static_cast<double>(e.grid.x * e.grid.y * e.grid.z));
+}
+
+std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                               const ConcreteOptions &o) {
   std::set<int64_t> vals = {1, 2, 3};
   interp::Env env;
   for (const ir::ExprPtr &e : o.block) {
@@ -210,7 +254,10 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const C
       sz[d.name] = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(top));
     add(sz);
   }
-  std::stable_sort(out.begin(), out.end(), [&](const Sizes &a, const Sizes &b) { return work(a) < work(b); });
+  std::map<Sizes, double> cost;
+  for (const Sizes &sz : out)
+    cost[sz] = sizeCost(k, s, b, o, sz);
+  std::stable_sort(out.begin(), out.end(), [&](const Sizes &x, const Sizes &y) { return cost[x] < cost[y]; });
   // With a fixed grid every run costs the whole grid, and the time budget may run out before
   // the larger sizes come up: the size one past the block (where most bugs show) goes right
   // after the three smallest.
@@ -245,7 +292,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     rep.unavailable = "no launch (a '// ksynth:launch' line or --block/--grid)";
     return rep;
   }
-  std::vector<Sizes> sizes = o.inputs ? std::vector<Sizes>{o.inputs->dims} : o.sizes.empty() ? chooseSizes(k, s, o) : o.sizes;
+  std::vector<Sizes> sizes = o.inputs ? std::vector<Sizes>{o.inputs->dims} : o.sizes.empty() ? chooseSizes(k, s, b, o) : o.sizes;
   std::map<int, int> arrayOfTensor;
   for (const auto &[a, t] : b.tensorOfArray)
     arrayOfTensor[t] = a;
@@ -258,12 +305,21 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
   };
   double start = cpuNow();
   int runs = 0;
+  // Each size with coarse random inputs; a cheap one (at most 1024 threads and elements of
+  // work) right after with each other fill.
+  std::vector<std::pair<size_t, Fill>> plan;
   for (size_t si = 0; si < sizes.size(); ++si) {
+    plan.emplace_back(si, Fill::Coarse);
+    if (!o.inputs && sizeCost(k, s, b, o, sizes[si]) <= 1024)
+      for (int f = 1; f < kFills; ++f)
+        plan.emplace_back(si, static_cast<Fill>(f));
+  }
+  for (const auto &[si, fill] : plan) {
     const Sizes &sz = sizes[si];
     double elapsed = cpuNow() - start;
-    if (runs >= o.maxRuns || elapsed > o.budgetSeconds)
+    if ((runs >= o.maxRuns && fill == Fill::Coarse) || elapsed > o.budgetSeconds)
       break;
-    std::mt19937 rng(o.seed * 7919u + static_cast<unsigned>(si));
+    std::mt19937 rng(o.seed * 7919u + static_cast<unsigned>(si) + 1000003u * static_cast<unsigned>(fill));
     spec::Inputs in;
     in.dims = sz;
     // Scalars: random until the assumptions hold (a few tries).
@@ -300,7 +356,8 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
           break;
         }
         for (int64_t i = 0; i < n; ++i)
-          tv.data.push_back(spec::isFloat(T.type) ? randomReal(rng) : static_cast<double>(randomInt(rng, T.type)));
+          tv.data.push_back(spec::isFloat(T.type) ? fillValue(fill, rng, i)
+                                                 : static_cast<double>(randomInt(rng, T.type)));
         in.tensors[T.name] = std::move(tv);
       }
       if (!shaped)
@@ -324,7 +381,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     interp::Env &env = le.env;
     std::map<int, std::vector<int64_t>> &shapes = le.shapes; // tensor -> shape
     interp::GridRun run = interp::runGrid(k, env);
-    ++runs;
+    runs += fill == Fill::Coarse; // maxRuns counts sizes; a cheap size's other fills are extra
     // Outputs that depend on memory the launch did not write: rerun with that memory holding
     // another value (only a value that changes is reported).
     // NaN too: a GPU's unwritten memory may hold it, and x + (g - g) is x for every finite g.
@@ -501,7 +558,8 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
         }
       }
     }
-    rep.agreed.push_back(sz);
+    if (std::find(rep.agreed.begin(), rep.agreed.end(), sz) == rep.agreed.end())
+      rep.agreed.push_back(sz);
   }
   if (rep.agreed.empty() && rep.skipped.empty())
     rep.unavailable = "no sizes to test";

@@ -59,9 +59,11 @@ struct ConcreteReport {
 };
 
 // Sizes near the launch's block extents (1, 2, 3, b - 1, b + 1: all dims alike, one dim at a
-// time with the others 1, seeded mixes) and three random ones up to max(40, b + 3),
-// smallest first.
-std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const ConcreteOptions &o);
+// time with the others 1, seeded mixes) and three random ones up to max(40, b + 3), cheapest
+// first: the cost of a size is the larger of the product of its dims and the number of
+// threads its launch runs (one block of 256 per row makes R = 255 dear, C = 255 cheap).
+std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                               const ConcreteOptions &o);
 
 ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                const ConcreteOptions &o);

@@ -375,6 +375,29 @@ private:
     return flat;
   }
 
+  // A spec fold over a range (sum, max-over, min-over) as an application prefix.N(lo, hi,
+  // params...) whose meaning is specSums_[prefix.N]: the fold over k in [lo, hi) of the body.
+  Term foldApp(const spec::Term &t, const std::string &prefix, std::vector<Term> &slots) {
+    Term lo = tr(*t.args[0], slots), hi = tr(*t.args[1], slots);
+    Term kv = tc_.fresh("spec.k", Sort::Int);
+    slots.at(static_cast<size_t>(t.ref)) = kv;
+    Term body = tr(*t.args[2], slots);
+    std::vector<Term> syms, params;
+    tc_.collectSymbols(body, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::Var && x != kv)
+        params.push_back(x);
+    std::vector<Term> args{lo, hi};
+    args.insert(args.end(), params.begin(), params.end());
+    // One application for one fold, however often the spec writes it (a define used twice).
+    for (const auto &[known, e] : specSums_)
+      if (known.rfind(prefix, 0) == 0 && e.params == params && tc_.substitute(body, {{kv, e.k}}) == e.body)
+        return tc_.app(known, prefix == "ssum." ? Sort::Real : body->sort, args);
+    std::string name = prefix + std::to_string(specSums_.size());
+    specSums_[name] = SpecSum{kv, body, params};
+    return tc_.app(name, prefix == "ssum." ? Sort::Real : body->sort, args);
+  }
+
   Term tr(const spec::Term &t, std::vector<Term> &slots) {
     using spec::Op;
     auto a = [&](size_t i) { return tr(*t.args[i], slots); };
@@ -481,34 +504,15 @@ private:
     }
     case Op::Max: return fold([&](Term x, Term y) { return tc_.ite(tc_.ge(x, y), x, y); });
     case Op::Min: return fold([&](Term x, Term y) { return tc_.ite(tc_.le(x, y), x, y); });
-    case Op::Sum: {
-      Term lo = a(0), hi = a(1);
-      Term kv = tc_.fresh("spec.k", Sort::Int);
-      slots.at(static_cast<size_t>(t.ref)) = kv;
-      Term body = a(2);
-      std::vector<Term> syms, params;
-      tc_.collectSymbols(body, syms);
-      for (Term x : syms)
-        if (x->kind == smt::Kind::Var && x != kv)
-          params.push_back(x);
-      std::vector<Term> args{lo, hi};
-      args.insert(args.end(), params.begin(), params.end());
-      // One application for one sum, however often the spec writes it (a define used twice).
-      for (const auto &[known, e] : specSums_)
-        if (e.params == params && tc_.substitute(body, {{kv, e.k}}) == e.body)
-          return tc_.app(known, Sort::Real, args);
-      std::string name = "ssum." + std::to_string(specSums_.size());
-      specSums_[name] = SpecSum{kv, body, params};
-      return tc_.app(name, Sort::Real, args);
-    }
+    case Op::Sum: return foldApp(t, "ssum.", slots);
     case Op::MaxOver:
     case Op::MinOver: {
-      // A range of constant, small length: the max (min) of its terms, written out.
+      // A range of constant, small length: the max (min) of its terms, written out; else an
+      // application smax.N(lo, hi, params) (smin.N), matched by extremaEqual.
       Term lo = a(0), hi = a(1);
       int128 l = 0, h = 0;
       if (!tc_.isConst(lo, &l) || !tc_.isConst(hi, &h) || h <= l || h - l > 64)
-        throw GiveUp{std::string("the spec's '") + spec::opKeyword(t.op) +
-                     "' over a range that is not a small constant is not proven yet"};
+        return foldApp(t, t.op == Op::MaxOver ? "smax." : "smin.", slots);
       Term acc = nullptr;
       for (int128 i = l; i < h; ++i) {
         slots.at(static_cast<size_t>(t.ref)) = tc_.intConst(i);
@@ -660,6 +664,13 @@ private:
       }
     }
     Term a2 = subA.empty() ? a : tc_.substitute(a, subA), b2 = subB.empty() ? b : tc_.substitute(b, subB);
+    matchExtrema(a2, b2, ctx);
+    for (const char *fold : {"lmax.", "lmin.", "smax.", "smin."})
+      if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+        why = "a max or min of the kernel and one of the spec could not be matched (each candidate of the "
+              "kernel's fold a term of the spec's range, and every term a candidate)";
+        return false;
+      }
     // What is left of shared memory after resolving its writers, and values loaded from
     // memory the kernel writes (an out tensor read back), may be cells the launch never
     // wrote: on a GPU they can hold NaN or infinity, so x + (g - g) is not x there. The spec
@@ -1026,6 +1037,7 @@ private:
   struct Tree {
     int rounds = 0;
     int128 cells = 0;
+    std::string fold = "lsum."; // the operation: lsum. (+), lmax. or lmin. (fmaxf, fminf, ...)
   };
   std::map<const ir::Stmt *, std::optional<Tree>> trees_;
   std::map<std::string, check::SumDef> treeSums_; // by application name
@@ -1056,9 +1068,22 @@ private:
     auto [it, fresh] = trees_.try_emplace(S.stmt);
     if (!fresh)
       return it->second ? &*it->second : nullptr;
-    if (S.iters.size() != 1 || !S.value || S.value->kind != smt::Kind::Add || S.value->kids.size() != 2 ||
-        !sharedOk_.count(S.array))
+    if (S.iters.size() != 1 || !S.value || !sharedOk_.count(S.array))
       return nullptr;
+    // The operation and its two operands.
+    std::string fold;
+    std::array<Term, 2> ops;
+    Term p, q;
+    bool isMax = false;
+    if (S.value->kind == smt::Kind::Add && S.value->kids.size() == 2) {
+      fold = "lsum.";
+      ops = {S.value->kids[0], S.value->kids[1]};
+    } else if (check::extremumOf(S.value, p, q, isMax)) {
+      fold = isMax ? "lmax." : "lmin.";
+      ops = {p, q};
+    } else {
+      return nullptr;
+    }
     auto tr = m3_.trips.find(S.iters[0]);
     int128 T = 0, B = 0;
     if (tr == m3_.trips.end() || !tc_.isConst(tr->second, &T) || T < 1 || T > 12 || !oneDim(g_.blockDim, &B))
@@ -1067,10 +1092,10 @@ private:
     if (P / 2 > B)
       return nullptr;
     std::string shm = check::shmName(k_, S.array);
-    for (Term op : S.value->kids)
+    for (Term op : ops)
       if (op->kind != smt::Kind::App || op->name != shm || op->kids[0] != S.bc)
         return nullptr;
-    Term f1 = S.value->kids[0]->kids[1], f2 = S.value->kids[1]->kids[1];
+    Term f1 = ops[0]->kids[1], f2 = ops[1]->kids[1];
     Term k = tc_.fresh("tree.k", Sort::Int);
     Term zero = tc_.intConst(0);
     auto w0 = roundOf(S, zero, zero, w3_.bid);
@@ -1125,7 +1150,7 @@ private:
                             tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
         return nullptr;
     }
-    it->second = Tree{static_cast<int>(T), P};
+    it->second = Tree{static_cast<int>(T), P, fold};
     return &*it->second;
   }
 
@@ -1143,9 +1168,280 @@ private:
     if (!body)
       body = cell;
     // The reader's block is a parameter, so the application can be moved to another thread.
-    std::string name = "lsum.tree." + std::to_string(treeSums_.size());
+    std::string name = t.fold + "tree." + std::to_string(treeSums_.size());
     treeSums_[name] = check::SumDef{k, body, {w1_.bid[0], w1_.bid[1], w1_.bid[2]}};
     return tc_.app(name, Sort::Real, {tc_.intConst(t.cells), w1_.bid[0], w1_.bid[1], w1_.bid[2]});
+  }
+
+  // ---- index maps between a kernel's iterations and a spec's range -------------------------
+
+  // Candidate maps: where the spec's term f reads T(a(k)) with a(k) = k + c and the kernel's
+  // term g reads T(b(j)), phi = b - c.
+  std::vector<Term> indexMaps(Term f, Term k, Term g) {
+    std::vector<Term> phis;
+    for (Term fa : appsWithPrefix(f, "mem.")) {
+      Term arg = fa->kids[0];
+      Term a0 = tc_.substitute(arg, {{k, tc_.intConst(0)}});
+      Term a1 = tc_.substitute(arg, {{k, tc_.intConst(1)}});
+      if (tc_.sub(a1, a0) != tc_.intConst(1))
+        continue;
+      for (Term ga : appsWithPrefix(g, "mem."))
+        if (ga->name == fa->name) {
+          Term phi = tc_.sub(ga->kids[0], a0);
+          if (std::find(phis.begin(), phis.end(), phi) == phis.end())
+            phis.push_back(phi);
+        }
+    }
+    return phis;
+  }
+
+  // phi = c + sum of slope_i * js_i with constant non-zero slopes, as far as sampling each
+  // level at 0, 1 and 2 tells (callers prove what they use of it); false otherwise.
+  bool affineIn(Term phi, const std::vector<Term> &js, Term &c, std::vector<int128> &slope) {
+    std::unordered_map<Term, Term> zero;
+    for (Term j : js)
+      zero[j] = tc_.intConst(0);
+    c = tc_.substitute(phi, zero);
+    for (Term j : js) {
+      auto at = [&](int v) {
+        auto z = zero;
+        z[j] = tc_.intConst(v);
+        return tc_.substitute(phi, z);
+      };
+      Term s1 = tc_.sub(at(1), c), s2 = tc_.sub(at(2), at(1));
+      int128 sv = 0;
+      if (!tc_.isConst(s1, &sv) || s2 != s1 || sv == 0)
+        return false;
+      slope.push_back(sv);
+    }
+    return true;
+  }
+
+  // The levels' values whose image under phi = c + sum slope_i js_i is k: one level, or two
+  // where one slope is 1 (tiles of the outer level: slopes (T, 1); a strided inner level:
+  // slopes (1, S)). Empty when phi has another shape.
+  std::unordered_map<Term, Term> preimageOf(const std::vector<Term> &js, Term c, const std::vector<int128> &slope,
+                                            Term k) {
+    std::unordered_map<Term, Term> pre;
+    Term off = tc_.sub(k, c);
+    if (js.size() == 1) {
+      pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
+    } else if (js.size() == 2 && slope[1] == 1) {
+      pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
+      pre[js[1]] = tc_.mod(off, tc_.intConst(slope[0]));
+    } else if (js.size() == 2 && slope[0] == 1) {
+      pre[js[0]] = tc_.mod(off, tc_.intConst(slope[1]));
+      pre[js[1]] = tc_.div(off, tc_.intConst(slope[1]));
+    }
+    return pre;
+  }
+
+  // ---- max and min over a range ------------------------------------------------------------
+  //
+  // The kernel's max (min) is a term built of max nodes, `ite`s, fold applications lmax.*
+  // (symexec.h: a loop `m = fmaxf(m, ...)`, or a shared-memory tree) and other terms; it is
+  // the max of its candidates, each a term over the iterations of the folds around it with
+  // the conditions under which it takes part (generators()). It equals the spec's max over k
+  // in [lo, hi) of f(k), a non-empty range, when
+  //   (1) every candidate is f(phi) with lo <= phi < hi, for an index map phi guessed from
+  //       the reads, or is the lowest value of a float type where f(lo) reads an input of that
+  //       type (the start of a fold, below every finite input: an assumption, stated), and
+  //   (2) every k in [lo, hi) is phi of some candidate's iterations where it takes part.
+  // (1) makes the kernel's max at most the spec's, (2) at least. Unlike a sum, a max does not
+  // care how often a term is taken, so no one-to-one condition is needed.
+
+  struct Candidate {
+    std::vector<Term> levels; // iteration symbols of the folds around it, outermost first
+    std::vector<Term> conds;  // where it takes part (the levels' ranges included)
+    Term term;
+  };
+
+  static bool isFoldApp(Term x, const char *prefix) {
+    return x->kind == smt::Kind::App && x->name.rfind(prefix, 0) == 0;
+  }
+
+  bool generators(Term x, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels, Term ctx,
+                  std::vector<Candidate> &out, int depth) {
+    if (out.size() > 16 || depth > 8)
+      return false;
+    Term p, q;
+    bool mx = false;
+    if (check::extremumOf(x, p, q, mx) && mx == isMax)
+      return generators(p, isMax, conds, levels, ctx, out, depth + 1) &&
+             generators(q, isMax, conds, levels, ctx, out, depth + 1);
+    if (x->kind == smt::Kind::App && x->name == check::kExtremumNone)
+      return true; // an iteration that does not update
+    if (isFoldApp(x, isMax ? "lmax." : "lmin.")) {
+      const check::SumDef *def = kernelSum(x->name);
+      if (!def || levels.size() >= 3)
+        return false;
+      Term j = tc_.fresh("ext.j", Sort::Int);
+      std::unordered_map<Term, Term> m{{def->iter, j}};
+      for (size_t i = 0; i < def->params.size(); ++i)
+        m[def->params[i]] = x->kids[i + 1];
+      std::vector<Term> c2 = conds, l2 = levels;
+      c2.push_back(tc_.le(tc_.intConst(0), j));
+      c2.push_back(tc_.lt(j, x->kids[0]));
+      l2.push_back(j);
+      Term body = resolveShared(canonicalKernel(tc_.substitute(def->body, m)), tc_.mkAnd(ctx, tc_.mkAnd(c2)), 0);
+      return generators(body, isMax, c2, l2, ctx, out, depth + 1);
+    }
+    if (x->kind == smt::Kind::Ite) {
+      std::vector<Term> c1 = conds, c2 = conds;
+      c1.push_back(x->kids[0]);
+      c2.push_back(tc_.mkNot(x->kids[0]));
+      return generators(x->kids[1], isMax, c1, levels, ctx, out, depth + 1) &&
+             generators(x->kids[2], isMax, c2, levels, ctx, out, depth + 1);
+    }
+    out.push_back({levels, conds, x});
+    return true;
+  }
+
+  // Whether x, a candidate, is the lowest (max) or highest (min) finite value of a float type
+  // at least as wide as that of input tensor read r: then no finite input is beyond it.
+  bool beyondEveryInput(Term x, Term r, bool isMax) {
+    // -FLT_MAX is written as the negation of the constant FLT_MAX.
+    if (x->kind == smt::Kind::Mul && x->kids.size() == 2 && x->kids[0] == tc_.realConst(-1) &&
+        x->kids[1]->kind == smt::Kind::App) {
+      std::string n = x->kids[1]->name;
+      x = n == check::kHighestF32   ? tc_.app(check::kLowestF32, Sort::Real, {})
+          : n == check::kHighestF64 ? tc_.app(check::kLowestF64, Sort::Real, {})
+          : n == check::kLowestF32  ? tc_.app(check::kHighestF32, Sort::Real, {})
+          : n == check::kLowestF64  ? tc_.app(check::kHighestF64, Sort::Real, {})
+                                    : x;
+    }
+    if (x->kind != smt::Kind::App || r->kind != smt::Kind::App || r->name.rfind("mem.", 0) != 0)
+      return false;
+    int a = check::arrayOfMemName(r->name);
+    if (a < 0 || !g_.readOnly.count(a) || !k_.arrays[a].elem.isFloat())
+      return false;
+    bool f32 = k_.arrays[a].elem.bits == 32;
+    if (x->name == (isMax ? check::kLowestF64 : check::kHighestF64) ||
+        (f32 && x->name == (isMax ? check::kLowestF32 : check::kHighestF32))) {
+      assumed_.insert("float inputs are finite values of their type (no NaN or infinity): the start of a max "
+                      "(min) fold at the lowest (highest) finite float is below (above) every input");
+      return true;
+    }
+    return false;
+  }
+
+  // ctx => t = q, t a max (min) term of the kernel, q = smax.N(lo, hi, params) (smin.N).
+  bool extremaEqual(Term t, Term q, Term ctx) {
+    bool isMax = q->name.rfind("smax.", 0) == 0;
+    const SpecSum &sd = specSums_.at(q->name);
+    Term lo = q->kids[0], hi = q->kids[1];
+    std::unordered_map<Term, Term> ms;
+    for (size_t p = 0; p < sd.params.size(); ++p)
+      ms[sd.params[p]] = q->kids[p + 2];
+    Term f = tc_.substitute(sd.body, ms); // free in sd.k
+    Step st(*this, std::string("a ") + (isMax ? "max" : "min") + " computed by the kernel equals the spec's '" +
+                       q->name + "': each of its candidates is a term of the spec's range, and every term is "
+                       "one of them");
+    {
+      Step st2(*this, "the spec's range is not empty");
+      if (!unsat(tc_.mkAnd(ctx, tc_.le(hi, lo))))
+        return false;
+    }
+    bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+    std::vector<Candidate> cands;
+    if (!generators(t, isMax, {}, {}, ctx, cands, 0) || cands.empty()) {
+      if (debug)
+        fprintf(stderr, "extremum: %s has no candidates ksynth can name\n", smt::show(t).substr(0, 300).c_str());
+      return false;
+    }
+    if (debug)
+      for (const Candidate &c : cands)
+        fprintf(stderr, "extremum: candidate %s (%zu levels) where %s\n", smt::show(c.term).substr(0, 300).c_str(),
+                c.levels.size(), smt::show(tc_.mkAnd(c.conds)).substr(0, 300).c_str());
+    Term k = tc_.fresh("ext.k", Sort::Int);
+    Term first = tc_.substitute(f, {{sd.k, lo}});
+    std::vector<Term> hits;
+    for (const Candidate &c : cands) {
+      if (beyondEveryInput(c.term, first, isMax))
+        continue;
+      Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c.conds));
+      bool found = false;
+      for (Term phi : indexMaps(f, sd.k, c.term)) {
+        Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
+        {
+          Step st2(*this, "a candidate of the kernel's fold is the spec's term at the mapped index, in the range");
+          if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkAnd(live, tc_.eq(c.term, tc_.substitute(f, {{sd.k, phi}}))))))) {
+            if (getenv("KSYNTH_DEBUG_EQ"))
+              fprintf(stderr, "extremum: candidate %s is not the spec's term at %s\n",
+                      smt::show(c.term).substr(0, 300).c_str(), smt::show(phi).c_str());
+            continue;
+          }
+        }
+        found = true;
+        if (c.levels.empty()) {
+          hits.push_back(tc_.mkAnd(tc_.mkAnd(c.conds), tc_.eq(phi, k)));
+          break;
+        }
+        Term c0 = nullptr;
+        std::vector<int128> slope;
+        if (affineIn(phi, c.levels, c0, slope)) {
+          std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
+          if (!pre.empty())
+            hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
+        }
+        break;
+      }
+      if (!found) {
+        if (debug)
+          fprintf(stderr, "extremum: no index map for candidate %s\n", smt::show(c.term).substr(0, 300).c_str());
+        return false;
+      }
+    }
+    Step st3(*this, "every index of the spec's range is the mapped index of a candidate that takes part");
+    return unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(tc_.mkOr(hits))}));
+  }
+
+  // The kernel's max (min) terms in t that contain a fold of that kind, outermost ones only: a
+  // fold application, a max node, or a fold's value ite(n >= 1, max(m0, L), m0).
+  std::vector<Term> extremumTerms(Term t, bool isMax) {
+    std::vector<Term> out;
+    const char *prefix = isMax ? "lmax." : "lmin.";
+    auto isNode = [&](Term x) {
+      Term p, q;
+      bool mx = false;
+      return isFoldApp(x, prefix) || (check::extremumOf(x, p, q, mx) && mx == isMax);
+    };
+    std::function<void(Term)> walk = [&](Term x) {
+      if (appsWithPrefix(x, prefix).empty())
+        return;
+      if (isNode(x) ||
+          (x->kind == smt::Kind::Ite && x->sort == Sort::Real && (isNode(x->kids[1]) || isNode(x->kids[2])))) {
+        out.push_back(x);
+        return;
+      }
+      for (Term kid : x->kids)
+        walk(kid);
+    };
+    walk(t);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  // Replaces each max (min) term of the kernel in a that equals a fold of the spec in b by one
+  // unknown on both sides.
+  void matchExtrema(Term &a, Term &b, Term ctx) {
+    for (bool isMax : {true, false}) {
+      std::unordered_map<Term, Term> subA, subB;
+      std::vector<Term> qs = appsWithPrefix(b, isMax ? "smax." : "smin.");
+      for (Term x : extremumTerms(a, isMax))
+        for (Term q : qs)
+          if (!subB.count(q) && extremaEqual(x, q, ctx)) {
+            Term sigma = tc_.fresh("eq.ext", x->sort);
+            subA[x] = sigma;
+            subB[q] = sigma;
+            break;
+          }
+      if (!subA.empty()) {
+        a = tc_.substitute(a, subA);
+        b = tc_.substitute(b, subB);
+      }
+    }
   }
 
   // ---- re-indexed sums (summand bijection) -------------------------------------------------
@@ -1223,44 +1519,18 @@ private:
       if (!appsWithPrefix(g, "lsum.").empty())
         return false;
     }
-    // Candidate maps: spec read T(a(k)) with a(k) = k + c, kernel read T(b(j)) -> phi = b - c.
-    std::vector<Term> phis;
-    for (Term fa : appsWithPrefix(f, "mem.")) {
-      Term arg = fa->kids[0];
-      Term a0 = tc_.substitute(arg, {{sd.k, tc_.intConst(0)}});
-      Term a1 = tc_.substitute(arg, {{sd.k, tc_.intConst(1)}});
-      if (tc_.sub(a1, a0) != tc_.intConst(1))
-        continue;
-      for (Term ga : appsWithPrefix(g, "mem."))
-        if (ga->name == fa->name) {
-          Term phi = tc_.sub(ga->kids[0], a0);
-          if (std::find(phis.begin(), phis.end(), phi) == phis.end())
-            phis.push_back(phi);
-        }
-    }
+    matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
+    std::vector<Term> phis = indexMaps(f, sd.k, g);
     if (getenv("KSYNTH_DEBUG_EQ"))
       fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g).c_str());
+    std::vector<Term> js;
+    for (const Level &L : lv)
+      js.push_back(L.j);
     for (Term phi : phis) {
       // Affine in the levels with constant slopes; the inner slope 1 (tiles of the outer).
-      std::unordered_map<Term, Term> zero;
-      for (const Level &L : lv)
-        zero[L.j] = tc_.intConst(0);
-      Term c = tc_.substitute(phi, zero);
+      Term c = nullptr;
       std::vector<int128> slope;
-      bool affine = true;
-      for (const Level &L : lv) {
-        auto at = [&](int v) {
-          auto z = zero;
-          z[L.j] = tc_.intConst(v);
-          return tc_.substitute(phi, z);
-        };
-        Term s1 = tc_.sub(at(1), c), s2 = tc_.sub(at(2), at(1));
-        int128 sv = 0;
-        if (!tc_.isConst(s1, &sv) || s2 != s1 || sv == 0)
-          affine = false;
-        slope.push_back(sv);
-      }
-      if (!affine)
+      if (!affineIn(phi, js, c, slope))
         continue;
       Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
       Term fphi = tc_.substitute(f, {{sd.k, phi}});
@@ -1306,19 +1576,9 @@ private:
       // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
       // outer level: slopes (T, 1); a strided inner level: slopes (1, S))
       Term k = tc_.fresh("bij.k", Sort::Int);
-      std::unordered_map<Term, Term> pre;
-      Term off = tc_.sub(k, c);
-      if (lv.size() == 1) {
-        pre[lv[0].j] = tc_.div(off, tc_.intConst(slope[0]));
-      } else if (slope[1] == 1) {
-        pre[lv[0].j] = tc_.div(off, tc_.intConst(slope[0]));
-        pre[lv[1].j] = tc_.mod(off, tc_.intConst(slope[0]));
-      } else if (slope[0] == 1) {
-        pre[lv[0].j] = tc_.mod(off, tc_.intConst(slope[1]));
-        pre[lv[1].j] = tc_.div(off, tc_.intConst(slope[1]));
-      } else {
+      std::unordered_map<Term, Term> pre = preimageOf(js, c, slope, k);
+      if (pre.empty())
         continue;
-      }
       Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
       Step st2(*this, "the index map reaches every index of the spec's range");
       if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))

@@ -24,6 +24,12 @@
 // cell in between. Re-indexed sums (tiles, strided loops) are matched by a summand
 // bijection: phi from the kernel's iterations to the spec's index, one-to-one and onto where
 // it lands in range, the kernel's term equal to the spec's there and 0 elsewhere.
+// Max and min (a loop `m = fmaxf(m, ...)`, an fmaxf tree, the spec's max-over/min-over over a
+// symbolic range): the kernel's max is the max of its candidates (terms over the iterations
+// of the folds around them, with where they take part); it equals the spec's when the range
+// is not empty, every candidate is the spec's term at a checked index map in the range (or
+// the lowest finite float of an input's type where the spec reads that input: inputs are
+// assumed finite, stated), and every index of the range is the image of a candidate.
 // Every query is `unsat` or the obligation stays unknown; nothing here refutes (the concrete
 // tests in concrete.h do). KSYNTH_DEBUG_EQ=1 prints why witnesses and bijections fail.
 #pragma once
