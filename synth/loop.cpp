@@ -461,10 +461,12 @@ std::string Loop::optimizeRequest(const std::string &outcome, const Candidate &k
     m = "It was not timed (" + untimedWhy(keptRun) + "), so a variant can be proven here but not compared with it.";
   }
   const json &cr = kept.record.contains("compile") ? kept.record["compile"] : json();
-  if (cr.is_object() && cr.value("registers", json()).is_number())
-    m += " ptxas reports " + std::to_string(cr["registers"].get<int>()) + " registers per thread and " +
-         std::to_string(cr.value("shared_bytes", json(0)).is_number() ? cr["shared_bytes"].get<int>() : 0) +
-         " bytes of shared memory (resource use, not a speed measure).";
+  if (cr.is_object() && cr.value("registers", json()).is_number()) {
+    m += " ptxas reports " + std::to_string(cr["registers"].get<int>()) + " registers per thread";
+    if (cr.value("shared_bytes", json()).is_number())
+      m += " and " + std::to_string(cr["shared_bytes"].get<int>()) + " bytes of shared memory";
+    m += " (resource use, not a speed measure).";
+  }
   return fill(promptTemplate("optimize"), {{"outcome", outcome},
                                            {"kernel", kept.label},
                                            {"measurement", m},

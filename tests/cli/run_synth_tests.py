@@ -131,6 +131,20 @@ def samples_and_optimize(ks, tmp):
         rc, _, err, _ = run(ks, "--spec", vec, "--prove", "--provider", "replay", *args)
         check(f"{what} is a usage error (exit 64)", rc == 64 and args[0].split("=")[0] in err, f"rc={rc} {err}")
 
+    # The authored fixture for samples and optimize rounds, replayed offline.
+    fx = os.path.join(FIXTURES, "more", "vec_add_samples.jsonl")
+    d = os.path.join(tmp, "fixture-samples")
+    rc, out, err, _ = run(ks, "--spec", vec, "--prove", "--replay", fx, "--samples", "3", "--optimize", "2", "--out", d)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    o = rep.get("optimize", {})
+    check("samples fixture: exit 0, sample 2 of round 1 kept", rc == 0 and rep.get("proven_sample") == 2, f"rc={rc}\n{out}\n{err}")
+    check("samples fixture: optimize 1 refuted, optimize 2 proven",
+          [(x.get("verdict"), x.get("proven")) for x in o.get("rounds", [])] == [("refuted", False), ("proven", True)], o.get("rounds"))
+    check("samples fixture: the replies are said to be written by hand", "written by hand" in out and
+          json.loads(open(fx).readline()).get("authored") is True)
+    lines = [json.loads(l) for l in open(fx)]
+    check("samples fixture: stores no verdict", not any("verdict" in k or "status" in k for r in lines for k in keys(r)))
+
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sampled)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     env = clean_env(ANTHROPIC_API_KEY="sk-test-not-a-real-key", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{server.server_port}")
