@@ -57,6 +57,7 @@ struct Run {
   TempDir tmp;
   std::ostringstream progress;
   synth::LoopResult result;
+  std::string runWith; // LoopOptions::runWith ("" : proven kernels are not run)
   fs::path dir() const { return tmp.path / "run"; }
 
   synth::LoopResult go(const std::vector<std::string> &replies, int rounds, const std::string &spec = "vec_add",
@@ -86,6 +87,7 @@ struct Run {
     lo.rounds = rounds;
     lo.samples = samples;
     lo.optimize = optimize;
+    lo.runWith = runWith;
     lo.outDir = dir().string();
     lo.nvcc = nvcc;
     lo.out = &progress;
@@ -436,4 +438,53 @@ TEST_CASE("--optimize 2: a refuted variant's counterexample and a proven one's o
   CHECK(o["kept"] == "round-1");
   CHECK(readFile(run.dir() / "kernel.cu") == readFile(run.dir() / "round-1" / "candidate.cu"));
   CHECK(fs::is_regular_file(run.dir() / "optimize-2" / "proof" / "proof.json"));
+}
+
+TEST_CASE("--optimize with GPU timings (a stand-in for `ksynth run`): only a proven variant faster by more than 2% "
+          "replaces the kernel, with its proof and run") {
+  // The stand-in prints what `ksynth run --json` prints on a GPU, with a median time chosen
+  // by the kernel's block size: 256 threads 1.0 ms, 512 threads 0.99 ms, 1024 threads 0.5 ms.
+  Run run;
+  fs::path fake = run.tmp.path / "fake-ksynth";
+  {
+    std::ofstream f(fake);
+    f << "#!/bin/sh\nms=1.0\n"
+         "grep -q 'block=(512)' \"$2\" && ms=0.99\n"
+         "grep -q 'block=(1024)' \"$2\" && ms=0.5\n"
+         "printf '{\\n  \"result\": \"PASS\",\\n  \"backend\": \"gpu\",\\n  \"timing\": {\"median_ms\": %s, "
+         "\"gb_per_s\": 1, \"gflop_per_s\": 1}\\n}\\n' $ms\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  run.runWith = fake.string();
+  auto block = [](int threads) {
+    std::string t = std::to_string(threads);
+    return "```cuda\n// ksynth:launch grid=((N + " + std::to_string(threads - 1) + ") / " + t + ") block=(" + t +
+           ")\n__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N)\n    C[i] = A[i] + B[i];\n}\n```\n";
+  };
+  synth::LoopResult r = run.go({kCorrect, block(512), block(1024)}, 3, "vec_add", "none", 1, 2);
+  INFO(run.progress.str());
+  CHECK(r.exitCode == synth::kExitProven);
+  REQUIRE(run.server.received().size() == 3);
+  CHECK(run.lastUserTurn(1).find("Measured on the GPU: a median of 1 ms") != std::string::npos);
+  std::string ask2 = run.lastUserTurn(2);
+  CHECK(ask2.find("Variant 1 is proven. Measured on the GPU: a median of 0.99 ms against 1 ms") != std::string::npos);
+  CHECK(ask2.find("does not replace the kernel") != std::string::npos);
+  json rep = readJson(run.dir() / "report.json");
+  const json &o = rep["optimize"];
+  REQUIRE(o["rounds"].size() == 2);
+  CHECK(o["rounds"][0]["compared"] == true);
+  CHECK(o["rounds"][0]["replaced"] == false); // 1% faster: within the noise margin
+  CHECK(o["rounds"][1]["compared"] == true);
+  CHECK(o["rounds"][1]["replaced"] == true);
+  CHECK(o["rounds"][1]["median_ms"] == 0.5);
+  CHECK(o["kept"] == "optimize-2");
+  CHECK(o["proven_not_compared"].empty());
+  CHECK(rep["kernel_from"] == "optimize-2");
+  CHECK(rep["proven_round"] == 1);
+  CHECK(rep["run"]["median_ms"] == 0.5);
+  CHECK(readFile(run.dir() / "kernel.cu") == readFile(run.dir() / "optimize-2" / "candidate.cu"));
+  CHECK(readFile(run.dir() / "proof" / "kernel.cu") == readFile(run.dir() / "optimize-2" / "candidate.cu"));
+  CHECK(readJson(run.dir() / "kernel-run.json")["timing"]["median_ms"] == 0.5);
+  CHECK(run.progress.str().find("optimize: kept optimize-2 (measured faster)") != std::string::npos);
 }
