@@ -32,7 +32,8 @@ namespace {
 
 const char *kProveUsage =
     "usage: ksynth --spec SPEC.smt --prove [--provider anthropic|openai|openai-compatible|replay] [--model ID|PRESET]\n"
-    "                                [--rounds N] [--out DIR] [--replay FILE] [--resume DIR] [--quiet] [--json]\n"
+    "                                [--rounds N] [--samples K] [--optimize R] [--out DIR] [--replay FILE]\n"
+    "                                [--resume DIR] [--quiet] [--json]\n"
     "                                [--nvcc PATH|none] [--no-run] [--timeout S] [--max-tokens N]\n";
 
 void printProveHelp(std::ostream &out) {
@@ -42,6 +43,10 @@ void printProveHelp(std::ostream &out) {
       << "                       spec, or --replay FILE)\n"
       << "  --model ID|PRESET    model id or preset name (models/presets; default claude-sonnet-4-5 / gpt-5)\n"
       << "  --rounds N           rounds of candidate and feedback (5)\n"
+      << "  --samples K          independent candidates per round, requested in parallel (1); the lowest-numbered\n"
+      << "                       proven one is kept, else the round's best is what the next round continues from\n"
+      << "  --optimize R         after a proven kernel, R rounds asking for a faster variant (0); a variant replaces\n"
+      << "                       the kernel only if proven again and timed faster on a GPU (no GPU: not compared)\n"
       << "  --out DIR            run directory (default out/SPEC/TIMESTAMP): transcript, every candidate with\n"
       << "                       its report, kernel.cu, proof/, report.json\n"
       << "  --resume DIR         continue an interrupted run; recorded replies are not requested again\n"
@@ -85,11 +90,14 @@ std::vector<std::string> bundledSpecs() {
 
 struct ProveArgs {
   std::string spec, provider, model, out, replay, resume, nvcc;
-  int rounds = 5;
-  bool roundsSet = false, prove = false, quiet = false, json = false, noRun = false;
+  int rounds = 5, samples = 1, optimize = 0;
+  bool roundsSet = false, samplesSet = false, optimizeSet = false, prove = false, quiet = false, json = false, noRun = false;
   double timeoutS = 10;
   int maxTokens = 0;
 };
+
+// More parallel requests than this is a typo, not a plan (each is a paid request).
+constexpr int kMaxSamples = 64;
 
 std::atomic<bool> gStop{false};
 
@@ -161,24 +169,34 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
     } else if (is("--nvcc")) {
       if (!need("--nvcc", pa.nvcc))
         return usage(err, "--nvcc needs a path or 'none'");
-    } else if (is("--rounds") || is("--timeout") || is("--max-tokens")) {
+    } else if (is("--rounds") || is("--timeout") || is("--max-tokens") || is("--samples") || is("--optimize")) {
       std::string flag = a.substr(0, a.find('=')), v;
       if (!need(flag, v))
         return usage(err, flag + " needs a number");
+      // --optimize 0 (the default) is allowed; every other count is at least 1.
+      bool zeroOk = flag == "--optimize";
       try {
         size_t used = 0;
         double d = std::stod(v, &used);
-        if (used != v.size() || d <= 0 || (flag != "--timeout" && d != static_cast<int>(d)))
+        if (used != v.size() || d < 0 || (d == 0 && !zeroOk) || (flag != "--timeout" && d != static_cast<int>(d)) ||
+            (flag == "--samples" && d > kMaxSamples))
           throw std::invalid_argument(v);
         if (flag == "--rounds")
           pa.rounds = static_cast<int>(d), pa.roundsSet = true;
+        else if (flag == "--samples")
+          pa.samples = static_cast<int>(d), pa.samplesSet = true;
+        else if (flag == "--optimize")
+          pa.optimize = static_cast<int>(d), pa.optimizeSet = true;
         else if (flag == "--timeout")
           pa.timeoutS = d;
         else
           pa.maxTokens = static_cast<int>(d);
       } catch (const std::exception &) {
-        return usage(err, flag + " needs a positive " + (flag == "--timeout" ? "number" : "integer") + " (got '" + v +
-                              "')");
+        std::string what = flag == "--timeout"    ? "a positive number"
+                           : flag == "--optimize" ? "an integer of 0 or more"
+                           : flag == "--samples"  ? "an integer from 1 to " + std::to_string(kMaxSamples)
+                                                  : "a positive integer";
+        return usage(err, flag + " needs " + what + " (got '" + v + "')");
       }
     } else {
       return usage(err, "unknown option '" + a + "' for --prove");
@@ -199,6 +217,10 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       pa.spec = resumed.value("spec", "");
     if (!pa.roundsSet)
       pa.rounds = resumed.value("rounds", pa.rounds);
+    if (!pa.samplesSet)
+      pa.samples = resumed.value("samples", pa.samples);
+    if (!pa.optimizeSet)
+      pa.optimize = resumed.value("optimize", pa.optimize);
     if (pa.provider.empty())
       pa.provider = resumed.value("provider", "");
     if (pa.model.empty())
@@ -371,6 +393,8 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
   LoopOptions lo;
   lo.specPath = pa.spec;
   lo.rounds = pa.rounds;
+  lo.samples = pa.samples;
+  lo.optimize = pa.optimize;
   lo.outDir = pa.out;
   lo.nvcc = pa.nvcc;
   lo.verifyTimeoutS = pa.timeoutS;
@@ -386,7 +410,9 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       lo.runWith = self.string();
   }
   if (lo.progress) {
-    out << "ksynth: spec " << specName << ", " << lo.providerText << ", up to " << pa.rounds << " round(s); run directory "
+    out << "ksynth: spec " << specName << ", " << lo.providerText << ", up to " << pa.rounds << " round(s)"
+        << (pa.samples > 1 ? " of " + std::to_string(pa.samples) + " samples" : "")
+        << (pa.optimize > 0 ? " then " + std::to_string(pa.optimize) + " optimize round(s)" : "") << "; run directory "
         << pa.out << "\n";
     if (authored)
       out << "ksynth: note: the replies in this transcript were written by hand for this demo (an authored "

@@ -94,7 +94,7 @@ models::Reply FixtureClient::send(const models::Conversation &conversation, int 
       for (const Rec &r : recs_)
         rounds += r.sample == sample;
       why = "replay: the fixture " + path_ + " has no reply for round " + std::to_string((nt.size() + 1) / 2) +
-            (sample ? " of sample " + std::to_string(sample) : "") + " (it holds " + std::to_string(rounds) +
+            (sample ? " of sample " + std::to_string(sample + 1) + " (transcript \"sample\": " + std::to_string(sample) + ")" : "") + " (it holds " + std::to_string(rounds) +
             " round(s)); the run asked for one more";
     } else {
       const json &rt = cand->conversation.at("turns");

@@ -1,11 +1,8 @@
 #include "synth/loop.h"
 
+#include "synth/candidate.h"
 #include "synth/compile.h"
-#include "gpu/process.h"
-#include "synth/extract.h"
-#include "synth/feedback.h"
 #include "synth/prompt.h"
-#include "tools/cli.h"
 #include "verify/spec/check.h"
 #include "verify/spec/parser.h"
 
@@ -14,9 +11,10 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <iomanip>
-#include <optional>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 namespace ksynth::synth {
@@ -39,410 +37,594 @@ std::string readText(const std::string &path) {
   return ss.str();
 }
 
-// Written to a temporary name and renamed, so a reader (or a kill) never sees half a file.
-bool writeText(const fs::path &path, const std::string &text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return false;
-    out << text;
-    if (!out.flush())
-      return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
-}
-
-std::string seconds(double ms) {
-  std::ostringstream s;
-  s << std::fixed << std::setprecision(1) << ms / 1000 << " s";
-  return s.str();
-}
-
-// Replaces every occurrence of `from` in `s`.
-std::string replaceAll(std::string s, const std::string &from, const std::string &to) {
-  if (from.empty())
-    return s;
-  for (size_t p = 0; (p = s.find(from, p)) != std::string::npos; p += to.size())
-    s.replace(p, from.size(), to);
+std::string trimEnd(std::string s) {
+  while (!s.empty() && (s.back() == '\n' || s.back() == ' '))
+    s.pop_back();
   return s;
 }
 
-struct Candidate {
-  int round = 0;
-  std::string stage; // where it stopped: reply, extract, compile, verify
-  CheckOutcome check;
-  bool checked = false;
-  // Ranking for "best": proven > bounded > unknown only > refuted; then obligations proven.
-  int rank() const {
-    if (!checked)
-      return -1;
-    std::string v = check.verdict();
-    int base = v == "proven"    ? 4000000
-               : v == "bounded" ? 3000000
-               : v == "unknown" ? 2000000
-               : v == "refuted" ? 1000000
-                                : 0;
-    return base + check.proven();
-  }
+// Faster means a median time lower by more than this fraction, so that timing noise alone
+// does not swap one proven kernel for another.
+constexpr double kMinGain = 0.02;
+
+std::string fmtMs(double ms) {
+  std::ostringstream s;
+  s << std::setprecision(4) << ms << " ms";
+  return s.str();
+}
+
+// Why a run summary has no timing: "no GPU (...)", "not run (--no-run)", ...
+std::string untimedWhy(const json &run) {
+  if (!run.is_object())
+    return "not run (--no-run)";
+  std::string why = run.value("not_timed", std::string("no timing"));
+  const std::string prefix = "not timed: ";
+  return why.rfind(prefix, 0) == 0 ? why.substr(prefix.size()) : why;
+}
+
+// A model request and the wall time it took.
+struct Asked {
+  models::Reply reply;
+  double ms = 0;
 };
 
 } // namespace
 
-LoopResult runLoop(const LoopOptions &o, models::Client &client) {
-  std::ostream &out = o.out ? *o.out : std::cout;
-  auto say = [&](const std::string &s, bool newline = true) {
-    if (o.progress) {
-      out << s;
-      if (newline)
-        out << "\n";
-      out.flush();
-    }
-  };
-  LoopResult res;
-  auto tRun = Clock::now();
-  fs::path dir = o.outDir;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) {
-    res.exitCode = kExitUsage;
-    res.error = "cannot create the output directory '" + dir.string() + "': " + ec.message();
-    return res;
-  }
+// The run: its directory, report and conversation. One object per runLoop call.
+class Loop {
+public:
+  Loop(const LoopOptions &o, models::Client &client) : o_(o), client_(client), out_(o.out ? *o.out : std::cout) {}
+  LoopResult run();
 
+private:
+  void say(const std::string &s, bool newline = true);
+  void saveReport(const std::string &status);
+  // Adds a reply's tokens to the totals and to `rec`; false when the run must stop because
+  // the transcript cannot be written (res_ set).
+  bool account(const Asked &a, json &rec);
+  bool stopRequested() const { return o_.stop && o_.stop->load(); }
+  void interrupted(const std::string &where);
+  void promote(const Candidate &c);
+
+  const LoopOptions &o_;
+  models::Client &client_;
+  std::ostream &out_;
+  LoopResult res_;
+  fs::path dir_;
+  spec::ParseResult parsed_;
+  CheckContext ctx_;
+  json report_;
+  models::Usage total_;
+  bool usageKnown_ = false;
+  double modelMs_ = 0, compileMs_ = 0, verifyMs_ = 0;
+  Clock::time_point tRun_ = Clock::now();
+  models::Conversation conv_;
+  std::vector<Candidate> cands_; // every synthesis candidate, in round and sample order
+
+  bool prepare();
+  std::vector<std::future<Asked>> ask(const models::Conversation &conv, int k);
+  // One synthesis round: the index in cands_ of the proven candidate kept, -1 when none
+  // was proven, -2 when the run stops (res_ set).
+  int synthRound(int r);
+  std::optional<Candidate> takeSample(int r, int m, Asked a, json &rj);
+  size_t bestOfRound(size_t first) const;
+  void proven(const Candidate &c);
+  void budgetExhausted();
+  // The optimize rounds after `first` was proven and kept; false when interrupted (res_ set).
+  bool optimize(const Candidate &first);
+  std::string optimizeRequest(const std::string &outcome, const Candidate &kept, const json &keptRun) const;
+  // Runs a proven variant and decides whether it replaces the kernel kept (`replace`); the
+  // sentence the model is told.
+  std::string judge(int j, const Candidate &v, const json &keptRun, json &rec, bool &replace);
+  fs::path sampleDir(int r, int m) const {
+    fs::path rd = dir_ / ("round-" + std::to_string(r));
+    return o_.samples == 1 ? rd : rd / ("sample-" + std::to_string(m));
+  }
+};
+
+void Loop::say(const std::string &s, bool newline) {
+  if (!o_.progress)
+    return;
+  out_ << s;
+  if (newline)
+    out_ << "\n";
+  out_.flush();
+}
+
+void Loop::saveReport(const std::string &status) {
+  report_["status"] = status;
+  report_["tokens"] = usageKnown_ ? json{{"input", total_.inputTokens},
+                                         {"output", total_.outputTokens},
+                                         {"cached_input", total_.cachedInputTokens},
+                                         {"reasoning", total_.reasoningTokens}}
+                                  : json(nullptr);
+  double cost = models::costUsd(total_, o_.model);
+  report_["cost_usd_estimate"] = usageKnown_ && cost > 0 ? json(cost) : json(nullptr);
+  // model: the wall time spent waiting for replies (a round's parallel samples count once).
+  report_["time_ms"] = {{"total", msSince(tRun_)}, {"model", modelMs_}, {"compile", compileMs_}, {"verify", verifyMs_}};
+  writeText(dir_ / "report.json", report_.dump(2) + "\n");
+}
+
+bool Loop::prepare() {
+  dir_ = o_.outDir;
+  std::error_code ec;
+  fs::create_directories(dir_, ec);
+  if (ec) {
+    res_.exitCode = kExitUsage;
+    res_.error = "cannot create the output directory '" + dir_.string() + "': " + ec.message();
+    return false;
+  }
   // The spec: parsed and checked once (its errors are the user's, not the model's).
-  spec::ParseResult pr = spec::parseFile(o.specPath);
-  std::vector<spec::Diagnostic> errs = pr.errors;
-  if (pr.spec) {
-    spec::CheckResult c = spec::checkSpec(*pr.spec);
+  parsed_ = spec::parseFile(o_.specPath);
+  std::vector<spec::Diagnostic> errs = parsed_.errors;
+  if (parsed_.spec) {
+    spec::CheckResult c = spec::checkSpec(*parsed_.spec);
     errs.insert(errs.end(), c.errors.begin(), c.errors.end());
   }
-  if (!errs.empty() || !pr.spec) {
+  if (!errs.empty() || !parsed_.spec) {
     for (const spec::Diagnostic &d : errs)
-      res.error += spec::format(o.specPath, d) + "\n";
-    res.error += "ksynth: error: spec '" + o.specPath + "' is malformed";
-    res.exitCode = kExitMalformed;
-    return res;
+      res_.error += spec::format(o_.specPath, d) + "\n";
+    res_.error += "ksynth: error: spec '" + o_.specPath + "' is malformed";
+    res_.exitCode = kExitMalformed;
+    return false;
   }
-  const spec::Spec &sp = *pr.spec;
-  std::string specAbs = fs::absolute(o.specPath).string();
-  std::string specText = readText(o.specPath);
-  std::optional<std::string> nvcc = findNvcc(o.nvcc);
+  const spec::Spec &sp = *parsed_.spec;
+  ctx_.spec = &sp;
+  ctx_.specAbs = fs::absolute(o_.specPath).string();
+  ctx_.nvcc = findNvcc(o_.nvcc);
+  ctx_.verifyTimeoutS = o_.verifyTimeoutS;
 
-  json run = o.runInfo.is_object() ? o.runInfo : json::object();
-  run["spec"] = specAbs;
+  json run = o_.runInfo.is_object() ? o_.runInfo : json::object();
+  run["spec"] = ctx_.specAbs;
   run["spec_name"] = sp.name;
-  run["rounds"] = o.rounds;
+  run["rounds"] = o_.rounds;
+  run["samples"] = o_.samples;
+  run["optimize"] = o_.optimize;
   run["prompt_version"] = promptVersion();
-  run["nvcc"] = nvcc ? json(*nvcc) : json(nullptr);
-  run["verify_timeout_s"] = o.verifyTimeoutS;
+  run["nvcc"] = ctx_.nvcc ? json(*ctx_.nvcc) : json(nullptr);
+  run["verify_timeout_s"] = o_.verifyTimeoutS;
   run["started"] = models::utcNow();
-  writeText(dir / "run.json", run.dump(2) + "\n");
+  writeText(dir_ / "run.json", run.dump(2) + "\n");
 
-  json report = {{"tool", "ksynth"},
-                 {"command", "prove"},
-                 {"spec", {{"file", specAbs}, {"name", sp.name}}},
-                 {"provider", o.providerText},
-                 {"prompt_version", promptVersion()},
-                 {"status", "running"},
-                 {"rounds_budget", o.rounds},
-                 {"rounds", json::array()}};
-  models::Usage total;
-  bool usageKnown = false;
-  double modelMs = 0, compileMs = 0, verifyMs = 0;
-  auto saveReport = [&](const std::string &status) {
-    report["status"] = status;
-    report["tokens"] = usageKnown ? json{{"input", total.inputTokens},
-                                         {"output", total.outputTokens},
-                                         {"cached_input", total.cachedInputTokens},
-                                         {"reasoning", total.reasoningTokens}}
-                                  : json(nullptr);
-    double cost = models::costUsd(total, o.model);
-    report["cost_usd_estimate"] = usageKnown && cost > 0 ? json(cost) : json(nullptr);
-    report["time_ms"] = {{"total", msSince(tRun)}, {"model", modelMs}, {"compile", compileMs}, {"verify", verifyMs}};
-    writeText(dir / "report.json", report.dump(2) + "\n");
-  };
+  report_ = {{"tool", "ksynth"},
+             {"command", "prove"},
+             {"spec", {{"file", ctx_.specAbs}, {"name", sp.name}}},
+             {"provider", o_.providerText},
+             {"prompt_version", promptVersion()},
+             {"status", "running"},
+             {"rounds_budget", o_.rounds},
+             {"samples", o_.samples},
+             {"rounds", json::array()}};
   saveReport("running");
 
-  models::Conversation conv;
-  conv.system = promptTemplate("system");
-  conv.turns.push_back({models::Role::User, taskPrompt(sp, fs::path(o.specPath).filename().string(), specText)});
+  conv_.system = promptTemplate("system");
+  conv_.turns.push_back(
+      {models::Role::User, taskPrompt(sp, fs::path(o_.specPath).filename().string(), readText(o_.specPath))});
+  return true;
+}
 
-  std::vector<Candidate> cands;
-  for (int r = 1; r <= o.rounds; ++r) {
-    fs::path rd = dir / ("round-" + std::to_string(r));
-    fs::create_directories(rd, ec);
-    json rj = {{"round", r}};
-    Candidate cand;
-    cand.round = r;
-    std::string prefix = "round " + std::to_string(r) + "  candidate " + std::to_string(r) + "  ";
-    say(prefix, false);
-
-    auto t0 = Clock::now();
-    auto interrupted = [&]() {
-      if (!o.stop || !o.stop->load())
-        return false;
-      say("interrupted");
-      rj["stage"] = "interrupted";
-      report["rounds"].push_back(rj);
-      saveReport("interrupted");
-      res.exitCode = kExitInterrupted;
-      res.error = "interrupted in round " + std::to_string(r) + "; continue with --resume " + dir.string();
-      res.report = report;
-      return true;
-    };
-    if (interrupted())
-      return res;
-    models::Reply reply = client.send(conv, 0);
-    double mMs = msSince(t0);
-    modelMs += mMs;
-    rj["time_ms"] = {{"model", mMs}};
-    if (reply.usage.inputTokens || reply.usage.outputTokens) {
-      usageKnown = true;
-      total.inputTokens += reply.usage.inputTokens;
-      total.outputTokens += reply.usage.outputTokens;
-      total.cachedInputTokens += reply.usage.cachedInputTokens;
-      total.reasoningTokens += reply.usage.reasoningTokens;
-      rj["tokens"] = {{"input", reply.usage.inputTokens}, {"output", reply.usage.outputTokens}};
-    }
-    rj["replayed"] = reply.replayed;
-    if (!reply.transcriptError.empty()) {
-      say("");
-      res.error = "the transcript cannot be written (" + reply.transcriptError + "); stopping, since the run could "
-                  "not be resumed or replayed";
-      rj["stage"] = "model";
-      report["rounds"].push_back(rj);
-      saveReport("transcript-error");
-      res.exitCode = kExitInternal;
-      res.report = report;
-      return res;
-    }
-    bool cutOff = reply.error.kind == models::ErrorKind::TokenLimit;
-    if (!reply.ok() && !cutOff) {
-      say("model error");
-      res.error = "round " + std::to_string(r) + ": " + reply.error.message;
-      rj["stage"] = "model";
-      rj["error"] = {{"kind", models::errorKindName(reply.error.kind)}, {"message", reply.error.message}};
-      report["rounds"].push_back(rj);
-      report["error"] = res.error;
-      saveReport("model-error");
-      res.exitCode = kExitModel;
-      res.report = report;
-      return res;
-    }
-    writeText(rd / "reply.md", reply.text);
-    conv.turns.push_back({models::Role::Assistant, reply.text});
-    if (interrupted()) // the reply is in the transcript: --resume will not ask for it again
-      return res;
-
-    std::string feedback;
-    Extracted ex = extractCandidate(reply.text, sp.name);
-    if (cutOff)
-      ex.problems.insert(ex.problems.begin(), "The reply was cut off by the token limit (" + reply.error.message +
-                                                  "); send a shorter reply: only the kernel.");
-    ex.ok = ex.problems.empty();
-    rj["extract"] = {{"ok", ex.ok}, {"problems", ex.problems}, {"notes", ex.notes}};
-    if (!ex.ok) {
-      std::string problems;
-      for (const std::string &p : ex.problems)
-        problems += "- " + p + "\n";
-      while (!problems.empty() && problems.back() == '\n')
-        problems.pop_back();
-      feedback = fill(promptTemplate("extract_feedback"),
-                      {{"candidate", std::to_string(r)}, {"problems", problems}, {"spec_name", sp.name}});
-      say("no candidate  (" + ex.problems.front().substr(0, 120) + ")");
-      cand.stage = "extract";
-    } else {
-      fs::path cu = rd / "candidate.cu";
-      writeText(cu, ex.code);
-      std::string cuAbs = fs::absolute(cu).string();
-      std::string notes;
-      for (const std::string &n : ex.notes)
-        notes += "Note: " + n + ".\n";
-
-      // Compile check.
-      CompileResult cr;
-      bool compiled = true;
-      if (nvcc) {
-        cr = compileCheck(*nvcc, cuAbs);
-        compileMs += cr.ms;
-        writeText(rd / "compile.txt", cr.output);
-        rj["compile"] = {{"status", cr.status == CompileResult::Status::Ok       ? "ok"
-                                    : cr.status == CompileResult::Status::Failed ? "failed"
-                                                                                 : "skipped"},
-                         {"registers", cr.registers >= 0 ? json(cr.registers) : json(nullptr)},
-                         {"shared_bytes", cr.sharedBytes >= 0 ? json(cr.sharedBytes) : json(nullptr)},
-                         {"note", cr.note}};
-        rj["time_ms"]["compile"] = cr.ms;
-        if (cr.status == CompileResult::Status::Failed) {
-          compiled = false;
-          say("compiled \u2717");
-          std::string errors = cr.output;
-          if (errors.size() > 4000)
-            errors = errors.substr(0, 4000) + "\n...";
-          feedback = fill(promptTemplate("feedback"),
-                          {{"candidate", std::to_string(r)},
-                           {"details", notes + "nvcc could not compile it:\n" + errors + (errors.empty() || errors.back() == '\n' ? "" : "\n")},
-                           {"obligations", "  (none checked: the kernel does not compile)"}});
-          cand.stage = "compile";
-        } else {
-          say(cr.status == CompileResult::Status::Ok ? "compiled \u2713  " : "compile skipped (" + cr.note + ")  ",
-              false);
-        }
-      } else {
-        rj["compile"] = {{"status", "skipped"}, {"note", "no nvcc on PATH"}};
-        say("compile skipped (no nvcc)  ", false);
-      }
-
-      if (compiled) {
-        std::ostringstream vout, verr;
-        std::ostringstream tos;
-        tos << o.verifyTimeoutS;
-        std::vector<std::string> args = {cuAbs,      "--spec",    specAbs, "--json", "--timeout",
-                                         tos.str(),  "--proof-dir", (rd / "proof").string()};
-        auto v0 = Clock::now();
-        try {
-          cand.check.exitCode = cli::verifyCommand(args, vout, verr);
-        } catch (const std::exception &e) {
-          // Our bug, not the model's: recorded as a verifier error (exit 70), never as a verdict.
-          cand.check.exitCode = kExitInternal;
-          verr << "ksynth: internal error while verifying the candidate: " << e.what() << "\n";
-          vout.str("");
-        }
-        double vMs = msSince(v0);
-        verifyMs += vMs;
-        rj["time_ms"]["verify"] = vMs;
-        try {
-          cand.check.report = json::parse(vout.str());
-        } catch (const json::exception &) {
-          cand.check.report = nullptr;
-        }
-        cand.check.errors = replaceAll(replaceAll(verr.str(), cuAbs, "candidate.cu"), specAbs, sp.name + ".smt");
-        if (cand.check.report.is_object() && cand.check.report.contains("errors") &&
-            cand.check.report["errors"].is_string())
-          cand.check.report["errors"] =
-              replaceAll(cand.check.report["errors"].get<std::string>(), cuAbs, "candidate.cu");
-        cand.checked = true;
-        cand.stage = "verify";
-        writeText(rd / "report.json", (cand.check.report.is_null() ? json{{"exit_code", cand.check.exitCode}}
-                                                                     : cand.check.report)
-                                              .dump(2) +
-                                          "\n");
-        writeText(rd / "verify.txt", cand.check.errors);
-        std::string verdict = cand.check.verdict();
-        rj["verdict"] = verdict;
-        rj["obligations"] = {{"proven", cand.check.proven()}, {"total", cand.check.total()}};
-        rj["failing"] = failingObligations(cand.check);
-        if (verdict == "proven") {
-          say(progressSummary(cand.check) + " (" + seconds(vMs) + ")");
-        } else {
-          say(progressSummary(cand.check));
-          feedback = fill(promptTemplate("feedback"), {{"candidate", std::to_string(r)},
-                                                       {"details", notes + failureDetails(cand.check, ex.code)},
-                                                       {"obligations", obligationTable(cand.check)}});
-          while (!feedback.empty() && feedback.back() == '\n')
-            feedback.pop_back();
-        }
-      }
-    }
-    rj["stage"] = cand.stage;
-    rj["time_ms"]["round"] = msSince(t0);
-    if (!feedback.empty())
-      writeText(rd / "feedback.txt", feedback);
-    report["rounds"].push_back(rj);
-    cands.push_back(cand);
-
-    if (cand.checked && cand.check.verdict() == "proven") {
-      fs::copy_file(rd / "candidate.cu", dir / "kernel.cu", fs::copy_options::overwrite_existing, ec);
-      fs::remove_all(dir / "proof", ec);
-      fs::copy(rd / "proof", dir / "proof", fs::copy_options::recursive, ec);
-      writeText(dir / "proof" / "report.json", cand.check.report.dump(2) + "\n");
-      report["verdict"] = "proven";
-      report["proven_round"] = r;
-      report["kernel"] = fs::absolute(dir / "kernel.cu").string();
-      report["proof"] = fs::absolute(dir / "proof").string();
-      if (!o.runWith.empty()) {
-        // Only a proven kernel runs: on fresh inputs against the spec, timed on a GPU.
-        std::vector<std::string> args = {o.runWith, "run", (dir / "kernel.cu").string(), "--spec", o.specPath, "--json"};
-        if (!o.nvcc.empty())
-          args.insert(args.end(), {"--nvcc", o.nvcc});
-        gpu::ProcessResult pr = gpu::runProcess(args, 900);
-        size_t start = pr.output.find("{\n");
-        nlohmann::json rj2;
-        try {
-          if (start != std::string::npos)
-            rj2 = json::parse(pr.output.substr(start, pr.output.rfind("\n}") + 2 - start));
-        } catch (...) {
-        }
-        if (rj2.is_object()) {
-          writeText(dir / "kernel-run.json", rj2.dump(2) + "\n");
-          std::string result = rj2.value("result", "?");
-          json summary = {{"result", result}, {"backend", rj2.value("backend", "")}, {"file", fs::absolute(dir / "kernel-run.json").string()}};
-          std::string line = "run: " + result + " on the " + (rj2.value("backend", "") == "gpu" ? "GPU" : "interpreter");
-          if (rj2.contains("timing")) {
-            summary["median_ms"] = rj2["timing"]["median_ms"];
-            summary["gb_per_s"] = rj2["timing"]["gb_per_s"];
-            summary["gflop_per_s"] = rj2["timing"]["gflop_per_s"];
-            std::ostringstream t;
-            t << std::setprecision(4) << rj2["timing"]["median_ms"].get<double>() << " ms, "
-              << rj2["timing"]["gb_per_s"].get<double>() << " GB/s, " << rj2["timing"]["gflop_per_s"].get<double>()
-              << " GFLOP/s";
-            line += " (" + t.str() + ")";
-          } else if (rj2.contains("run")) {
-            line += " (" + rj2["run"].value("not_timed", std::string("not timed")) + ")";
-          }
-          if (result != "PASS" && result != "NOT RUN")
-            line += ": a proven kernel disagreed with its spec when run; this is a bug in ksynth or in its float "
-                    "tolerance (" + fs::absolute(dir / "kernel-run.json").string() + ")";
-          report["run"] = summary;
-          say(line);
-        } else {
-          report["run"] = {{"result", "error"}, {"error", "ksynth run " + pr.how(900) + ": " + pr.output.substr(0, 500)}};
-          say("run: ksynth run " + pr.how(900));
-        }
-      }
-      saveReport("proven");
-      say("proven kernel: " + (dir / "kernel.cu").string() + "   proof: " + (dir / "proof").string() + "/");
-      res.exitCode = kExitProven;
-      res.report = report;
-      return res;
-    }
-    saveReport("running");
-    conv.turns.push_back({models::Role::User, feedback});
+// k requests at once, one thread each; with k > 1 each one's last user turn says which
+// attempt it is (so the requests differ and a sampling server cannot merge them). The
+// futures' destructors wait, so every request started is finished and recorded.
+std::vector<std::future<Asked>> Loop::ask(const models::Conversation &conv, int k) {
+  std::vector<std::future<Asked>> out;
+  for (int m = 1; m <= k; ++m) {
+    models::Conversation c = conv;
+    if (k > 1)
+      c.turns.back().text +=
+          "\n\n" + trimEnd(fill(promptTemplate("sample"),
+                                {{"sample", std::to_string(m)}, {"samples", std::to_string(k)}}));
+    out.push_back(std::async(std::launch::async, [this, c = std::move(c), m] {
+      auto t0 = Clock::now();
+      Asked a;
+      a.reply = client_.send(c, m - 1);
+      a.ms = msSince(t0);
+      return a;
+    }));
   }
+  return out;
+}
 
-  // The budget ran out: the best candidate and what it failed.
+bool Loop::account(const Asked &a, json &rec) {
+  const models::Reply &reply = a.reply;
+  rec["time_ms"]["model"] = a.ms;
+  if (reply.usage.inputTokens || reply.usage.outputTokens) {
+    usageKnown_ = true;
+    total_.inputTokens += reply.usage.inputTokens;
+    total_.outputTokens += reply.usage.outputTokens;
+    total_.cachedInputTokens += reply.usage.cachedInputTokens;
+    total_.reasoningTokens += reply.usage.reasoningTokens;
+    rec["tokens"] = {{"input", reply.usage.inputTokens}, {"output", reply.usage.outputTokens}};
+  }
+  rec["replayed"] = reply.replayed;
+  if (reply.transcriptError.empty())
+    return true;
+  res_.error = "the transcript cannot be written (" + reply.transcriptError +
+               "); stopping, since the run could not be resumed or replayed";
+  res_.exitCode = kExitInternal;
+  rec["stage"] = "model";
+  return false;
+}
+
+void Loop::interrupted(const std::string &where) {
+  say("interrupted");
+  saveReport("interrupted");
+  res_.exitCode = kExitInterrupted;
+  res_.error = "interrupted in " + where + "; continue with --resume " + dir_.string();
+}
+
+void Loop::promote(const Candidate &c) {
+  std::error_code ec;
+  fs::copy_file(c.dir / "candidate.cu", dir_ / "kernel.cu", fs::copy_options::overwrite_existing, ec);
+  fs::remove_all(dir_ / "proof", ec);
+  fs::copy(c.dir / "proof", dir_ / "proof", fs::copy_options::recursive, ec);
+  writeText(dir_ / "proof" / "report.json", c.check.report.dump(2) + "\n");
+  if (fs::exists(c.dir / "kernel-run.json"))
+    fs::copy_file(c.dir / "kernel-run.json", dir_ / "kernel-run.json", fs::copy_options::overwrite_existing, ec);
+  report_["kernel"] = fs::absolute(dir_ / "kernel.cu").string();
+  report_["proof"] = fs::absolute(dir_ / "proof").string();
+  report_["kernel_from"] = fs::relative(c.dir, dir_).string();
+}
+
+// Sample m's reply checked (or its model error recorded); nullopt when the run stops.
+std::optional<Candidate> Loop::takeSample(int r, int m, Asked a, json &rj) {
+  const int k = o_.samples;
+  json rec = k == 1 ? json{{"round", r}} : json{{"sample", m}};
+  if (!account(a, rec)) {
+    say("");
+    (k == 1 ? rj : rj["samples"].emplace_back()) = rec;
+    return std::nullopt;
+  }
+  std::string label = k == 1 ? std::to_string(r) : std::to_string(r) + "." + std::to_string(m);
+  std::string prefix = k == 1 ? "" : "round " + std::to_string(r) + "  candidate " + label + "  ";
+  Candidate c;
+  const models::Reply &reply = a.reply;
+  if (!reply.ok() && reply.error.kind != models::ErrorKind::TokenLimit) {
+    c.stage = "model";
+    c.label = label;
+    rec["error"] = {{"kind", models::errorKindName(reply.error.kind)}, {"message", reply.error.message}};
+    say(prefix + "model error" + (k == 1 ? "" : ": " + reply.error.message));
+  } else {
+    c = checkReply(ctx_, reply, sampleDir(r, m), label);
+    compileMs_ += c.compileMs;
+    verifyMs_ += c.verifyMs;
+    say(prefix + c.progress);
+    for (auto &[key, v] : c.record.items())
+      if (key == "time_ms")
+        rec["time_ms"].update(v);
+      else
+        rec[key] = v;
+    if (!c.proven())
+      writeText(c.dir / "feedback.txt", c.feedback());
+  }
+  c.round = r;
+  c.sample = m;
+  rec["stage"] = c.stage;
+  c.record = rec;
+  if (k > 1)
+    rj["samples"].push_back(rec);
+  else
+    rj = rec;
+  return c;
+}
+
+// The round's candidate to keep or continue from: the lowest-numbered proven sample, else
+// the best ranked, the lowest sample among equals.
+size_t Loop::bestOfRound(size_t first) const {
+  size_t best = first;
+  for (size_t i = first + 1; i < cands_.size(); ++i)
+    if (cands_[i].rank() > cands_[best].rank())
+      best = i;
+  return best;
+}
+
+int Loop::synthRound(int r) {
+  const int k = o_.samples;
+  json rj = {{"round", r}};
+  auto t0 = Clock::now();
+  auto stopHere = [&](const std::string &status) {
+    rj["time_ms"]["round"] = msSince(t0);
+    report_["rounds"].push_back(rj);
+    if (status == "interrupted")
+      interrupted("round " + std::to_string(r));
+    else
+      saveReport(status);
+    res_.report = report_;
+    return -2;
+  };
+  if (k == 1)
+    say("round " + std::to_string(r) + "  candidate " + std::to_string(r) + "  ", false);
+  else
+    say("round " + std::to_string(r) + "  " + std::to_string(k) + " samples requested in parallel");
+  if (stopRequested()) {
+    rj["stage"] = "interrupted";
+    return stopHere("interrupted");
+  }
+  std::vector<std::future<Asked>> asked = ask(conv_, k);
+  size_t first = cands_.size();
+  double waited = 0;
+  std::string modelErrors;
+  for (int m = 1; m <= k; ++m) {
+    Asked a = asked[m - 1].get();
+    waited = std::max(waited, a.ms);
+    if (stopRequested()) { // the reply is in the transcript: --resume will not ask for it again
+      std::error_code ec;
+      fs::create_directories(sampleDir(r, m), ec);
+      writeText(sampleDir(r, m) / "reply.md", a.reply.text);
+      if (k == 1)
+        rj["time_ms"]["model"] = a.ms;
+      rj["stage"] = "interrupted";
+      return stopHere("interrupted");
+    }
+    std::optional<Candidate> c = takeSample(r, m, std::move(a), rj);
+    if (!c)
+      return stopHere("transcript-error");
+    if (c->stage == "model")
+      modelErrors += (modelErrors.empty() ? "" : "; ") + c->record["error"].value("message", std::string());
+    cands_.push_back(std::move(*c));
+  }
+  modelMs_ += waited;
+  size_t best = bestOfRound(first);
+  const Candidate &b = cands_[best];
+  if (k > 1) {
+    rj["best_sample"] = b.sample;
+    for (const char *f : {"stage", "verdict", "obligations"})
+      if (b.record.contains(f))
+        rj[f] = b.record[f];
+    rj["time_ms"]["model"] = waited;
+  }
+  if (b.stage == "model") { // every sample of the round failed
+    res_.error = "round " + std::to_string(r) + ": " + modelErrors;
+    res_.exitCode = kExitModel;
+    report_["error"] = res_.error;
+    return stopHere("model-error");
+  }
+  rj["time_ms"]["round"] = msSince(t0);
+  if (b.proven()) {
+    if (k > 1)
+      say("round " + std::to_string(r) + "  candidate " + b.label + " is proven (the lowest-numbered proven sample)");
+    report_["rounds"].push_back(rj);
+    return static_cast<int>(best);
+  }
+  std::string feedback = b.feedback();
+  writeText(dir_ / ("round-" + std::to_string(r)) / "feedback.txt", feedback);
+  if (k > 1)
+    say("round " + std::to_string(r) + "  best: candidate " + b.label + " (" +
+        (b.checked ? b.check.verdict() + ", " + std::to_string(b.check.proven()) + "/" +
+                         std::to_string(b.check.total()) + " obligations proven"
+                   : b.stage + " failed") +
+        "); every sample of the next round continues from it");
+  report_["rounds"].push_back(rj);
+  saveReport("running");
+  conv_.turns.push_back({models::Role::Assistant, b.reply});
+  conv_.turns.push_back({models::Role::User, feedback});
+  return -1;
+}
+
+void Loop::proven(const Candidate &c) {
+  promote(c);
+  report_["verdict"] = "proven";
+  report_["proven_round"] = c.round;
+  if (o_.samples > 1)
+    report_["proven_sample"] = c.sample;
+  if (!o_.runWith.empty()) {
+    std::string line;
+    report_["run"] = runKernel(o_.runWith, dir_ / "kernel.cu", o_.specPath, o_.nvcc, dir_ / "kernel-run.json", line);
+    say(line);
+  }
+  conv_.turns.push_back({models::Role::Assistant, c.reply});
+  if (o_.optimize > 0 && !optimize(c))
+    return; // interrupted: res_ set
+  saveReport("proven");
+  say("proven kernel: " + (dir_ / "kernel.cu").string() + "   proof: " + (dir_ / "proof").string() + "/");
+  res_.exitCode = kExitProven;
+  res_.report = report_;
+}
+
+void Loop::budgetExhausted() {
+  // The best candidate of the run; among equals the latest round, within it the lowest sample.
   const Candidate *best = nullptr;
-  for (const Candidate &c : cands)
-    if (!best || c.rank() >= best->rank())
+  for (const Candidate &c : cands_)
+    if (!best || c.rank() > best->rank() || (c.rank() == best->rank() && c.round > best->round))
       best = &c;
   std::string status = "budget-exhausted";
-  res.exitCode = kExitBudget;
+  res_.exitCode = kExitBudget;
   if (best && best->checked && (best->check.verdict() == "unknown" || best->check.verdict() == "bounded"))
-    status = "inconclusive", res.exitCode = kExitInconclusive;
-  report["verdict"] = status == "inconclusive" ? best->check.verdict() : "not-proven";
+    status = "inconclusive", res_.exitCode = kExitInconclusive;
+  report_["verdict"] = status == "inconclusive" ? best->check.verdict() : "not-proven";
+  std::string rounds = std::to_string(o_.rounds);
   if (best && best->checked) {
-    report["best"] = {{"round", best->round},
-                      {"candidate", fs::absolute(dir / ("round-" + std::to_string(best->round)) / "candidate.cu").string()},
-                      {"verdict", best->check.verdict()},
-                      {"proven", best->check.proven()},
-                      {"total", best->check.total()},
-                      {"failing", failingObligations(best->check)}};
-    say("no proven kernel after " + std::to_string(o.rounds) + " round(s); best candidate: round " +
-        std::to_string(best->round) + " (" + best->check.verdict() + ", " + std::to_string(best->check.proven()) + "/" +
-        std::to_string(best->check.total()) + " obligations proven): " +
-        (dir / ("round-" + std::to_string(best->round)) / "candidate.cu").string());
+    std::string where = "round " + std::to_string(best->round) + (o_.samples > 1 ? " sample " + std::to_string(best->sample) : "");
+    std::string file = fs::absolute(best->dir / "candidate.cu").string();
+    report_["best"] = {{"round", best->round},     {"candidate", file},
+                       {"verdict", best->check.verdict()}, {"proven", best->check.proven()},
+                       {"total", best->check.total()},     {"failing", failingObligations(best->check)}};
+    if (o_.samples > 1)
+      report_["best"]["sample"] = best->sample;
+    say("no proven kernel after " + rounds + " round(s); best candidate: " + where + " (" + best->check.verdict() +
+        ", " + std::to_string(best->check.proven()) + "/" + std::to_string(best->check.total()) +
+        " obligations proven): " + (best->dir / "candidate.cu").string());
     for (const std::string &f : failingObligations(best->check))
       say("  " + f);
   } else {
-    say("no proven kernel after " + std::to_string(o.rounds) + " round(s); no candidate could be checked");
+    say("no proven kernel after " + rounds + " round(s); no candidate could be checked");
   }
   saveReport(status);
-  res.report = report;
-  return res;
+  res_.report = report_;
+}
+
+std::string Loop::optimizeRequest(const std::string &outcome, const Candidate &kept, const json &keptRun) const {
+  std::string m;
+  if (std::optional<double> t = timedMs(keptRun)) {
+    m = "Measured on the GPU: a median of " + fmtMs(*t) + " at the run's sizes.";
+  } else {
+    m = "It was not timed (" + untimedWhy(keptRun) + "), so a variant can be proven here but not compared with it.";
+  }
+  const json &cr = kept.record.contains("compile") ? kept.record["compile"] : json();
+  if (cr.is_object() && cr.value("registers", json()).is_number()) {
+    m += " ptxas reports " + std::to_string(cr["registers"].get<int>()) + " registers per thread";
+    if (cr.value("shared_bytes", json()).is_number())
+      m += " and " + std::to_string(cr["shared_bytes"].get<int>()) + " bytes of shared memory";
+    m += " (resource use, not a speed measure).";
+  }
+  return fill(promptTemplate("optimize"), {{"outcome", outcome},
+                                           {"kernel", kept.label},
+                                           {"measurement", m},
+                                           {"code", trimEnd(kept.code)},
+                                           {"spec_name", ctx_.spec->name}});
+}
+
+std::string Loop::judge(int j, const Candidate &v, const json &keptRun, json &rec, bool &replace) {
+  replace = false;
+  rec["compared"] = false;
+  if (o_.runWith.empty()) {
+    rec["not_timed"] = "not run (--no-run)";
+    rec["decision"] = "proven, not compared (not run: --no-run); the kernel kept stays";
+    return "It was not run (--no-run), so it was not timed or compared and does not replace the kernel.";
+  }
+  std::string line;
+  json run = runKernel(o_.runWith, v.dir / "candidate.cu", o_.specPath, o_.nvcc, v.dir / "kernel-run.json", line);
+  say("optimize " + std::to_string(j) + "  " + line);
+  rec["run"] = run;
+  std::string result = run.value("result", "?");
+  if (result != "PASS") {
+    rec["decision"] = "proven, but its run did not pass (" + result + "): not a replacement";
+    return "Its run against the specification did not pass (" + result + "), so it does not replace the kernel.";
+  }
+  std::optional<double> vt = timedMs(run), kt = timedMs(keptRun);
+  if (!vt || !kt) {
+    std::string why = !vt ? untimedWhy(run) : "the kernel kept: " + untimedWhy(keptRun);
+    rec["not_timed"] = why;
+    rec["decision"] = "proven, not compared (" + why + "); the kernel kept stays";
+    return "It was not timed (" + why + "), so it cannot be compared with the kernel and does not replace it.";
+  }
+  rec["compared"] = true;
+  rec["median_ms"] = *vt;
+  rec["kept_median_ms"] = *kt;
+  replace = *vt < *kt * (1 - kMinGain);
+  rec["decision"] = replace ? "faster: replaces the kernel kept" : "not faster: the kernel kept stays";
+  return "Measured on the GPU: a median of " + fmtMs(*vt) + " against " + fmtMs(*kt) + " for the kernel, so it " +
+         (replace ? "replaces the kernel." : "is not faster by more than 2% and does not replace the kernel.");
+}
+
+bool Loop::optimize(const Candidate &first) {
+  Candidate kept = first;
+  kept.label = "candidate " + first.label;
+  json keptRun = report_.value("run", json());
+  std::string firstName = fs::relative(first.dir, dir_).string();
+  json opt = {{"rounds_budget", o_.optimize}, {"first_proven", firstName}, {"rounds", json::array()}};
+  std::vector<std::string> notCompared;
+  std::string outcome;
+  if (!timedMs(keptRun))
+    say("optimize: the proven kernel was not timed (" + untimedWhy(keptRun) +
+        "): variants can be proven but not compared, so the first proven kernel stays");
+  auto finish = [&] {
+    opt["kept"] = fs::relative(kept.dir, dir_).string();
+    opt["replaced"] = opt["kept"] != firstName;
+    opt["proven_not_compared"] = notCompared;
+    if (!notCompared.empty())
+      opt["note"] = "proven variants not compared (no timing): the kernel kept is " + opt["kept"].get<std::string>() +
+                    "; ptxas figures are not a speed measure";
+    report_["optimize"] = opt;
+  };
+  for (int j = 1; j <= o_.optimize; ++j) {
+    std::string js = std::to_string(j);
+    if (stopRequested()) {
+      finish();
+      interrupted("optimize round " + js);
+      res_.report = report_;
+      return false;
+    }
+    conv_.turns.push_back({models::Role::User, optimizeRequest(outcome, kept, keptRun)});
+    say("optimize " + js + "  variant " + js + "  ", false);
+    Asked a = ask(conv_, 1)[0].get();
+    modelMs_ += a.ms;
+    json rec = {{"round", j}};
+    // A proven kernel is kept whatever happens here: a failed request ends the optimizing.
+    if (!account(a, rec) || (!a.reply.ok() && a.reply.error.kind != models::ErrorKind::TokenLimit)) {
+      std::string why = a.reply.transcriptError.empty() ? a.reply.error.message : res_.error;
+      say("model error");
+      say("optimize stopped: " + why);
+      rec["stage"] = "model";
+      rec["error"] = why;
+      opt["stopped"] = why;
+      opt["rounds"].push_back(rec);
+      res_.error.clear();
+      break;
+    }
+    Candidate v = checkReply(ctx_, a.reply, dir_ / ("optimize-" + js), "variant " + js);
+    compileMs_ += v.compileMs;
+    verifyMs_ += v.verifyMs;
+    say(v.progress);
+    for (auto &[key, val] : v.record.items())
+      if (key == "time_ms")
+        rec["time_ms"].update(val);
+      else
+        rec[key] = val;
+    rec["stage"] = v.stage;
+    rec["proven"] = v.proven();
+    rec["replaced"] = false;
+    conv_.turns.push_back({models::Role::Assistant, v.reply});
+    if (!v.proven()) {
+      outcome = v.problems.empty()
+                    ? fill(promptTemplate("optimize_rejected"),
+                           {{"candidate", js}, {"details", v.details}, {"obligations", v.obligations}})
+                    : fill(promptTemplate("optimize_unchecked"), {{"candidate", js}, {"problems", v.problems}});
+      rec["decision"] = "not proven: the kernel kept stays";
+      say("optimize " + js + "  not proven: " + kept.label + " stays");
+    } else {
+      bool replace = false;
+      std::string comparison = judge(j, v, keptRun, rec, replace);
+      outcome = fill(promptTemplate("optimize_proven"), {{"candidate", js}, {"comparison", comparison}});
+      if (!rec.value("compared", false) && rec.value("run", json::object()).value("result", "PASS") == "PASS")
+        notCompared.push_back("optimize-" + js);
+      if (replace) {
+        rec["replaced"] = true;
+        v.round = j;
+        promote(v);
+        keptRun = rec["run"];
+        report_["run"] = keptRun;
+        kept = v;
+      }
+      say("optimize " + js + "  " + rec.value("decision", std::string()));
+    }
+    opt["rounds"].push_back(rec);
+    report_["optimize"] = opt;
+    saveReport("optimizing");
+  }
+  finish();
+  std::string keptName = opt["kept"].get<std::string>();
+  if (!notCompared.empty()) {
+    std::string list;
+    for (const std::string &n : notCompared)
+      list += (list.empty() ? "" : ", ") + n;
+    say("optimize: " + std::to_string(notCompared.size()) + " variant(s) proven but not compared (no timing): " + list +
+        "; kept " + keptName);
+  } else {
+    say("optimize: kept " + keptName + (opt["replaced"].get<bool>() ? " (measured faster)" : ""));
+  }
+  return true;
+}
+
+LoopResult Loop::run() {
+  if (!prepare())
+    return res_;
+  for (int r = 1; r <= o_.rounds; ++r) {
+    int kept = synthRound(r);
+    if (kept == -2)
+      return res_;
+    if (kept >= 0) {
+      proven(cands_[kept]);
+      return res_;
+    }
+  }
+  budgetExhausted();
+  return res_;
+}
+
+LoopResult runLoop(const LoopOptions &o, models::Client &client) {
+  Loop loop(o, client);
+  return loop.run();
 }
 
 } // namespace ksynth::synth

@@ -1,21 +1,35 @@
 // synth/ loop: counterexample-guided synthesis of one kernel for one spec.
 //
-//   round r: ask the model (the task, then every earlier reply with its feedback)
-//            -> extract the candidate (problems become feedback)
-//            -> nvcc compile check where nvcc exists (errors become feedback)
-//            -> `ksynth verify CANDIDATE --spec SPEC --json` (tools/cli.h)
-//            -> proven: stop; otherwise the replayed counterexamples and every
-//               obligation's status become the next round's feedback.
+//   round r: ask the model K times at once (--samples K; the task, then the history of
+//            earlier rounds) -> each reply checked in turn (synth/candidate.h: extract,
+//            nvcc compile check, `ksynth verify CANDIDATE --spec SPEC --json`)
+//            -> a proven sample: stop (the lowest-numbered proven one); otherwise the
+//               round's best candidate (proven > bounded > unknown > refuted, then most
+//               obligations proven, then the lowest sample) and its feedback become the
+//               history every sample of the next round continues from.
+//   optimize j (--optimize R, after a proven kernel): ask for a faster variant of the kernel
+//            kept so far; a variant replaces it only when it is proven again and its
+//            `ksynth run` on a GPU has a lower median time. Without a GPU nothing is timed:
+//            proven variants are listed, not compared, and the kernel kept stays.
+//
+// Samples: all K requests of a round are identical conversations (the shared history) whose
+// last user turn says which attempt it is (prompts/sample.txt); they go out in parallel
+// threads (models::Client is thread-safe) and are recorded in the transcript with their
+// sample index (0-based: sample-M/ is transcript sample M-1). Verification runs on this
+// thread, in sample order, as the replies arrive: the verifier is not shared across threads.
 //
 // Everything is written to the run directory as it happens (Ctrl-C or a kill leaves every
 // finished stage on disk; report.json is replaced atomically after each round):
-//   run.json          what was asked: spec, rounds, provider, model (never a key)
-//   kernel-run.json   `ksynth run` on the proven kernel (when LoopOptions::runWith is set)
+//   run.json          what was asked: spec, rounds, samples, optimize, provider, model (never a key)
+//   kernel-run.json   `ksynth run` on the kept kernel (when LoopOptions::runWith is set)
 //   transcript.jsonl  every model exchange (models/transcript.h)
 //   round-N/          reply.md, candidate.cu, compile.txt, report.json (the verifier's
 //                     JSON), verify.txt (its messages), proof/ (its proof bundle), feedback.txt
-//   report.json       rounds, verdicts, obligations, tokens, cost, times per stage
-//   kernel.cu, proof/ the proven kernel and its proof bundle (tools/proof.h), when one was proven
+//                     -- with K > 1 samples, each sample's in round-N/sample-M/, and
+//                     round-N/feedback.txt is what the next round was sent (the best's)
+//   optimize-J/       optimize round J's variant: the same files, kernel-run.json when proven
+//   report.json       rounds, verdicts, obligations, tokens, cost, times per stage, optimize
+//   kernel.cu, proof/ the kept kernel and its proof bundle (tools/proof.h), when one was proven
 #pragma once
 
 #include "models/client.h"
@@ -41,6 +55,8 @@ constexpr int kExitInterrupted = 130; // SIGINT: stopped between stages, directo
 struct LoopOptions {
   std::string specPath;
   int rounds = 5;
+  int samples = 1;             // candidates per round, requested in parallel
+  int optimize = 0;            // rounds asking for a faster variant after a proven kernel
   std::string outDir;          // created if missing
   std::string nvcc;            // "" nvcc on PATH, "none" no compile check, else the path
   double verifyTimeoutS = 10;  // per solver query

@@ -4,7 +4,7 @@ it: the bundled offline replay of authored fixtures, exit codes, the run directo
 --quiet, replay that runs out or diverges, the missing-key error, and --resume after the
 process was killed between rounds while talking to a scripted model over real HTTP on
 loopback (Anthropic Messages wire format). Every model reply here is written by hand."""
-import argparse, http.server, json, os, shutil, signal, subprocess, sys, tempfile, threading, time
+import argparse, http.server, json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 SPECS = os.path.join(ROOT, "specs")
@@ -85,6 +85,196 @@ class Model(http.server.BaseHTTPRequestHandler):
 
     def log_message(self, *a):
         pass
+
+
+GOOD2 = kernel("  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= N)\n    return;\n  C[i] = B[i] + A[i];\n")
+
+
+def text_of(msg):
+    c = msg["content"]
+    return c if isinstance(c, str) else "".join(part.get("text", "") for part in c)
+
+
+class Sampled(Model):
+    """A scripted Anthropic Messages server for --samples: answers by (round, attempt), the
+    round from the number of messages, the attempt from the "Attempt M of K" line ksynth adds
+    to the last user turn of each sample's request (1 when there is none). None holds the
+    request until the test lets it go (or kills the client)."""
+    table, got = {}, []
+
+    def do_POST(self):
+        body = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+        msgs = body["messages"]
+        m = re.search(r"Attempt (\d+) of (\d+)", text_of(msgs[-1]))
+        key = ((len(msgs) + 1) // 2, int(m.group(1)) if m else 1)
+        with Model.lock:
+            Sampled.got.append((key, body))
+            text = Sampled.table.get(key, "no scripted reply for round %d attempt %d" % key)
+        if text is None:
+            Model.release.wait(30)
+            return
+        out = json.dumps({"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
+                          "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                          "usage": {"input_tokens": 100, "output_tokens": 50}}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(out)))
+        self.end_headers()
+        self.wfile.write(out)
+
+
+def samples_and_optimize(ks, tmp):
+    """--samples K and --optimize R against scripted models on loopback."""
+    vec = os.path.join(SPECS, "vec_add.smt")
+    for args, what in ((["--samples", "0"], "--samples 0"), (["--optimize", "-1"], "--optimize -1"),
+                       (["--samples=two"], "--samples=two"), (["--optimize", "1.5"], "--optimize 1.5")):
+        rc, _, err, _ = run(ks, "--spec", vec, "--prove", "--provider", "replay", *args)
+        check(f"{what} is a usage error (exit 64)", rc == 64 and args[0].split("=")[0] in err, f"rc={rc} {err}")
+
+    # The authored fixture for samples and optimize rounds, replayed offline.
+    fx = os.path.join(FIXTURES, "more", "vec_add_samples.jsonl")
+    d = os.path.join(tmp, "fixture-samples")
+    rc, out, err, _ = run(ks, "--spec", vec, "--prove", "--replay", fx, "--samples", "3", "--optimize", "2", "--out", d)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    o = rep.get("optimize", {})
+    check("samples fixture: exit 0, sample 2 of round 1 kept", rc == 0 and rep.get("proven_sample") == 2, f"rc={rc}\n{out}\n{err}")
+    check("samples fixture: optimize 1 refuted, optimize 2 proven",
+          [(x.get("verdict"), x.get("proven")) for x in o.get("rounds", [])] == [("refuted", False), ("proven", True)], o.get("rounds"))
+    check("samples fixture: the replies are said to be written by hand", "written by hand" in out and
+          json.loads(open(fx).readline()).get("authored") is True)
+    lines = [json.loads(l) for l in open(fx)]
+    check("samples fixture: stores no verdict", not any("verdict" in k or "status" in k for r in lines for k in keys(r)))
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Sampled)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    env = clean_env(ANTHROPIC_API_KEY="sk-test-not-a-real-key", ANTHROPIC_BASE_URL=f"http://127.0.0.1:{server.server_port}")
+    live = ["--spec", vec, "--prove", "--provider", "anthropic", "--model", "scripted-test-model", "--no-compile"]
+
+    # --samples 3: sample 2 of round 1 is correct, samples 1 and 3 are racy.
+    d = os.path.join(tmp, "samples3")
+    Sampled.table, Sampled.got[:] = {(1, 1): RACY, (1, 2): GOOD, (1, 3): RACY}, []
+    rc, out, err, _ = run(ks, *live, "--samples", "3", "--out", d, env=env)
+    check("samples 3: exit 0, proven in round 1", rc == 0, f"rc={rc}\n{out}\n{err}")
+    check("samples 3: the server saw 3 requests, attempts 1, 2, 3 of round 1",
+          sorted(k for k, _ in Sampled.got) == [(1, 1), (1, 2), (1, 3)], [k for k, _ in Sampled.got])
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("samples 3: report: proven in round 1 by sample 2", rep.get("proven_round") == 1 and
+          rep.get("proven_sample") == 2 and rep["rounds"][0].get("best_sample") == 2, {k: rep.get(k) for k in ("proven_round", "proven_sample")})
+    check("samples 3: per-sample verdicts refuted, proven, refuted",
+          [x.get("verdict") for x in rep["rounds"][0].get("samples", [])] == ["refuted", "proven", "refuted"], rep["rounds"][0])
+    r1 = os.path.join(d, "round-1")
+    check("samples 3: kernel.cu is sample 2's candidate, proof/ is its proof",
+          open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(r1, "sample-2", "candidate.cu")).read()
+          == open(os.path.join(d, "proof", "kernel.cu")).read() and "if (i < N)" in open(os.path.join(d, "kernel.cu")).read())
+    missing = [f"sample-{m}/{f}" for m in (1, 2, 3) for f in ("reply.md", "candidate.cu", "report.json", "verify.txt")
+               if not os.path.isfile(os.path.join(r1, f"sample-{m}", f))]
+    missing += [f for f in ("sample-1/feedback.txt", "sample-3/feedback.txt", "sample-2/proof/proof.json")
+                if not os.path.isfile(os.path.join(r1, f))]
+    missing += [f for f in ("run.json", "transcript.jsonl", "kernel.cu", "proof/proof.json", "proof/report.json")
+                if not os.path.isfile(os.path.join(d, f))]
+    check("samples 3: the run directory is complete", not missing and not os.path.exists(os.path.join(r1, "sample-2", "feedback.txt"))
+          and not os.path.exists(os.path.join(r1, "candidate.cu")), missing)
+    ex = exchanges(os.path.join(d, "transcript.jsonl"))
+    check("samples 3: the transcript records each exchange with its sample (0, 1, 2)",
+          sorted(e.get("sample") for e in ex) == [0, 1, 2], [e.get("sample") for e in ex])
+    check("samples 3: progress names each candidate and the kept sample",
+          "round 1  candidate 1.2  compile skipped (no nvcc)  all 11 obligations proven" in out and
+          "round 1  candidate 1.1  compile skipped (no nvcc)  race \u2717" in out and
+          "candidate 1.2 is proven (the lowest-numbered proven sample)" in out, out)
+
+    # Feedback comes from the round's best (most obligations proven: the racy kernel beats the
+    # out-of-bounds one); every sample of round 2 continues from it; of two proven samples the
+    # lowest-numbered is kept.
+    d = os.path.join(tmp, "samples-best")
+    Sampled.table, Sampled.got[:] = {(1, 1): OOB, (1, 2): RACY, (2, 1): GOOD, (2, 2): GOOD2}, []
+    rc, out, err, _ = run(ks, *live, "--samples", "2", "--rounds", "2", "--out", d, env=env)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    p = [x["obligations"]["proven"] for x in rep["rounds"][0]["samples"]] if rep["rounds"] else []
+    check("samples best: round 1's racy sample proves more obligations than the out-of-bounds one", len(p) == 2 and p[1] > p[0], p)
+    check("samples best: round 1's best is sample 2", rep["rounds"][0].get("best_sample") == 2, rep["rounds"][0].get("best_sample"))
+    r2 = [b for k, b in Sampled.got if k[0] == 2]
+    check("samples best: both round-2 requests continue from sample 2's reply and its race",
+          len(r2) == 2 and all(text_of(b["messages"][1]) == RACY and "data race on global array 'C'" in text_of(b["messages"][2])
+                               for b in r2), [len(b["messages"]) for b in r2])
+    check("samples best: two proven samples in round 2, the lowest-numbered (1) is kept",
+          rc == 0 and rep.get("proven_round") == 2 and rep.get("proven_sample") == 1 and
+          open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-2", "sample-1", "candidate.cu")).read(),
+          f"rc={rc} {rep.get('proven_sample')}")
+    check("samples best: round-1/feedback.txt is what round 2 was sent",
+          r2 and open(os.path.join(d, "round-1", "feedback.txt")).read() in text_of(r2[0]["messages"][2]))
+
+    # Killed mid-round (samples 1 and 2 answered, 3 in flight): --resume sends only sample 3.
+    d = os.path.join(tmp, "samples-killed")
+    Model.release.clear()
+    Sampled.table, Sampled.got[:] = {(1, 1): RACY, (1, 2): RACY, (1, 3): None}, []
+    proc = subprocess.Popen([ks, *live, "--samples", "3", "--out", d], stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    tx = os.path.join(d, "transcript.jsonl")
+    t0 = time.time()
+    while time.time() - t0 < 60 and proc.poll() is None and not (
+            len(Sampled.got) == 3 and os.path.exists(tx) and len(exchanges(tx)) == 2):
+        time.sleep(0.05)
+    check("samples killed: 3 requests out, 2 answered and recorded", len(Sampled.got) == 3 and len(exchanges(tx)) == 2,
+          (len(Sampled.got), os.path.exists(tx) and len(exchanges(tx))))
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    Model.release.set()
+    Sampled.table, Sampled.got[:] = {(1, 3): GOOD}, []
+    rc, out, err, _ = run(ks, "--resume", d, env=env)
+    check("samples resume: exit 0, proven by sample 3", rc == 0 and json.load(open(os.path.join(d, "report.json"))).get("proven_sample") == 3,
+          f"rc={rc}\n{out}\n{err}")
+    check("samples resume: only sample 3 of round 1 was sent again", [k for k, _ in Sampled.got] == [(1, 3)],
+          [k for k, _ in Sampled.got])
+    check("samples resume: 2 requests answered from the transcript", "2 request(s) answered from the transcript" in out, out)
+    ex = exchanges(tx)
+    check("samples resume: the transcript holds each (round, sample) once", sorted(e.get("sample") for e in ex) == [0, 1, 2],
+          [e.get("sample") for e in ex])
+
+    # --optimize 1, the variant is refuted: the first proven kernel is kept, the report says so.
+    d = os.path.join(tmp, "optimize-refuted")
+    Sampled.table, Sampled.got[:] = {(1, 1): GOOD, (2, 1): RACY}, []
+    rc, out, err, _ = run(ks, *live, "--optimize", "1", "--out", d, env=env)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    o = rep.get("optimize", {})
+    o1 = (o.get("rounds") or [{}])[0]
+    check("optimize refuted: exit 0, 2 requests (the kernel, one variant)", rc == 0 and len(Sampled.got) == 2, f"rc={rc} {len(Sampled.got)}\n{out}\n{err}")
+    req = text_of(Sampled.got[-1][1]["messages"][-1]) if Sampled.got else ""
+    check("optimize refuted: the request asks for a faster variant of the proven kernel, and says it was not timed",
+          "faster variant" in req and "if (i < N)" in req and "not timed" in req, req[:600])
+    check("optimize refuted: report: variant refuted, not proven, not a replacement; round-1 kept",
+          o1.get("verdict") == "refuted" and o1.get("proven") is False and o1.get("replaced") is False and
+          o.get("kept") == "round-1" and o.get("replaced") is False and rep.get("verdict") == "proven", o)
+    check("optimize refuted: kernel.cu and proof/ are round 1's",
+          open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-1", "candidate.cu")).read()
+          == open(os.path.join(d, "proof", "kernel.cu")).read())
+    check("optimize refuted: optimize-1/ holds the variant and its report",
+          os.path.isfile(os.path.join(d, "optimize-1", "candidate.cu")) and os.path.isfile(os.path.join(d, "optimize-1", "report.json")))
+    check("optimize refuted: progress says so", "optimize 1  not proven: candidate 1 stays" in out, out)
+
+    # --optimize 1, the variant is proven. Without a GPU nothing is timed: the report says
+    # not compared, and the first proven kernel is kept. With a GPU the times decide.
+    d = os.path.join(tmp, "optimize-proven")
+    Sampled.table, Sampled.got[:] = {(1, 1): GOOD, (2, 1): GOOD2}, []
+    rc, out, err, _ = run(ks, *live, "--optimize", "1", "--out", d, env=env)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    o = rep.get("optimize", {})
+    o1 = (o.get("rounds") or [{}])[0]
+    timed = "median_ms" in rep.get("run", {}) and "median_ms" in o1.get("run", {})
+    check("optimize proven: exit 0, the variant proven and run", rc == 0 and o1.get("proven") is True and
+          o1.get("run", {}).get("result") == "PASS", f"rc={rc} {o1}\n{out}\n{err}")
+    if not timed:
+        print("     (no GPU: the variant cannot be timed)")
+        check("optimize proven, no GPU: not compared, not replaced, listed; round-1 kept",
+              o1.get("compared") is False and "no GPU" in o1.get("not_timed", "") and o1.get("replaced") is False and
+              o.get("proven_not_compared") == ["optimize-1"] and o.get("kept") == "round-1" and "not compared" in o.get("note", ""), o)
+        check("optimize proven, no GPU: kernel.cu is round 1's, not the variant",
+              open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-1", "candidate.cu")).read() and
+              "return;" not in open(os.path.join(d, "kernel.cu")).read())
+        check("optimize proven, no GPU: progress says proven but not compared",
+              "proven, not compared (no GPU" in out and "1 variant(s) proven but not compared (no timing): optimize-1; kept round-1" in out, out)
+    else:
+        check("optimize proven, GPU: compared by time, kept kernel consistent",
+              o1.get("compared") is True and (o.get("kept") == "optimize-1") == o1.get("replaced"), o)
+    server.shutdown()
 
 
 def main():
@@ -256,6 +446,8 @@ def main():
     check("resume after Ctrl-C: proven, only round 3 sent", rc == 0 and [len(r["messages"]) for r in after] == [5],
           f"rc={rc} {[len(r['messages']) for r in after]}\n{out}\n{err}")
     server.shutdown()
+
+    samples_and_optimize(ks, tmp)
 
     shutil.rmtree(tmp, ignore_errors=True)
     if failures:

@@ -13,6 +13,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 using namespace ksynth;
@@ -56,12 +57,16 @@ struct Run {
   TempDir tmp;
   std::ostringstream progress;
   synth::LoopResult result;
+  std::string runWith; // LoopOptions::runWith ("" : proven kernels are not run)
   fs::path dir() const { return tmp.path / "run"; }
 
   synth::LoopResult go(const std::vector<std::string> &replies, int rounds, const std::string &spec = "vec_add",
-                       const std::string &nvcc = "none") {
-    for (const std::string &r : replies)
-      server.push(Action::json(200, anthropicReply(r, "end_turn", 1000, 200)));
+                       const std::string &nvcc = "none", int samples = 1, int optimize = 0) {
+    for (const std::string &r : replies) {
+      Action a = Action::json(200, anthropicReply(r, "end_turn", 1000, 200));
+      a.waitForConcurrent = samples; // parallel samples: no answer before all of the round are in
+      server.push(a);
+    }
     models::ClientOptions opts;
     opts.model.provider = "anthropic";
     opts.model.model = "test-model-1";
@@ -80,6 +85,9 @@ struct Run {
     synth::LoopOptions lo;
     lo.specPath = specPath(spec);
     lo.rounds = rounds;
+    lo.samples = samples;
+    lo.optimize = optimize;
+    lo.runWith = runWith;
     lo.outDir = dir().string();
     lo.nvcc = nvcc;
     lo.out = &progress;
@@ -354,4 +362,129 @@ TEST_CASE("a kernel that does not parse, then one whose parameters do not match 
   json rep = readJson(run.dir() / "report.json");
   CHECK(rep["rounds"][0]["verdict"] == "malformed");
   CHECK(rep["rounds"][1]["verdict"] == "malformed");
+}
+
+TEST_CASE("--samples 3: the requests are in flight together, each says its attempt, the transcript its sample") {
+  Run run;
+  // Every answer is held until 3 requests are in: sequential requests would stall for 5 s each.
+  synth::LoopResult r = run.go({kRacy, kRacy, kRacy}, 1, "vec_add", "none", 3);
+  INFO(run.progress.str());
+  CHECK(r.exitCode == synth::kExitBudget);
+  std::vector<Received> got = run.server.received();
+  REQUIRE(got.size() == 3);
+  CHECK(run.server.peakConcurrent() == 3);
+  std::set<std::string> attempts;
+  for (size_t i = 0; i < got.size(); ++i) {
+    std::string last = run.lastUserTurn(i);
+    for (int m = 1; m <= 3; ++m)
+      if (last.find("(Attempt " + std::to_string(m) + " of 3:") != std::string::npos)
+        attempts.insert(std::to_string(m));
+    CHECK(got[i].json()["messages"].size() == 1);
+  }
+  CHECK(attempts == std::set<std::string>{"1", "2", "3"});
+  json rep = readJson(run.dir() / "report.json");
+  REQUIRE(rep["rounds"].size() == 1);
+  REQUIRE(rep["rounds"][0]["samples"].size() == 3);
+  CHECK(rep["rounds"][0]["best_sample"] == 1); // equal ranks: the lowest sample
+  CHECK(rep["best"]["sample"] == 1);
+  CHECK(rep["tokens"]["input"] == 3000);
+  for (int m = 1; m <= 3; ++m)
+    CHECK(fs::is_regular_file(run.dir() / "round-1" / ("sample-" + std::to_string(m)) / "report.json"));
+  models::TranscriptContents tc;
+  std::string err;
+  REQUIRE(models::readTranscript((run.dir() / "transcript.jsonl").string(), tc, err));
+  std::multiset<int> samples;
+  for (const json &x : tc.records)
+    if (x["type"] == "exchange")
+      samples.insert(x["sample"].get<int>());
+  CHECK(samples == std::multiset<int>{0, 1, 2});
+}
+
+TEST_CASE("--optimize 2: a refuted variant's counterexample and a proven one's outcome go back to the model") {
+  std::string variant = "```cuda\n"
+                        "// ksynth:launch grid=((N + 511) / 512) block=(512)\n"
+                        "__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  if (i < N)\n"
+                        "    C[i] = A[i] + B[i];\n"
+                        "}\n```\n";
+  Run run;
+  synth::LoopResult r = run.go({kCorrect, kRacy, variant}, 3, "vec_add", "none", 1, 2);
+  INFO(run.progress.str());
+  CHECK(r.exitCode == synth::kExitProven);
+  std::vector<Received> got = run.server.received();
+  REQUIRE(got.size() == 3);
+  // Optimize 1 asks for a faster variant of the proven kernel, continuing the conversation.
+  std::string ask1 = run.lastUserTurn(1);
+  CHECK(got[1].json()["messages"].size() == 3);
+  CHECK(ask1.find("Write a faster variant") != std::string::npos);
+  CHECK(ask1.find("if (i < N)") != std::string::npos);
+  CHECK(ask1.find("not run (--no-run)") != std::string::npos); // no runWith here: never claims a time
+  // Optimize 2 starts with variant 1's outcome: not proven, with the race the verifier found.
+  std::string ask2 = run.lastUserTurn(2);
+  CHECK(got[2].json()["messages"].size() == 5);
+  CHECK(ask2.find("Variant 1 is not proven, so it does not replace the kernel.") != std::string::npos);
+  CHECK(ask2.find("data race on global array 'C'") != std::string::npos);
+  CHECK(ask2.find("race.C: refuted") != std::string::npos);
+  json rep = readJson(run.dir() / "report.json");
+  CHECK(rep["status"] == "proven");
+  const json &o = rep["optimize"];
+  REQUIRE(o["rounds"].size() == 2);
+  CHECK(o["rounds"][0]["proven"] == false);
+  CHECK(o["rounds"][1]["proven"] == true);
+  CHECK(o["rounds"][1]["compared"] == false);
+  CHECK(o["rounds"][1]["replaced"] == false);
+  CHECK(o["proven_not_compared"] == json::array({"optimize-2"}));
+  CHECK(o["kept"] == "round-1");
+  CHECK(readFile(run.dir() / "kernel.cu") == readFile(run.dir() / "round-1" / "candidate.cu"));
+  CHECK(fs::is_regular_file(run.dir() / "optimize-2" / "proof" / "proof.json"));
+}
+
+TEST_CASE("--optimize with GPU timings (a stand-in for `ksynth run`): only a proven variant faster by more than 2% "
+          "replaces the kernel, with its proof and run") {
+  // The stand-in prints what `ksynth run --json` prints on a GPU, with a median time chosen
+  // by the kernel's block size: 256 threads 1.0 ms, 512 threads 0.99 ms, 1024 threads 0.5 ms.
+  Run run;
+  fs::path fake = run.tmp.path / "fake-ksynth";
+  {
+    std::ofstream f(fake);
+    f << "#!/bin/sh\nms=1.0\n"
+         "grep -q 'block=(512)' \"$2\" && ms=0.99\n"
+         "grep -q 'block=(1024)' \"$2\" && ms=0.5\n"
+         "printf '{\\n  \"result\": \"PASS\",\\n  \"backend\": \"gpu\",\\n  \"timing\": {\"median_ms\": %s, "
+         "\"gb_per_s\": 1, \"gflop_per_s\": 1}\\n}\\n' $ms\n";
+  }
+  fs::permissions(fake, fs::perms::owner_all);
+  run.runWith = fake.string();
+  auto block = [](int threads) {
+    std::string t = std::to_string(threads);
+    return "```cuda\n// ksynth:launch grid=((N + " + std::to_string(threads - 1) + ") / " + t + ") block=(" + t +
+           ")\n__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+           "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N)\n    C[i] = A[i] + B[i];\n}\n```\n";
+  };
+  synth::LoopResult r = run.go({kCorrect, block(512), block(1024)}, 3, "vec_add", "none", 1, 2);
+  INFO(run.progress.str());
+  CHECK(r.exitCode == synth::kExitProven);
+  REQUIRE(run.server.received().size() == 3);
+  CHECK(run.lastUserTurn(1).find("Measured on the GPU: a median of 1 ms") != std::string::npos);
+  std::string ask2 = run.lastUserTurn(2);
+  CHECK(ask2.find("Variant 1 is proven. Measured on the GPU: a median of 0.99 ms against 1 ms") != std::string::npos);
+  CHECK(ask2.find("does not replace the kernel") != std::string::npos);
+  json rep = readJson(run.dir() / "report.json");
+  const json &o = rep["optimize"];
+  REQUIRE(o["rounds"].size() == 2);
+  CHECK(o["rounds"][0]["compared"] == true);
+  CHECK(o["rounds"][0]["replaced"] == false); // 1% faster: within the noise margin
+  CHECK(o["rounds"][1]["compared"] == true);
+  CHECK(o["rounds"][1]["replaced"] == true);
+  CHECK(o["rounds"][1]["median_ms"] == 0.5);
+  CHECK(o["kept"] == "optimize-2");
+  CHECK(o["proven_not_compared"].empty());
+  CHECK(rep["kernel_from"] == "optimize-2");
+  CHECK(rep["proven_round"] == 1);
+  CHECK(rep["run"]["median_ms"] == 0.5);
+  CHECK(readFile(run.dir() / "kernel.cu") == readFile(run.dir() / "optimize-2" / "candidate.cu"));
+  CHECK(readFile(run.dir() / "proof" / "kernel.cu") == readFile(run.dir() / "optimize-2" / "candidate.cu"));
+  CHECK(readJson(run.dir() / "kernel-run.json")["timing"]["median_ms"] == 0.5);
+  CHECK(run.progress.str().find("optimize: kept optimize-2 (measured faster)") != std::string::npos);
 }

@@ -12,7 +12,7 @@
 using namespace ksynth;
 
 TEST_CASE("templates: comments stripped, version read from the system template") {
-  CHECK(synth::promptVersion() == "v2");
+  CHECK(synth::promptVersion() == "v3");
   for (const char *name : {"system", "task", "feedback", "extract_feedback"}) {
     std::string t = synth::promptTemplate(name);
     CHECK_MESSAGE(t.rfind("# ", 0) != 0, name);
