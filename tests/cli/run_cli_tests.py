@@ -107,15 +107,15 @@ def main():
     check("--checks equivalence alone: only equivalence reported, proven (safety decided internally)",
           rc == 0 and j["verdict"] == "proven" and obl and all(o["status"] == "proven" for o in obl)
           and {o["kind"] for o in obl} == {"equivalence"}, out)
-    sm_cu = os.path.join(ROOT, "specs", "argmax_rows.cu")
-    sm_smt = os.path.join(ROOT, "specs", "argmax_rows.smt")
+    sm_cu = os.path.join(ROOT, "specs", "scan_block.cu")
+    sm_smt = os.path.join(ROOT, "specs", "scan_block.smt")
     rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence", "--bound", "0")
     check("equivalence not provable yet (--bound 0): unknown (exit 2) with the reason and the sizes tested",
-          rc == 2 and "equivalence.I not proven: not proven over symbolic sizes (" in out
+          rc == 2 and "equivalence.Y not proven: not proven over symbolic sizes (" in out
           and "agrees with the spec on random inputs at" in out and out.strip().endswith("VERDICT: UNKNOWN"), out)
     rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence")
     check("the bounded fallback: bounded (exit 2), saying up to which size and why not proven",
-          rc == 2 and "equivalence.I bounded, not proven: holds for every size with each dim <= " in out
+          rc == 2 and "equivalence.Y bounded, not proven: holds for every size with each dim <= " in out
           and "not proven over symbolic sizes (" in out and out.strip().endswith("VERDICT: BOUNDED"), out)
     rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence", "--json")
     j = json.loads(out)

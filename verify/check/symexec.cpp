@@ -1227,13 +1227,15 @@ private:
     }
   }
 
-  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, Havoc };
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, ArgExtremum, Havoc };
   struct Summary {
     Shape shape = Shape::Havoc;
     Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values);
                          // Extremum: the per-iteration candidate (kExtremumNone: no update)
     int k = 0;
-    bool isMax = false;  // Extremum: max (else min)
+    bool isMax = false;  // Extremum, ArgExtremum: max (else min)
+    int keyVar = -1;     // ArgExtremum: the fold's variable, whose update decides this one's
+    bool strict = false; // ArgExtremum: replaced on > (<), not >= (<=)
     bool validate = false; // found assuming no wrap-around: check by induction
   };
 
@@ -1303,6 +1305,7 @@ private:
     }
     case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
     case Shape::Extremum:
+    case Shape::ArgExtremum:
     case Shape::Havoc: return fresh("loopvar." + name, sort);
     }
     return nullptr;
@@ -1405,20 +1408,44 @@ private:
                    const std::map<int, Term> &entrySym,
                    const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters) {
     Term j = fresh("sumidx", Sort::Int);
-    std::unordered_map<Term, Term> sub;
-    for (const auto &[w, ew] : entrySym)
-      if (w != v && tc_.mentions(sm.step, ew))
-        sub[ew] = valueAt(summary[w], s.vars[w].t ? s.vars[w].t : tc_.intConst(0), j, k_.vars[w].name,
-                          sortOf(k_.vars[w].type), &k_.vars[w].type);
-    for (const auto &[e, val] : counters(j))
-      if (tc_.mentions(sm.step, e))
-        sub[e] = val;
-    Term body = tc_.substitute(sm.step, sub);
+    // A step over the entry values of the other variables, at iteration j.
+    auto atIteration = [&](Term step, int self) {
+      std::unordered_map<Term, Term> sub;
+      for (const auto &[w, ew] : entrySym)
+        if (w != self && tc_.mentions(step, ew))
+          sub[ew] = valueAt(summary[w], s.vars[w].t ? s.vars[w].t : tc_.intConst(0), j, k_.vars[w].name,
+                            sortOf(k_.vars[w].type), &k_.vars[w].type);
+      for (const auto &[e, val] : counters(j))
+        if (tc_.mentions(step, e))
+          sub[e] = val;
+      return tc_.substitute(step, sub);
+    };
+    Term body = atIteration(sm.step, v);
+    Term key = sm.shape == Shape::ArgExtremum ? atIteration(summary[sm.keyVar].step, sm.keyVar) : nullptr;
     std::vector<Term> syms, params;
     tc_.collectSymbols(body, syms);
+    if (key)
+      tc_.collectSymbols(key, syms);
     for (Term x : syms)
-      if (x->kind == smt::Kind::Var && x != j)
+      if (x->kind == smt::Kind::Var && x != j && std::find(params.begin(), params.end(), x) == params.end())
         params.push_back(x);
+    if (key) {
+      std::string name = std::string(sm.isMax ? "larg." : "largmin.") + tag_ + "." + std::to_string(out_.sums.size());
+      SumDef def{j, body, params};
+      def.key = key;
+      def.strict = sm.strict;
+      def.isMax = sm.isMax;
+      out_.sums[name] = def;
+      std::vector<Term> args{n};
+      args.insert(args.end(), params.begin(), params.end());
+      const SVal &m0 = s.vars[sm.keyVar];
+      args.push_back(m0.t ? m0.t : tc_.realConst(0));
+      args.push_back(s.vars[v].t ? s.vars[v].t : tc_.intConst(0));
+      Term app = tc_.app(name, sortOf(k_.vars[v].type), args);
+      if (!dry_ && k_.vars[v].type.isInt())
+        out_.facts.push_back(tc_.inRange(app, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
+      return app;
+    }
     bool ext = sm.shape == Shape::Extremum;
     std::string name = std::string(!ext ? "lsum." : sm.isMax ? "lmax." : "lmin.") + tag_ + "." +
                        std::to_string(out_.sums.size());
@@ -1612,6 +1639,46 @@ private:
           if (folds(sm) && tc_.mentions(sm.step, ce) && cs->shape == Shape::Havoc)
             sm = Summary{};
       }
+      // An int variable set under exactly the condition on which a max (min) fold's variable
+      // takes a new candidate: the index of that candidate (argmax).
+      for (auto &[v, sm] : summary) {
+        Term ev = entrySym.count(v) ? entrySym.at(v) : nullptr;
+        Term vt = end.vars[v].t;
+        if (sm.shape != Shape::Havoc || !ev || !k_.vars[v].type.isInt() || !vt || vt->kind != smt::Kind::Ite ||
+            vt->kids[2] != ev || tc_.mentions(vt->kids[1], ev))
+          continue;
+        Term c = vt->kids[0];
+        for (auto &[w, sw] : summary) {
+          Term wt = end.vars[w].t, ew = entrySym.count(w) ? entrySym.at(w) : nullptr;
+          if (sw.shape != Shape::Extremum || !wt || wt->kind != smt::Kind::Ite || wt->kids[0] != c || wt->kids[2] != ew ||
+              wt->kids[1] != sw.step || (c->kind != smt::Kind::Lt && c->kind != smt::Kind::Le))
+            continue;
+          // max: c is ew < d (ew <= d); min: d < ew (d <= ew).
+          bool mx = c->kids[0] == ew && c->kids[1] == sw.step;
+          bool mn = c->kids[1] == ew && c->kids[0] == sw.step;
+          if (!(sw.isMax ? mx : mn))
+            continue;
+          std::vector<Term> syms;
+          tc_.collectSymbols(vt->kids[1], syms);
+          bool ok = true;
+          for (Term x : syms)
+            if (x->kind == smt::Kind::Var && x->id > watermark && !entryIds.count(x))
+              ok = false;
+          for (auto &[u, eu] : entrySym)
+            if (u != v && tc_.mentions(vt->kids[1], eu) &&
+                (summary[u].shape == Shape::Havoc || summary[u].shape == Shape::Accumulate ||
+                 summary[u].shape == Shape::Extremum))
+              ok = false;
+          if (!ok)
+            break;
+          sm.shape = Shape::ArgExtremum;
+          sm.step = vt->kids[1];
+          sm.keyVar = w;
+          sm.isMax = sw.isMax;
+          sm.strict = c->kind == smt::Kind::Lt;
+          break;
+        }
+      }
       if (irregular) {
         // With break/return inside, per-iteration barrier counts are only affine if
         // the barriers are unconditional; otherwise havoc.
@@ -1630,7 +1697,7 @@ private:
           continue;
         }
         const Summary &sm = summary[v];
-        if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum) {
+        if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum || sm.shape == Shape::ArgExtremum) {
           r.vars[v] = {accumulated(v, sm, s, i, summary, entrySym, [&](Term j) {
             return std::vector<std::pair<Term, Term>>{{bcEntry, valueAt(bcSum, s.bc, j, "bc", Sort::Int)},
                                                       {wcEntry, valueAt(wcSum, s.wc, j, "wc", Sort::Int)},

@@ -89,10 +89,20 @@ bool extremumOf(Term x, Term &p, Term &q, bool &isMax);
 // they are too large for the term layer's exact rationals).
 inline constexpr const char *kLowestF32 = "fconst.-flt_max", *kHighestF32 = "fconst.flt_max",
                             *kLowestF64 = "fconst.-dbl_max", *kHighestF64 = "fconst.dbl_max";
+//
+// An int variable a loop sets to `payload` exactly when it sets a max (min) fold's variable to
+// a new candidate (`if (v > bv) { bv = v; best = c; }`): after n iterations it holds
+// larg.TAG.N(n, params..., m0, i0) ("largmin."), the payload of the iteration whose candidate
+// `key` was the last to replace the fold's value, where m0 and i0 are the two variables' values
+// at the loop's entry (i0 when no candidate replaced m0). `strict`: candidates replace on `>`
+// (`<`), so among equal candidates the earliest stays; else on `>=`, the latest.
 struct SumDef {
   Term iter = nullptr;
   Term body = nullptr;
   std::vector<Term> params;
+  Term key = nullptr; // argmax/argmin folds: the candidate compared at iteration `iter`
+  bool strict = false;
+  bool isMax = true;
 };
 
 enum class ArithKind { SignedOverflow, DivByZero, ShiftAmount };

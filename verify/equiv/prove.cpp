@@ -392,10 +392,14 @@ private:
     // One application for one fold, however often the spec writes it (a define used twice).
     for (const auto &[known, e] : specSums_)
       if (known.rfind(prefix, 0) == 0 && e.params == params && tc_.substitute(body, {{kv, e.k}}) == e.body)
-        return tc_.app(known, prefix == "ssum." ? Sort::Real : body->sort, args);
+        return tc_.app(known, foldSort(prefix, body), args);
     std::string name = prefix + std::to_string(specSums_.size());
     specSums_[name] = SpecSum{kv, body, params};
-    return tc_.app(name, prefix == "ssum." ? Sort::Real : body->sort, args);
+    return tc_.app(name, foldSort(prefix, body), args);
+  }
+
+  static Sort foldSort(const std::string &prefix, Term body) {
+    return prefix == "ssum." ? Sort::Real : prefix.rfind("sarg", 0) == 0 ? Sort::Int : body->sort;
   }
 
   Term tr(const spec::Term &t, std::vector<Term> &slots) {
@@ -505,6 +509,8 @@ private:
     case Op::Max: return fold([&](Term x, Term y) { return tc_.ite(tc_.ge(x, y), x, y); });
     case Op::Min: return fold([&](Term x, Term y) { return tc_.ite(tc_.le(x, y), x, y); });
     case Op::Sum: return foldApp(t, "ssum.", slots);
+    case Op::ArgmaxOver: return foldApp(t, "sarg.", slots);
+    case Op::ArgminOver: return foldApp(t, "sargmin.", slots);
     case Op::MaxOver:
     case Op::MinOver: {
       // A range of constant, small length: the max (min) of its terms, written out; else an
@@ -665,6 +671,28 @@ private:
     }
     Term a2 = subA.empty() ? a : tc_.substitute(a, subA), b2 = subB.empty() ? b : tc_.substitute(b, subB);
     matchExtrema(a2, b2, ctx);
+    for (bool isMax : {true, false}) {
+      std::unordered_map<Term, Term> subL, subQ;
+      std::vector<Term> qs = appsWithPrefix(b2, isMax ? "sarg." : "sargmin.");
+      for (Term l : appsWithPrefix(a2, isMax ? "larg." : "largmin."))
+        for (Term q : qs)
+          if (!subQ.count(q) && argEqual(l, q, ctx)) {
+            Term sigma = tc_.fresh("eq.arg", Sort::Int);
+            subL[l] = sigma;
+            subQ[q] = sigma;
+            break;
+          }
+      if (!subL.empty()) {
+        a2 = tc_.substitute(a2, subL);
+        b2 = tc_.substitute(b2, subQ);
+      }
+    }
+    for (const char *fold : {"larg.", "largmin.", "sarg.", "sargmin."})
+      if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+        why = "a running argmax or argmin of the kernel and the spec's could not be matched (it must walk the "
+              "spec's range in order from its first index and replace only on a strictly better term)";
+        return false;
+      }
     for (const char *fold : {"lmax.", "lmin.", "smax.", "smin."})
       if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
         why = "a max or min of the kernel and one of the spec could not be matched (each candidate of the "
@@ -1442,6 +1470,58 @@ private:
         b = tc_.substitute(b, subB);
       }
     }
+  }
+
+  // ---- argmax and argmin ------------------------------------------------------------------
+  //
+  // A running argmax of the kernel, larg.N(n, params..., m0, i0) (symexec.h), equals the
+  // spec's argmax-over k in [lo, hi) of f(k) (the first index of the largest term) when it
+  // walks the range in order: its start is the range's first term (m0 = f(lo), i0 = lo), its
+  // iteration j compares f(lo + 1 + j) and records lo + 1 + j, for the n = hi - lo - 1
+  // iterations, and a candidate replaces the best only when strictly larger (so the first of
+  // equal maxima stays). The same for argmin. By induction over the iterations, the recorded
+  // index is then the first index of the largest (smallest) of f(lo .. lo + j + 1).
+  bool argEqual(Term l, Term q, Term ctx) {
+    const check::SumDef *def = kernelSum(l->name);
+    if (!def || !def->key || !def->strict)
+      return false;
+    const SpecSum &sd = specSums_.at(q->name);
+    size_t np = def->params.size();
+    if (l->kids.size() != np + 3)
+      return false;
+    Term n = l->kids[0], m0 = l->kids[np + 1], i0 = l->kids[np + 2];
+    Term lo = q->kids[0], hi = q->kids[1];
+    std::unordered_map<Term, Term> ms;
+    for (size_t p = 0; p < sd.params.size(); ++p)
+      ms[sd.params[p]] = q->kids[p + 2];
+    Term f = tc_.substitute(sd.body, ms);
+    auto fAt = [&](Term k) { return tc_.substitute(f, {{sd.k, k}}); };
+    if (m0->sort != f->sort)
+      return false;
+    Step st(*this, std::string("the kernel's running arg") + (def->isMax ? "max" : "min") + " walks the spec's '" +
+                       q->name + "' range in order, replacing only on a strictly better term");
+    {
+      Step st2(*this, "the range is not empty, and the start is its first term and index");
+      if (!unsat(tc_.mkAnd(ctx, tc_.le(hi, lo))) ||
+          !unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkAnd(tc_.eq(canonicalKernel(m0), fAt(lo)), tc_.eq(i0, lo))))))
+        return false;
+    }
+    {
+      Step st2(*this, "the loop runs once per remaining index of the range");
+      if (!unsat(tc_.mkAnd(ctx, tc_.ne(n, tc_.sub(tc_.sub(hi, lo), tc_.intConst(1))))))
+        return false;
+    }
+    Term j = tc_.fresh("arg.j", Sort::Int);
+    std::unordered_map<Term, Term> m{{def->iter, j}};
+    for (size_t p = 0; p < np; ++p)
+      m[def->params[p]] = l->kids[p + 1];
+    Term key = canonicalKernel(tc_.substitute(def->key, m)), payload = tc_.substitute(def->body, m);
+    Term idx = tc_.add(lo, tc_.add(j, tc_.intConst(1)));
+    if (key->sort != f->sort || payload->sort != Sort::Int)
+      return false;
+    Step st3(*this, "iteration j compares the range's term lo + 1 + j and records that index");
+    return unsat(tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n),
+                            tc_.mkNot(tc_.mkAnd(tc_.eq(key, fAt(idx)), tc_.eq(payload, idx)))}));
   }
 
   // ---- re-indexed sums (summand bijection) -------------------------------------------------

@@ -30,6 +30,8 @@
 // is not empty, every candidate is the spec's term at a checked index map in the range (or
 // the lowest finite float of an input's type where the spec reads that input: inputs are
 // assumed finite, stated), and every index of the range is the image of a candidate.
+// A running argmax (argmin) equals the spec's argmax-over when it walks the spec's range in
+// order from its first term and index, replacing only on a strictly better term.
 // Every query is `unsat` or the obligation stays unknown; nothing here refutes (the concrete
 // tests in concrete.h do). KSYNTH_DEBUG_EQ=1 prints why witnesses and bijections fail.
 #pragma once

@@ -1,0 +1,18 @@
+// ksynth:spec argmax_rows expect=equivalence
+// ksynth:launch grid=((R + 127) / 128) block=(128)
+// Buggy twin of argmax_rows: the loop starts at column 2, so column 1 is never compared.
+__global__ void argmax_rows(const float *X, int *I, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    int best = 0;
+    float bv = X[r * C];
+    for (int c = 2; c < C; ++c) {
+      float v = X[r * C + c];
+      if (v > bv) {
+        bv = v;
+        best = c;
+      }
+    }
+    I[r] = best;
+  }
+}
