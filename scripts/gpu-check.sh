@@ -91,7 +91,12 @@ run maxpool2d $S/maxpool2d.cu $S/maxpool2d.smt --size OH=$H2 OW=$H2
 run conv2d $S/conv2d.cu $S/conv2d.smt --size H=$N2 W=$N2 KH=5 KW=5
 run stencil2d $S/stencil2d.cu $S/stencil2d.smt --size H=$N2 W=$N2
 run conv1d $S/conv1d.cu $S/conv1d.smt --size N=1048576 K=64
-run softmax_refused $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2
-run softmax_unverified $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --unverified --samples 512
+run softmax $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+run row_max $S/row_max.cu $S/row_max.smt --size R=$N2 C=$N2
+run argmax_rows $S/argmax_rows.cu $S/argmax_rows.smt --size R=$N2 C=$N2
+run scan_block $S/scan_block.cu $S/scan_block.smt --size N=256
+# A correct kernel proven only up to a size: refused, then run with --unverified.
+run scan_bounded_refused tests/kernels/scan_two_barriers.cu $S/scan_block.smt --size N=256
+run scan_bounded_unverified tests/kernels/scan_two_barriers.cu $S/scan_block.smt --size N=256 --unverified
 rm -f "$O/cur.json" "$O/cur.err"
 date -u

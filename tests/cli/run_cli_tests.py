@@ -107,7 +107,7 @@ def main():
     check("--checks equivalence alone: only equivalence reported, proven (safety decided internally)",
           rc == 0 and j["verdict"] == "proven" and obl and all(o["status"] == "proven" for o in obl)
           and {o["kind"] for o in obl} == {"equivalence"}, out)
-    sm_cu = os.path.join(ROOT, "specs", "scan_block.cu")
+    sm_cu = os.path.join(ROOT, "tests", "kernels", "scan_two_barriers.cu")
     sm_smt = os.path.join(ROOT, "specs", "scan_block.smt")
     rc, out, _ = run(ks, "verify", sm_cu, "--spec", sm_smt, "--checks", "equivalence", "--bound", "0")
     check("equivalence not provable yet (--bound 0): unknown (exit 2) with the reason and the sizes tested",

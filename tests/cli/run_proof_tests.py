@@ -103,10 +103,13 @@ def main():
     check("reduce (no spec): check-proof --solver z3", rc == 0 and "cvc5" not in out.splitlines()[1], out + err)
 
     # A bounded verdict is recorded as such and never upgraded.
-    d, rc, out = bundle("scan_block")
-    check("scan_block: verify exits 2 (bounded)", rc == 2, out)
+    d = os.path.join(tmp, "bounded")
+    rc, out, err = run(ks, "verify", os.path.join(ROOT, "tests", "kernels", "scan_two_barriers.cu"), "--spec",
+                       os.path.join(specs, "scan_block.smt"), "--proof-dir", d)
+    out += err
+    check("scan_two_barriers: verify exits 2 (bounded)", rc == 2 and "VERDICT: BOUNDED" in out, out)
     rc, out, err = run(ks, "check-proof", d)
-    check("scan_block: check-proof keeps bounded (exit 2, not re-checked)",
+    check("scan_two_barriers: check-proof keeps bounded (exit 2, not re-checked)",
           rc == 2 and "recorded as bounded (never upgraded)" in out and "not proven" in out, out + err)
 
     # Tampering: each copy of the good bundle gets one change.

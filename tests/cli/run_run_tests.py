@@ -83,7 +83,8 @@ def main():
     rc, out, err, _ = run(ks, relu0, "--spec", os.path.join(SPECS, "relu.smt"), "--size", "N=300", env=nogpu)
     check("refuted kernel: refused, exit 1", rc == 1 and "RESULT: REFUSED" in out and "refusing to run" in err
           and "--unverified" in err, out + err)
-    rc, out, err, _ = run(ks, *spec("scan_block"), "--size", "N=5", env=nogpu)
+    rc, out, err, _ = run(ks, os.path.join(ROOT, "tests", "kernels", "scan_two_barriers.cu"), "--spec",
+                          os.path.join(SPECS, "scan_block.smt"), "--size", "N=5", env=nogpu)
     check("bounded kernel: refused, exit 2", rc == 2 and "REFUSED" in out and "bounded" in err, out + err)
     rc, out, err, _ = run(ks, *spec("matmul"), "--backend", "cpu", "--size", "M=20000", "N=2", "K=2", env=nogpu)
     check("sizes outside the spec: not run, exit 2", rc == 2 and "outside the spec" in err and "NOT RUN" in out,

@@ -32,6 +32,8 @@
 // assumed finite, stated), and every index of the range is the image of a candidate.
 // A running argmax (argmin) equals the spec's argmax-over when it walks the spec's range in
 // order from its first term and index, replacing only on a strictly better term.
+// An in-block Hillis-Steele scan (double-buffered, checked round by round) holds in cell k the
+// sum of the cells 0..k before its first round: a kernel sum like any other.
 // Every query is `unsat` or the obligation stays unknown; nothing here refutes (the concrete
 // tests in concrete.h do). KSYNTH_DEBUG_EQ=1 prints why witnesses and bijections fail.
 #pragma once

@@ -1,8 +1,7 @@
 ; ksynth query scan_block.spec.19 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
+;   within it: the store at line 14 is an inclusive scan over shared 'buf': in each round every thread k stores A[R + k] + (k >= 2^r ? A[R + k - 2^r] : 0)
 ; source lines: 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)

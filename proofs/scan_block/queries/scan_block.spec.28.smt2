@@ -1,9 +1,10 @@
 ; ksynth query scan_block.spec.28 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
+;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
 ;   within it: a read of shared 'buf' gets the value stored at line 7 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 7 18
+; source lines: 7 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const |w1.loopvar.off!1| Int)
@@ -59,6 +60,7 @@
 (declare-const |w3.entry.d!0| Int)
 (declare-const |w3.entry.off!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |scan.m!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -147,6 +149,7 @@
 (assert (and (<= (- 2147483648) |w3.entry.d!0|) (<= |w3.entry.d!0| 2147483647)))
 (assert (and (<= (- 2147483648) |w3.entry.off!0|) (<= |w3.entry.off!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 7)))
+(assert (and (<= 0 |scan.m!0|) (<= |scan.m!0| 255)))
 (push 1)
 (assert false)
 (check-sat)

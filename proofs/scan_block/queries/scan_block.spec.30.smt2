@@ -1,9 +1,8 @@
 ; ksynth query scan_block.spec.30 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 14 18
+;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+; source lines: 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const |w1.loopvar.off!1| Int)
@@ -59,6 +58,8 @@
 (declare-const |w3.entry.d!0| Int)
 (declare-const |w3.entry.off!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |scan.m!0| Int)
+(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -147,6 +148,7 @@
 (assert (and (<= (- 2147483648) |w3.entry.d!0|) (<= |w3.entry.d!0| 2147483647)))
 (assert (and (<= (- 2147483648) |w3.entry.off!0|) (<= |w3.entry.off!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 7)))
+(assert (and (<= 0 |scan.m!0|) (<= |scan.m!0| 255)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (not (= (+ w1.threadIdx.x 1) (ite (<= (+ |elem.j0!0| 2) 0) 0 (+ |elem.j0!0| 1))))))
 (check-sat)

@@ -1,11 +1,12 @@
 ; ksynth query scan_block.spec.31 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 14 18
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
+;   within it: the two values are equal
+; source lines: 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const |w1.loopvar.off!1| Int)
 (declare-const |w1.loopvar.off!2| Int)
 (declare-const |w1.loopvar.off!3| Int)
@@ -59,7 +60,9 @@
 (declare-const |w3.entry.d!0| Int)
 (declare-const |w3.entry.off!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |scan.m!0| Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -148,6 +151,7 @@
 (assert (and (<= (- 2147483648) |w3.entry.d!0|) (<= |w3.entry.d!0| 2147483647)))
 (assert (and (<= (- 2147483648) |w3.entry.off!0|) (<= |w3.entry.off!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 7)))
+(assert (and (<= 0 |scan.m!0|) (<= |scan.m!0| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (= w1.threadIdx.x (+ w2.threadIdx.x (* 256 (mod (+ |w2.iter!0| 1) 2)))) (<= 6 (+ |w2.iter!0| 1)) (<= (+ |w2.iter!0| 1) 7) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.x w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z) (= 5 |w2.iter!0|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) (+ w1.threadIdx.x 1)) (not (= (mem.X.0 |eq.j!0|) (ite (<= (+ |eq.j!0| 1) param.N) (mem.X.0 |eq.j!0|) (/ 0.0 1.0))))))
 (check-sat)

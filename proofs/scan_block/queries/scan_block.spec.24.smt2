@@ -1,9 +1,9 @@
-; ksynth query scan_block.spec.52 (coverage/equivalence; ksynth got unsat)
+; ksynth query scan_block.spec.24 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a read of shared 'buf' gets the value stored at line 7 by one writer thread
+;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 7 18
+; source lines: 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const |w1.loopvar.off!1| Int)

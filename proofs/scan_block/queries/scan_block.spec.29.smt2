@@ -1,9 +1,10 @@
-; ksynth query scan_block.spec.55 (coverage/equivalence; ksynth got unsat)
+; ksynth query scan_block.spec.29 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
 ;   within it: a read of shared 'buf' gets the value stored at line 14 by one writer thread
+;   within it: a read of shared 'buf' gets the value stored at line 7 by one writer thread
 ;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 14 18
+; source lines: 7 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const |w1.loopvar.off!1| Int)
@@ -59,6 +60,7 @@
 (declare-const |w3.entry.d!0| Int)
 (declare-const |w3.entry.off!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |scan.m!0| Int)
 (declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
@@ -148,6 +150,7 @@
 (assert (and (<= (- 2147483648) |w3.entry.d!0|) (<= |w3.entry.d!0| 2147483647)))
 (assert (and (<= (- 2147483648) |w3.entry.off!0|) (<= |w3.entry.off!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 7)))
+(assert (and (<= 0 |scan.m!0|) (<= |scan.m!0| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (= w1.threadIdx.x (+ w2.threadIdx.x (* 256 (mod (+ |w2.iter!0| 1) 2)))) (<= 4 (+ |w2.iter!0| 1)) (<= (+ |w2.iter!0| 1) 5) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.x w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z) (= 3 |w2.iter!0|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (= w2.threadIdx.x |scan.m!0|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |scan.m!0|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)
