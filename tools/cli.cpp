@@ -826,6 +826,10 @@ int verifyMain(const std::vector<std::string> &args, std::ostream &outs, std::os
     outs << (byKind.empty() ? "" : ")") << "\n";
     for (const std::string &a : r.report.abstractions)
       outs << "  abstraction: " << a << "\n";
+    // What the proofs assumed beyond the spec's own preconditions (those are the user's).
+    for (const std::string &a : r.report.assumptions)
+      if (a.rfind("spec ", 0) != 0 && a.rfind("--assume ", 0) != 0)
+        outs << "  assuming: " << a << "\n";
   }
   std::string up = verdict;
   for (char &c : up)

@@ -535,17 +535,19 @@ private:
       return tc_.realConst(mant * (static_cast<int128>(1) << exp));
     if (exp < 0 && exp > -100)
       return tc_.realConst(mant, static_cast<int128>(1) << -exp);
-    abstraction("floating-point constants of extreme magnitude as unknown reals");
     // The largest finite floats are named (kLowestF32...): the equivalence prover knows that
     // no finite value of the type is below the lowest (the start of a max fold).
-    if (v == -static_cast<double>(std::numeric_limits<float>::max()))
-      return tc_.app(kLowestF32, Sort::Real, {});
-    if (v == static_cast<double>(std::numeric_limits<float>::max()))
-      return tc_.app(kHighestF32, Sort::Real, {});
-    if (v == -std::numeric_limits<double>::max())
-      return tc_.app(kLowestF64, Sort::Real, {});
-    if (v == std::numeric_limits<double>::max())
-      return tc_.app(kHighestF64, Sort::Real, {});
+    const char *named = v == -static_cast<double>(std::numeric_limits<float>::max())  ? kLowestF32
+                        : v == static_cast<double>(std::numeric_limits<float>::max()) ? kHighestF32
+                        : v == -std::numeric_limits<double>::max()                    ? kLowestF64
+                        : v == std::numeric_limits<double>::max()                     ? kHighestF64
+                                                                                      : nullptr;
+    if (named) {
+      abstraction("FLT_MAX and DBL_MAX (and their negations) as named unknown reals, known only to be at least "
+                  "(at most) every finite input of their type");
+      return tc_.app(named, Sort::Real, {});
+    }
+    abstraction("floating-point constants of extreme magnitude as unknown reals");
     return tc_.app("fconst." + std::to_string(v), Sort::Real, {});
   }
 
@@ -661,6 +663,9 @@ private:
       ir::Type from = e.args[0]->type;
       if (from.isPtr())
         return tc_.intConst(0);
+      if (ty.isFloat() && from.isFloat() && from.bits > ty.bits)
+        abstraction("a double narrowed to float keeps its value (a double beyond FLT_MAX becomes infinity on "
+                    "the GPU)");
       if (ty.isFloat())
         return from.isBool() ? tc_.ite(v, tc_.realConst(1), tc_.realConst(0)) : tc_.toReal(v);
       if (from.isFloat()) {

@@ -175,6 +175,32 @@ __global__ void f(float *Y, int *Z, int n) {
   CHECK(cell(wide, Y, 0) == static_cast<double>(0.1f) + static_cast<double>(0.2f)); // literals are floats
 }
 
+TEST_CASE("runGrid: unsigned wrap-around and int conversions are defined, not faults; a bad shift is") {
+  // `c-- > 0` on an unsigned counter ends by wrapping 0 to UINT_MAX, as the language defines.
+  ir::Kernel k = kernelOf(R"(
+__global__ void f(int *Y, int n, int sh) {
+  unsigned c = n;
+  int s = 0;
+  while (c-- > 0) s += 1;
+  unsigned char b = (unsigned char)(n + 255);
+  Y[0] = s + b;
+  if (threadIdx.x == 1) Y[1] = 1 << sh;
+})");
+  int Y = arrayNamed(k, "Y");
+  interp::Env env;
+  env.block = {2, 1, 1};
+  env.params[varNamed(k, "n")] = iv(3);
+  env.params[varNamed(k, "sh")] = iv(40);
+  env.lens[Y] = 2;
+  interp::GridRun r = interp::runGrid(k, env);
+  CHECK(r.completed);
+  REQUIRE(r.memory.count({Y, 0}));
+  CHECK(r.memory.at({Y, 0}).i == 3 + 2); // (unsigned char)258 == 2
+  REQUIRE(r.faults.size() == 1);  // only the shift by 40
+  CHECK(r.faults[0].event.kind == interp::EventKind::Overflow);
+  CHECK(r.faults[0].thread.thread.x == 1);
+}
+
 TEST_CASE("runGrid: a thread that stops (signed overflow) ends the run with its reason") {
   ir::Kernel k = kernelOf(R"(
 __global__ void f(int *Y, int n) {
