@@ -296,8 +296,9 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
   std::map<int, int> arrayOfTensor;
   for (const auto &[a, t] : b.tensorOfArray)
     arrayOfTensor[t] = a;
-  // The budget is this thread's CPU time, not wall time: a loaded machine must not test
-  // fewer sizes (a twin buggy only past size 256 ended bounded under load).
+  // The budget is counted in interpreter steps (ConcreteOptions::budgetSteps), so a loaded
+  // machine tests the same sizes (a twin buggy only past size 256 ended bounded under load);
+  // the guard in CPU seconds is the calling thread's.
   auto cpuNow = [] {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
@@ -305,6 +306,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
   };
   double start = cpuNow();
   int runs = 0;
+  uint64_t stepsTotal = 0;
   // Each size with coarse random inputs; a cheap one (at most 1024 threads and elements of
   // work) right after with each other fill.
   std::vector<std::pair<size_t, Fill>> plan;
@@ -317,7 +319,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
   for (const auto &[si, fill] : plan) {
     const Sizes &sz = sizes[si];
     double elapsed = cpuNow() - start;
-    if ((runs >= o.maxRuns && fill == Fill::Coarse) || elapsed > o.budgetSeconds)
+    if ((runs >= o.maxRuns && fill == Fill::Coarse) || stepsTotal > o.budgetSteps || elapsed > o.budgetSeconds)
       break;
     std::mt19937 rng(o.seed * 7919u + static_cast<unsigned>(si) + 1000003u * static_cast<unsigned>(fill));
     spec::Inputs in;
@@ -381,6 +383,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     interp::Env &env = le.env;
     std::map<int, std::vector<int64_t>> &shapes = le.shapes; // tensor -> shape
     interp::GridRun run = interp::runGrid(k, env);
+    stepsTotal += run.steps;
     runs += fill == Fill::Coarse; // maxRuns counts sizes; a cheap size's other fills are extra
     // Outputs that depend on memory the launch did not write: rerun with that memory holding
     // another value (only a value that changes is reported).
@@ -396,6 +399,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
       rerun = interp::runGrid(k, env2);
       env2.garbage = std::numeric_limits<double>::quiet_NaN();
       rerunNaN = interp::runGrid(k, env2);
+      stepsTotal += rerun.steps + rerunNaN.steps;
     }
     if (!run.completed) {
       std::string what = run.error;
@@ -561,6 +565,9 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     if (std::find(rep.agreed.begin(), rep.agreed.end(), sz) == rep.agreed.end())
       rep.agreed.push_back(sz);
   }
+  if (getenv("KSYNTH_DEBUG_CONCRETE"))
+    fprintf(stderr, "concrete: %d runs, %.0f interpreter steps, %.3f s CPU\n", runs, static_cast<double>(stepsTotal),
+            cpuNow() - start);
   if (rep.agreed.empty() && rep.skipped.empty())
     rep.unavailable = "no sizes to test";
   return rep;

@@ -39,7 +39,11 @@ struct ConcreteOptions {
   std::array<ir::ExprPtr, 3> block{}, grid{}; // the launch (nullptr: 1; both needed)
   std::vector<Sizes> sizes;                   // sizes to test; empty: chosen (chooseSizes)
   unsigned seed = 1;
-  double budgetSeconds = 2; // stop starting new runs after this (CPU seconds of the calling thread)
+  // Stop starting new runs once the runs so far took this many interpreter steps (about 2 s
+  // on the 2-core machine): a budget in steps makes the tests, and so their verdicts and
+  // counterexamples, the same on every run and under any load.
+  uint64_t budgetSteps = 4'000'000;
+  double budgetSeconds = 8; // a guard: also stop after this (CPU seconds of the calling thread)
   int maxRuns = 16;
   // Given inputs (dims, scalars, in/inout tensors) instead of random ones: one run at
   // inputs->dims (replaying a counterexample found elsewhere).

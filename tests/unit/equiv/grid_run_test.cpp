@@ -287,6 +287,22 @@ __global__ void scale(const float *X, float *Y, int N) {
   CHECK(partial); // 65 comes from the block size
 }
 
+TEST_CASE("testAgainstSpec: the budget is in interpreter steps, so the same sizes run on every run") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < N) Y[i] = 2.0f * X[i];
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport all = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  REQUIRE(all.agreed.size() > 2);
+  equiv::ConcreteReport again = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  CHECK(again.agreed == all.agreed);
+  t.o.budgetSteps = 1; // the first run alone exceeds it
+  equiv::ConcreteReport one = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  REQUIRE(one.agreed.size() == 1);
+  CHECK(one.agreed[0] == all.agreed[0]);
+}
+
 TEST_CASE("testAgainstSpec: an element no thread writes refutes coverage, naming it") {
   Bound t = bindBoth(kScaleSpec, R"(
 __global__ void scale(const float *X, float *Y, int N) {
