@@ -290,3 +290,71 @@ __global__ void acc(const float *X, float *S, int N) {
     CHECK(prove(c, "S").equivalence != Status::Proven);
   }
 }
+
+namespace {
+
+const char *kRowMin = R"((spec row_min (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R) out)
+  (ensures (Y r) (min-over c 0 C (X r c)))))";
+
+const char *kArgminRows = R"((spec argmin_rows (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor I i32 (R) out)
+  (ensures (I r) (argmin-over c 0 C (X r c)))))";
+
+// One thread per row: a running min from the first column (`op` compares v with the best).
+std::string rowMinKernel(const std::string &update) {
+  return R"(
+__global__ void row_min(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    float m = X[r * C];
+    for (int c = 1; c < C; ++c)
+      )" + update + R"(;
+    Y[r] = m;
+  }
+})";
+}
+
+std::string argminKernel(const std::string &cmp) {
+  return R"(
+__global__ void argmin_rows(const float *X, int *I, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    int best = 0;
+    float bv = X[r * C];
+    for (int c = 1; c < C; ++c) {
+      float v = X[r * C + c];
+      if (v )" + cmp + R"( bv) {
+        bv = v;
+        best = c;
+      }
+    }
+    I[r] = best;
+  }
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a running min over a symbolic row is the spec's min-over; max or a skipped column is not") {
+  for (const char *update : {"m = fminf(m, X[r * C + c])", "if (X[r * C + c] < m) m = X[r * C + c]"}) {
+    CAPTURE(update);
+    Case c = make(kRowMin, rowMinKernel(update), {"128"}, {"(R + 127) / 128"});
+    CHECK(prove(c, "Y").equivalence == Status::Proven);
+  }
+  for (const char *wrong : {"m = fmaxf(m, X[r * C + c])", "m = fminf(m, X[r * C + c - 1])",
+                            "m = fminf(m, X[r * C + (c == C - 1 ? 0 : c)])"}) {
+    CAPTURE(wrong);
+    Case c = make(kRowMin, rowMinKernel(wrong), {"128"}, {"(R + 127) / 128"});
+    CHECK(prove(c, "Y").equivalence != Status::Proven);
+  }
+}
+
+TEST_CASE("prove: a running argmin with a strict test is the spec's argmin-over (first of equals); <= is not") {
+  Case ok = make(kArgminRows, argminKernel("<"), {"128"}, {"(R + 127) / 128"});
+  CHECK(prove(ok, "I").equivalence == Status::Proven);
+  Case last = make(kArgminRows, argminKernel("<="), {"128"}, {"(R + 127) / 128"});
+  CHECK(prove(last, "I").equivalence != Status::Proven);
+  Case wrongWay = make(kArgminRows, argminKernel(">"), {"128"}, {"(R + 127) / 128"});
+  CHECK(prove(wrongWay, "I").equivalence != Status::Proven);
+}
