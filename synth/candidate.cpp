@@ -133,8 +133,8 @@ bool writeText(const fs::path &path, const std::string &text) {
 }
 
 int Candidate::rank() const {
-  if (!checked)
-    return -1;
+  if (!checked) // a reply with no usable kernel ranks above a request that failed
+    return stage == "model" ? -2 : -1;
   std::string v = check.verdict();
   int base = v == "proven"    ? 4000000
              : v == "bounded" ? 3000000

@@ -92,9 +92,13 @@ struct ProveArgs {
   std::string spec, provider, model, out, replay, resume, nvcc;
   int rounds = 5, samples = 1, optimize = 0;
   bool roundsSet = false, samplesSet = false, optimizeSet = false, prove = false, quiet = false, json = false, noRun = false;
+  bool timeoutSet = false, maxTokensSet = false;
   double timeoutS = 10;
   int maxTokens = 0;
 };
+
+// More optimize rounds than this is a typo, not a plan (each is a paid request).
+constexpr int kMaxOptimize = 100;
 
 // More parallel requests than this is a typo, not a plan (each is a paid request).
 constexpr int kMaxSamples = 64;
@@ -178,8 +182,10 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       try {
         size_t used = 0;
         double d = std::stod(v, &used);
-        if (used != v.size() || d < 0 || (d == 0 && !zeroOk) || (flag != "--timeout" && d != static_cast<int>(d)) ||
-            (flag == "--samples" && d > kMaxSamples))
+        // (the bound before the cast: a double beyond int's range has no int value)
+        if (used != v.size() || !(d >= 0) || (d == 0 && !zeroOk) || (flag != "--timeout" && d > 1e9) ||
+            (flag != "--timeout" && d != static_cast<int>(d)) || (flag == "--samples" && d > kMaxSamples) ||
+            (flag == "--optimize" && d > kMaxOptimize) || (flag == "--timeout" && d > 1e6))
           throw std::invalid_argument(v);
         if (flag == "--rounds")
           pa.rounds = static_cast<int>(d), pa.roundsSet = true;
@@ -188,12 +194,12 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
         else if (flag == "--optimize")
           pa.optimize = static_cast<int>(d), pa.optimizeSet = true;
         else if (flag == "--timeout")
-          pa.timeoutS = d;
+          pa.timeoutS = d, pa.timeoutSet = true;
         else
-          pa.maxTokens = static_cast<int>(d);
+          pa.maxTokens = static_cast<int>(d), pa.maxTokensSet = true;
       } catch (const std::exception &) {
         std::string what = flag == "--timeout"    ? "a positive number"
-                           : flag == "--optimize" ? "an integer of 0 or more"
+                           : flag == "--optimize" ? "an integer from 0 to " + std::to_string(kMaxOptimize)
                            : flag == "--samples"  ? "an integer from 1 to " + std::to_string(kMaxSamples)
                                                   : "a positive integer";
         return usage(err, flag + " needs " + what + " (got '" + v + "')");
@@ -213,12 +219,36 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       err << "ksynth: error: '" << pa.resume << "' is not a run directory (no readable run.json)\n";
       return kExitUsage;
     }
+    // The spec and the samples per round shape the conversation: a resumed run must keep them.
+    std::string was = resumed.value("spec", "");
+    std::error_code sameEc;
+    bool same = pa.spec.empty() || was.empty() || fs::equivalent(pa.spec, was, sameEc);
+    if (sameEc)
+      same = fs::absolute(pa.spec) == fs::path(was);
+    if (!same) {
+      err << "ksynth: error: --resume: the run in '" << pa.resume << "' is for the spec " << was
+          << "; a resumed run keeps its spec (leave out --spec)\n";
+      return kExitUsage;
+    }
+    if (pa.samplesSet && resumed.contains("samples") && resumed["samples"] != pa.samples) {
+      err << "ksynth: error: --resume: the run in '" << pa.resume << "' asked for " << resumed["samples"].dump()
+          << " sample(s) per round; a resumed run keeps that number (leave out --samples)\n";
+      return kExitUsage;
+    }
     if (pa.spec.empty())
-      pa.spec = resumed.value("spec", "");
+      pa.spec = was;
     if (!pa.roundsSet)
       pa.rounds = resumed.value("rounds", pa.rounds);
     if (!pa.samplesSet)
       pa.samples = resumed.value("samples", pa.samples);
+    // What the verifier and the runner were told: a different timeout could change verdicts,
+    // and so the conversation, and ask again for replies that are recorded.
+    if (!pa.timeoutSet && resumed.contains("verify_timeout_s") && resumed["verify_timeout_s"].is_number())
+      pa.timeoutS = resumed["verify_timeout_s"].get<double>();
+    if (!pa.maxTokensSet && resumed.contains("max_tokens") && resumed["max_tokens"].is_number_integer())
+      pa.maxTokens = resumed["max_tokens"].get<int>();
+    if (resumed.value("no_run", false))
+      pa.noRun = true;
     if (!pa.optimizeSet)
       pa.optimize = resumed.value("optimize", pa.optimize);
     if (pa.provider.empty())
@@ -389,6 +419,10 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
     client = resumeClient.get();
     runInfo["resumed"] = models::utcNow();
   }
+
+  runInfo["no_run"] = pa.noRun;
+  if (pa.maxTokens > 0)
+    runInfo["max_tokens"] = pa.maxTokens;
 
   LoopOptions lo;
   lo.specPath = pa.spec;

@@ -58,9 +58,22 @@ std::unique_ptr<FixtureClient> FixtureClient::open(const std::string &path,
       error = path + ":" + std::to_string(r.line) + ": not a valid exchange record: " + e.what();
       return nullptr;
     }
-    if (okOnly && !r.reply.ok())
-      continue;
     c->recs_.push_back(std::move(r));
+  }
+  if (okOnly) {
+    // Resuming: a reply cut at the token limit was a candidate, and a failed request the run
+    // went on past (another sample carried the round) shaped what followed: both are
+    // replayed as they were. A failed request the run stopped at is asked again.
+    std::vector<Rec> kept;
+    for (size_t i = 0; i < c->recs_.size(); ++i) {
+      const Rec &r = c->recs_[i];
+      bool wentOn = false;
+      for (size_t j = i + 1; j < c->recs_.size() && !wentOn; ++j)
+        wentOn = c->recs_[j].conversation.at("turns").size() > r.conversation.at("turns").size();
+      if (r.reply.ok() || r.reply.error.kind == models::ErrorKind::TokenLimit || wentOn)
+        kept.push_back(r);
+    }
+    c->recs_ = std::move(kept);
   }
   if (c->recs_.empty() && !fallback) {
     error = path + " holds no exchanges";
@@ -82,12 +95,42 @@ models::Reply FixtureClient::send(const models::Conversation &conversation, int 
   {
     std::lock_guard<std::mutex> lock(mu_);
     const json &nt = now.at("turns");
-    Rec *cand = nullptr;
-    for (Rec &r : recs_)
-      if (!r.used && r.sample == sample && r.conversation.at("turns").size() == nt.size()) {
+    // Why recording r cannot answer this request ("" if it can); `differs`: only the user
+    // turns' wording differs (ksynth's own text may change between versions).
+    auto mismatch = [&](const Rec &r, bool &wording) {
+      const json &rt = r.conversation.at("turns");
+      wording = false;
+      for (size_t i = 0; i < rt.size(); ++i) {
+        std::string role = rt[i].value("role", "");
+        if (role != nt[i].value("role", ""))
+          return "turn " + std::to_string(i + 1) + " is " + role + " in the recording, " + nt[i].value("role", "") +
+                 " in the request";
+        if (role == "assistant" && rt[i].value("text", "") != nt[i].value("text", ""))
+          return "turn " + std::to_string(i + 1) + " (the model's reply) differs from the recording";
+        if (role == "user" && rt[i].value("text", "") != nt[i].value("text", ""))
+          wording = true;
+      }
+      return std::string();
+    };
+    // Of the unused recordings of this sample at this length, the first that matches exactly,
+    // else the first that matches but for ksynth's wording; else the first, to say why not.
+    Rec *cand = nullptr, *loose = nullptr, *first = nullptr;
+    for (Rec &r : recs_) {
+      if (r.used || r.sample != sample || r.conversation.at("turns").size() != nt.size())
+        continue;
+      bool wording = false;
+      std::string w = mismatch(r, wording);
+      if (!first)
+        first = &r;
+      if (w.empty() && !wording) {
         cand = &r;
         break;
       }
+      if (w.empty() && !loose)
+        loose = &r;
+    }
+    if (!cand)
+      cand = loose ? loose : first;
     std::string why;
     if (!cand) {
       size_t rounds = 0;
@@ -97,17 +140,7 @@ models::Reply FixtureClient::send(const models::Conversation &conversation, int 
             (sample ? " of sample " + std::to_string(sample + 1) + " (transcript \"sample\": " + std::to_string(sample) + ")" : "") + " (it holds " + std::to_string(rounds) +
             " round(s)); the run asked for one more";
     } else {
-      const json &rt = cand->conversation.at("turns");
-      for (size_t i = 0; why.empty() && i < rt.size(); ++i) {
-        std::string role = rt[i].value("role", "");
-        if (role != nt[i].value("role", ""))
-          why = "turn " + std::to_string(i + 1) + " is " + role + " in the recording, " + nt[i].value("role", "") +
-                " in the request";
-        else if (role == "assistant" && rt[i].value("text", "") != nt[i].value("text", ""))
-          why = "turn " + std::to_string(i + 1) + " (the model's reply) differs from the recording";
-        else if (role == "user" && rt[i].value("text", "") != nt[i].value("text", ""))
-          differs = true;
-      }
+      why = mismatch(*cand, differs);
       if (!why.empty())
         why = "replay: round " + std::to_string((nt.size() + 1) / 2) + " does not follow the fixture " + path_ +
               " (line " + std::to_string(cand->line) + "): " + why;

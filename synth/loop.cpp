@@ -154,6 +154,10 @@ bool Loop::prepare() {
     res_.error = "cannot create the output directory '" + dir_.string() + "': " + ec.message();
     return false;
   }
+  // A resumed run decides its kernel again: what an earlier invocation kept goes, so these
+  // files are always this run's kept kernel's (or absent).
+  for (const char *f : {"kernel.cu", "kernel-run.json", "proof"})
+    fs::remove_all(dir_ / f, ec);
   // The spec: parsed and checked once (its errors are the user's, not the model's).
   parsed_ = spec::parseFile(o_.specPath);
   std::vector<spec::Diagnostic> errs = parsed_.errors;
@@ -253,14 +257,25 @@ void Loop::interrupted(const std::string &where) {
   res_.error = "interrupted in " + where + "; continue with --resume " + dir_.string();
 }
 
+// The kept kernel, its proof bundle and its run, copied beside their places first and then
+// renamed into them, so an interruption never pairs one kernel with another's proof.
 void Loop::promote(const Candidate &c) {
   std::error_code ec;
-  fs::copy_file(c.dir / "candidate.cu", dir_ / "kernel.cu", fs::copy_options::overwrite_existing, ec);
+  fs::path proofTmp = dir_ / "proof.tmp", kernelTmp = dir_ / "kernel.cu.tmp", runTmp = dir_ / "kernel-run.json.tmp";
+  fs::remove_all(proofTmp, ec);
+  fs::copy(c.dir / "proof", proofTmp, fs::copy_options::recursive, ec);
+  writeText(proofTmp / "report.json", c.check.report.dump(2) + "\n");
+  fs::copy_file(c.dir / "candidate.cu", kernelTmp, fs::copy_options::overwrite_existing, ec);
+  bool hasRun = fs::exists(c.dir / "kernel-run.json");
+  if (hasRun)
+    fs::copy_file(c.dir / "kernel-run.json", runTmp, fs::copy_options::overwrite_existing, ec);
   fs::remove_all(dir_ / "proof", ec);
-  fs::copy(c.dir / "proof", dir_ / "proof", fs::copy_options::recursive, ec);
-  writeText(dir_ / "proof" / "report.json", c.check.report.dump(2) + "\n");
-  if (fs::exists(c.dir / "kernel-run.json"))
-    fs::copy_file(c.dir / "kernel-run.json", dir_ / "kernel-run.json", fs::copy_options::overwrite_existing, ec);
+  fs::rename(proofTmp, dir_ / "proof", ec);
+  fs::rename(kernelTmp, dir_ / "kernel.cu", ec);
+  if (hasRun)
+    fs::rename(runTmp, dir_ / "kernel-run.json", ec);
+  else
+    fs::remove(dir_ / "kernel-run.json", ec);
   report_["kernel"] = fs::absolute(dir_ / "kernel.cu").string();
   report_["proof"] = fs::absolute(dir_ / "proof").string();
   report_["kernel_from"] = fs::relative(c.dir, dir_).string();
@@ -311,6 +326,9 @@ std::optional<Candidate> Loop::takeSample(int r, int m, Asked a, json &rj) {
 // The round's candidate to keep or continue from: the lowest-numbered proven sample, else
 // the best ranked, the lowest sample among equals.
 size_t Loop::bestOfRound(size_t first) const {
+  for (size_t i = first; i < cands_.size(); ++i)
+    if (cands_[i].proven())
+      return i;
   size_t best = first;
   for (size_t i = first + 1; i < cands_.size(); ++i)
     if (cands_[i].rank() > cands_[best].rank())
@@ -540,6 +558,20 @@ bool Loop::optimize(const Candidate &first) {
     Asked a = ask(conv_, 1)[0].get();
     modelMs_ += a.ms;
     json rec = {{"round", j}};
+    auto stopNow = [&](const std::string &stage) {
+      rec["stage"] = stage;
+      opt["rounds"].push_back(rec);
+      finish();
+      interrupted("optimize round " + js);
+      res_.report = report_;
+      return false;
+    };
+    if (stopRequested()) { // the reply is in the transcript: --resume will not ask for it again
+      std::error_code ec;
+      fs::create_directories(dir_ / ("optimize-" + js), ec);
+      writeText(dir_ / ("optimize-" + js) / "reply.md", a.reply.text);
+      return stopNow("interrupted");
+    }
     // A proven kernel is kept whatever happens here: a failed request ends the optimizing.
     if (!account(a, rec) || (!a.reply.ok() && a.reply.error.kind != models::ErrorKind::TokenLimit)) {
       std::string why = a.reply.transcriptError.empty() ? a.reply.error.message : res_.error;
@@ -573,8 +605,12 @@ bool Loop::optimize(const Candidate &first) {
       rec["decision"] = "not proven: the kernel kept stays";
       say("optimize " + js + "  not proven: " + kept.label + " stays");
     } else {
+      if (stopRequested())
+        return stopNow("interrupted before the variant was run");
       bool replace = false;
       std::string comparison = judge(j, v, keptRun, rec, replace);
+      if (stopRequested() && !replace) // Ctrl-C reached the run too: its failure says nothing
+        return stopNow("interrupted while the variant ran");
       outcome = fill(promptTemplate("optimize_proven"), {{"candidate", js}, {"comparison", comparison}});
       if (!rec.value("compared", false) && rec.value("run", json::object()).value("result", "PASS") == "PASS")
         notCompared.push_back("optimize-" + js);

@@ -88,6 +88,9 @@ class Model(http.server.BaseHTTPRequestHandler):
 
 
 GOOD2 = kernel("  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i >= N)\n    return;\n  C[i] = B[i] + A[i];\n")
+# Proven too, with one obligation more than GOOD (the bounds of its local array).
+GOOD3 = kernel("  float t[2];\n  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < N) {\n    t[1] = A[i] + B[i];\n"
+               "    C[i] = t[1];\n  }\n")
 
 
 def text_of(msg):
@@ -113,8 +116,18 @@ class Sampled(Model):
         if text is None:
             Model.release.wait(30)
             return
+        if isinstance(text, int): # an HTTP error the client does not retry
+            out = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": "scripted"}}).encode()
+            self.send_response(text)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(out)))
+            self.end_headers()
+            self.wfile.write(out)
+            return
+        cut = text.startswith("MAXTOK:") # a reply cut at the token limit
         out = json.dumps({"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
-                          "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                          "content": [{"type": "text", "text": text[len("MAXTOK:"):] if cut else text}],
+                          "stop_reason": "max_tokens" if cut else "end_turn",
                           "usage": {"input_tokens": 100, "output_tokens": 50}}).encode()
         self.send_response(200)
         self.send_header("Content-Type", "application/json")
@@ -186,7 +199,7 @@ def samples_and_optimize(ks, tmp):
     # out-of-bounds one); every sample of round 2 continues from it; of two proven samples the
     # lowest-numbered is kept.
     d = os.path.join(tmp, "samples-best")
-    Sampled.table, Sampled.got[:] = {(1, 1): OOB, (1, 2): RACY, (2, 1): GOOD, (2, 2): GOOD2}, []
+    Sampled.table, Sampled.got[:] = {(1, 1): OOB, (1, 2): RACY, (2, 1): GOOD, (2, 2): GOOD3}, []
     rc, out, err, _ = run(ks, *live, "--samples", "2", "--rounds", "2", "--out", d, env=env)
     rep = json.load(open(os.path.join(d, "report.json")))
     p = [x["obligations"]["proven"] for x in rep["rounds"][0]["samples"]] if rep["rounds"] else []
@@ -196,12 +209,47 @@ def samples_and_optimize(ks, tmp):
     check("samples best: both round-2 requests continue from sample 2's reply and its race",
           len(r2) == 2 and all(text_of(b["messages"][1]) == RACY and "data race on global array 'C'" in text_of(b["messages"][2])
                                for b in r2), [len(b["messages"]) for b in r2])
+    p2 = [x.get("obligations", {}).get("proven") for x in rep["rounds"][1]["samples"]] if len(rep["rounds"]) > 1 else []
+    check("samples best: round 2's sample 2 proves more obligations than sample 1 (both proven)",
+          len(p2) == 2 and p2[1] > p2[0], p2)
     check("samples best: two proven samples in round 2, the lowest-numbered (1) is kept",
           rc == 0 and rep.get("proven_round") == 2 and rep.get("proven_sample") == 1 and
           open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-2", "sample-1", "candidate.cu")).read(),
           f"rc={rc} {rep.get('proven_sample')}")
     check("samples best: round-1/feedback.txt is what round 2 was sent",
           r2 and open(os.path.join(d, "round-1", "feedback.txt")).read() in text_of(r2[0]["messages"][2]))
+
+    # A resumed run that ends without a proof leaves no kernel.cu, proof/ or kernel-run.json of
+    # the earlier invocation; a resumed run keeps its samples per round.
+    d2 = os.path.join(tmp, "samples-best-again")
+    shutil.copytree(d, d2)
+    rc, out, err, _ = run(ks, "--resume", d2, "--samples", "3", env=env)
+    check("resume with another --samples: usage error (exit 64)", rc == 64 and "--samples" in err, f"rc={rc} {err}")
+    Sampled.got[:] = []
+    rc, out, err, _ = run(ks, "--resume", d2, "--rounds", "1", env=env)
+    rep = json.load(open(os.path.join(d2, "report.json")))
+    check("resume ending unproven: exit 1, nothing requested, no kernel.cu, proof/ or kernel-run.json left",
+          rc == 1 and not Sampled.got and "kernel" not in rep and
+          not any(os.path.exists(os.path.join(d2, f)) for f in ("kernel.cu", "proof", "kernel-run.json")),
+          f"rc={rc} {Sampled.got}\n{out}\n{err}")
+
+    # A failed request and a reply without code in one round: the round goes on (the reply
+    # ranks above the failure), and round 2 proves.
+    d = os.path.join(tmp, "samples-failed")
+    Sampled.table, Sampled.got[:] = {(1, 1): 400, (1, 2): "Here is my plan, code to follow.", (2, 1): GOOD, (2, 2): GOOD}, []
+    rc, out, err, _ = run(ks, *live, "--samples", "2", "--rounds", "2", "--out", d, env=env)
+    check("samples failed + no code: the run goes on and proves in round 2 (exit 0)", rc == 0 and
+          json.load(open(os.path.join(d, "report.json"))).get("proven_round") == 2, f"rc={rc}\n{out}\n{err}")
+
+    # A reply cut at the token limit was a candidate: --resume answers it from the transcript.
+    d = os.path.join(tmp, "maxtokens")
+    Sampled.table, Sampled.got[:] = {(1, 1): "MAXTOK:" + RACY}, []
+    rc, out, err, _ = run(ks, *live, "--rounds", "1", "--out", d, env=env)
+    check("token limit: the cut reply is checked (refuted), exit 1", rc == 1, f"rc={rc}\n{out}\n{err}")
+    Sampled.table, Sampled.got[:] = {(1, 1): GOOD, (2, 1): GOOD}, []
+    rc, out, err, _ = run(ks, "--resume", d, "--rounds", "2", env=env)
+    check("token limit: --resume does not ask for round 1 again, round 2 proves",
+          rc == 0 and [k for k, _ in Sampled.got] == [(2, 1)], f"rc={rc} {[k for k, _ in Sampled.got]}\n{out}\n{err}")
 
     # Killed mid-round (samples 1 and 2 answered, 3 in flight): --resume sends only sample 3.
     d = os.path.join(tmp, "samples-killed")
