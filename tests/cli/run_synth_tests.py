@@ -116,6 +116,9 @@ class Sampled(Model):
         if text is None:
             Model.release.wait(30)
             return
+        if isinstance(text, tuple): # ("hold", reply): answered once the test lets it go
+            Model.release.wait(30)
+            text = text[1]
         if isinstance(text, int): # an HTTP error the client does not retry
             out = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": "scripted"}}).encode()
             self.send_response(text)
@@ -322,6 +325,38 @@ def samples_and_optimize(ks, tmp):
     else:
         check("optimize proven, GPU: compared by time, kept kernel consistent",
               o1.get("compared") is True and (o.get("kept") == "optimize-1") == o1.get("replaced"), o)
+    # Ctrl-C while an optimize request is in flight: the reply is recorded, nothing more is
+    # checked or run, exit 130; --resume finishes the round from the transcript.
+    d = os.path.join(tmp, "optimize-interrupted")
+    Model.release.clear()
+    Sampled.table, Sampled.got[:] = {(1, 1): GOOD, (2, 1): ("hold", GOOD2)}, []
+    proc = subprocess.Popen([ks, *live, "--optimize", "1", "--out", d], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, text=True)
+    t0 = time.time()
+    while time.time() - t0 < 120 and proc.poll() is None and len(Sampled.got) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    Model.release.set()
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("optimize interrupted: exit 130, status interrupted, the variant's reply kept but not checked",
+          proc.returncode == 130 and rep.get("status") == "interrupted" and
+          os.path.isfile(os.path.join(d, "optimize-1", "reply.md")) and
+          not os.path.exists(os.path.join(d, "optimize-1", "candidate.cu")), f"rc={proc.returncode}\n{out}\n{err}")
+    check("optimize interrupted: kernel.cu and proof/ are round 1's",
+          open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-1", "candidate.cu")).read()
+          == open(os.path.join(d, "proof", "kernel.cu")).read())
+    Sampled.table, Sampled.got[:] = {}, []
+    rc, out, err, _ = run(ks, "--resume", d, env=env)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("optimize interrupted: --resume asks for nothing and finishes the optimize round (variant proven)",
+          rc == 0 and not Sampled.got and [x.get("proven") for x in rep.get("optimize", {}).get("rounds", [])] == [True],
+          f"rc={rc} {Sampled.got}\n{out}\n{err}")
     server.shutdown()
 
 
