@@ -325,6 +325,34 @@ def samples_and_optimize(ks, tmp):
     else:
         check("optimize proven, GPU: compared by time, kept kernel consistent",
               o1.get("compared") is True and (o.get("kept") == "optimize-1") == o1.get("replaced"), o)
+    # Ctrl-C while a sample's request is in flight: its reply is recorded, exit 130; --resume
+    # answers the round from the transcript and keeps the proven sample.
+    d = os.path.join(tmp, "samples-interrupted")
+    Model.release.clear()
+    Sampled.table, Sampled.got[:] = {(1, 1): RACY, (1, 2): ("hold", GOOD)}, []
+    proc = subprocess.Popen([ks, *live, "--samples", "2", "--out", d], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            env=env, text=True)
+    t0 = time.time()
+    while time.time() - t0 < 60 and proc.poll() is None and len(Sampled.got) < 2:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    Model.release.set()
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("samples interrupted: exit 130, status interrupted, both replies in the transcript",
+          proc.returncode == 130 and rep.get("status") == "interrupted" and
+          len(exchanges(os.path.join(d, "transcript.jsonl"))) == 2, f"rc={proc.returncode}\n{out}\n{err}")
+    Sampled.table, Sampled.got[:] = {}, []
+    rc, out, err, _ = run(ks, "--resume", d, env=env)
+    rep = json.load(open(os.path.join(d, "report.json")))
+    check("samples interrupted: --resume asks for nothing; sample 2 proven and kept",
+          rc == 0 and not Sampled.got and rep.get("proven_sample") == 2, f"rc={rc} {Sampled.got}\n{out}\n{err}")
+
     # Ctrl-C while an optimize request is in flight: the reply is recorded, nothing more is
     # checked or run, exit 130; --resume finishes the round from the transcript.
     d = os.path.join(tmp, "optimize-interrupted")
