@@ -139,6 +139,26 @@ class Sampled(Model):
         self.wfile.write(out)
 
 
+def interrupt_when_asked(cmd, n, env):
+    """Runs cmd against the Sampled server and sends it Ctrl-C once it has made n requests
+    (the last one held by the script), then lets the held reply go: (exit, stdout, stderr)."""
+    Model.release.clear()
+    Sampled.got[:] = []
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env, text=True)
+    t0 = time.time()
+    while time.time() - t0 < 120 and proc.poll() is None and len(Sampled.got) < n:
+        time.sleep(0.05)
+    proc.send_signal(signal.SIGINT)
+    time.sleep(0.5)
+    Model.release.set()
+    try:
+        out, err = proc.communicate(timeout=120)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        out, err = proc.communicate()
+    return proc.returncode, out, err
+
+
 def samples_and_optimize(ks, tmp):
     """--samples K and --optimize R against scripted models on loopback."""
     vec = os.path.join(SPECS, "vec_add.smt")
@@ -328,25 +348,12 @@ def samples_and_optimize(ks, tmp):
     # Ctrl-C while a sample's request is in flight: its reply is recorded, exit 130; --resume
     # answers the round from the transcript and keeps the proven sample.
     d = os.path.join(tmp, "samples-interrupted")
-    Model.release.clear()
-    Sampled.table, Sampled.got[:] = {(1, 1): RACY, (1, 2): ("hold", GOOD)}, []
-    proc = subprocess.Popen([ks, *live, "--samples", "2", "--out", d], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, text=True)
-    t0 = time.time()
-    while time.time() - t0 < 60 and proc.poll() is None and len(Sampled.got) < 2:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.5)
-    Model.release.set()
-    try:
-        out, err = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
+    Sampled.table = {(1, 1): RACY, (1, 2): ("hold", GOOD)}
+    rc, out, err = interrupt_when_asked([ks, *live, "--samples", "2", "--out", d], 2, env)
     rep = json.load(open(os.path.join(d, "report.json")))
     check("samples interrupted: exit 130, status interrupted, both replies in the transcript",
-          proc.returncode == 130 and rep.get("status") == "interrupted" and
-          len(exchanges(os.path.join(d, "transcript.jsonl"))) == 2, f"rc={proc.returncode}\n{out}\n{err}")
+          rc == 130 and rep.get("status") == "interrupted" and
+          len(exchanges(os.path.join(d, "transcript.jsonl"))) == 2, f"rc={rc}\n{out}\n{err}")
     Sampled.table, Sampled.got[:] = {}, []
     rc, out, err, _ = run(ks, "--resume", d, env=env)
     rep = json.load(open(os.path.join(d, "report.json")))
@@ -356,26 +363,13 @@ def samples_and_optimize(ks, tmp):
     # Ctrl-C while an optimize request is in flight: the reply is recorded, nothing more is
     # checked or run, exit 130; --resume finishes the round from the transcript.
     d = os.path.join(tmp, "optimize-interrupted")
-    Model.release.clear()
-    Sampled.table, Sampled.got[:] = {(1, 1): GOOD, (2, 1): ("hold", GOOD2)}, []
-    proc = subprocess.Popen([ks, *live, "--optimize", "1", "--out", d], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                            env=env, text=True)
-    t0 = time.time()
-    while time.time() - t0 < 120 and proc.poll() is None and len(Sampled.got) < 2:
-        time.sleep(0.05)
-    proc.send_signal(signal.SIGINT)
-    time.sleep(0.5)
-    Model.release.set()
-    try:
-        out, err = proc.communicate(timeout=120)
-    except subprocess.TimeoutExpired:
-        proc.kill()
-        out, err = proc.communicate()
+    Sampled.table = {(1, 1): GOOD, (2, 1): ("hold", GOOD2)}
+    rc, out, err = interrupt_when_asked([ks, *live, "--optimize", "1", "--out", d], 2, env)
     rep = json.load(open(os.path.join(d, "report.json")))
     check("optimize interrupted: exit 130, status interrupted, the variant's reply kept but not checked",
-          proc.returncode == 130 and rep.get("status") == "interrupted" and
+          rc == 130 and rep.get("status") == "interrupted" and
           os.path.isfile(os.path.join(d, "optimize-1", "reply.md")) and
-          not os.path.exists(os.path.join(d, "optimize-1", "candidate.cu")), f"rc={proc.returncode}\n{out}\n{err}")
+          not os.path.exists(os.path.join(d, "optimize-1", "candidate.cu")), f"rc={rc}\n{out}\n{err}")
     check("optimize interrupted: kernel.cu and proof/ are round 1's",
           open(os.path.join(d, "kernel.cu")).read() == open(os.path.join(d, "round-1", "candidate.cu")).read()
           == open(os.path.join(d, "proof", "kernel.cu")).read())
