@@ -1097,6 +1097,24 @@ private:
     return roundOf(S, tc_.intConst(0), tc_.intConst(t.rounds - 1), bid);
   }
 
+  // No statement but S stores to S's shared array in the block's barrier intervals
+  // [bc0, bc0 + T) (the rounds of `what` at S's line).
+  bool aloneDuring(const check::AccessSite &S, Term bc0, int128 T, const std::string &what) {
+    for (const check::AccessSite &S2 : m2_.accesses) {
+      if (!S2.write || S2.array != S.array || S2.stmt == S.stmt)
+        continue;
+      std::vector<Term> blk;
+      for (int d = 0; d < 3; ++d)
+        blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
+      Step st(*this, "no other statement stores to shared '" + k_.arrays[S.array].name + "' during " + what +
+                         " at line " + std::to_string(S.stmt->loc.line),
+              {S.stmt->loc.line, S2.stmt->loc.line});
+      if (!unsat(tc_.mkAnd({S2.pc, tc_.mkAnd(blk), tc_.le(bc0, S2.bc), tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
+        return false;
+    }
+    return true;
+  }
+
   const Tree *treeOf(const check::AccessSite &S) {
     auto [it, fresh] = trees_.try_emplace(S.stmt);
     if (!fresh)
@@ -1170,19 +1188,8 @@ private:
     };
     if (!rounds(false) && !rounds(true))
       return nullptr;
-    for (const check::AccessSite &S2 : m2_.accesses) {
-      if (!S2.write || S2.array != S.array || S2.stmt == S.stmt)
-        continue;
-      std::vector<Term> blk;
-      for (int d = 0; d < 3; ++d)
-        blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
-      Step st(*this, "no other statement stores to shared '" + k_.arrays[S.array].name +
-                         "' during the tree reduction at line " + std::to_string(S.stmt->loc.line),
-              {S.stmt->loc.line, S2.stmt->loc.line});
-      if (!unsat(tc_.mkAnd({S2.pc, tc_.mkAnd(blk), tc_.le(bc0, S2.bc),
-                            tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
-        return nullptr;
-    }
+    if (!aloneDuring(S, bc0, T, "the tree reduction"))
+      return nullptr;
     it->second = Tree{static_cast<int>(T), P, fold};
     return &*it->second;
   }
@@ -1279,18 +1286,8 @@ private:
       prevW = wBase;
     }
     scan.lastBase = prevW;
-    for (const check::AccessSite &S2 : m2_.accesses) {
-      if (!S2.write || S2.array != S.array || S2.stmt == S.stmt)
-        continue;
-      std::vector<Term> blk;
-      for (int d = 0; d < 3; ++d)
-        blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
-      Step st2(*this, "no other statement stores to shared '" + k_.arrays[S.array].name +
-                          "' during the scan at line " + std::to_string(S.stmt->loc.line),
-               {S.stmt->loc.line, S2.stmt->loc.line});
-      if (!unsat(tc_.mkAnd({S2.pc, tc_.mkAnd(blk), tc_.le(bc0, S2.bc), tc_.lt(S2.bc, tc_.add(bc0, tc_.intConst(T)))})))
-        return nullptr;
-    }
+    if (!aloneDuring(S, bc0, T, "the scan"))
+      return nullptr;
     it->second = scan;
     return &*it->second;
   }
