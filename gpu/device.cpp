@@ -1,7 +1,7 @@
 #include "gpu/device.h"
 
 #include "gpu/cuda.h"
-#include "gpu/process.h"
+#include "util/process.h"
 
 #include <iostream>
 #include <regex>
@@ -115,7 +115,7 @@ int probeMain() {
 }
 
 DeviceInfo probeDevice(const std::string &self, double timeoutS) {
-  ProcessResult pr = runProcess({self, "__gpu-probe"}, timeoutS);
+  util::ProcessResult pr = util::runProcess({self, "__gpu-probe"}, timeoutS);
   DeviceInfo d;
   if (!pr.ok()) {
     d.why = "the device probe " + pr.how(timeoutS);
@@ -180,7 +180,7 @@ CubinResult compileCubin(const std::string &nvcc, const std::string &cuFile, con
   for (const std::string &i : includeDirs)
     argv.push_back("-I" + i);
   argv.push_back(cuFile);
-  ProcessResult pr = runProcess(argv, timeoutS);
+  util::ProcessResult pr = util::runProcess(argv, timeoutS);
   r.ms = pr.ms;
   r.log = pr.output;
   if (!pr.ok()) {

@@ -1,6 +1,6 @@
 #include "gpu/run.h"
 
-#include "gpu/process.h"
+#include "util/process.h"
 #include "gpu/values.h"
 #include "verify/equiv/concrete.h"
 #include "verify/interp/interp.h"
@@ -248,7 +248,7 @@ RunReport runOnGpu(const Plan &p, const spec::Spec &s, const std::string &self, 
     out << p.toJson().dump() << "\n";
   }
   fs::remove(fs::path(dir) / "result.json");
-  ProcessResult pr = runProcess({self, "__gpu-run", dir}, timeoutS);
+  util::ProcessResult pr = util::runProcess({self, "__gpu-run", dir}, timeoutS);
   nlohmann::json res;
   {
     std::ifstream in(fs::path(dir) / "result.json");

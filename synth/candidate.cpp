@@ -4,8 +4,10 @@
 #include "synth/extract.h"
 #include "synth/prompt.h"
 
-#include "gpu/process.h"
-#include "tools/cli.h"
+#include "util/process.h"
+#include "util/exit_codes.h"
+#include "util/files.h"
+#include "verify/driver/driver.h"
 
 #include <chrono>
 #include <fstream>
@@ -74,26 +76,32 @@ bool compileStage(const CheckContext &ctx, Candidate &c, const std::string &cuAb
 }
 
 void verifyStage(const CheckContext &ctx, Candidate &c, const std::string &cuAbs, const std::string &notes) {
-  std::ostringstream vout, verr, tos;
+  std::ostringstream tos;
   tos << ctx.verifyTimeoutS;
-  std::vector<std::string> args = {cuAbs,     "--spec",      ctx.specAbs,               "--json", "--timeout",
-                                   tos.str(), "--proof-dir", (c.dir / "proof").string()};
+  driver::VerifyRequest req;
+  req.file = cuAbs;
+  req.spec = ctx.specAbs;
+  req.timeoutS = ctx.verifyTimeoutS;
+  req.proofDir = (c.dir / "proof").string();
+  // What the proof bundle records as the command: the `ksynth verify` line that repeats it.
+  req.command = {cuAbs, "--spec", ctx.specAbs, "--json", "--timeout", tos.str(), "--proof-dir", req.proofDir};
+  std::string errors;
   auto v0 = Clock::now();
   try {
-    c.check.exitCode = cli::verifyCommand(args, vout, verr);
+    driver::FileReport rep = driver::verifyFile(req);
+    c.check.exitCode = rep.exitCode();
+    c.check.report = rep.toJson();
+    errors = rep.errors + (rep.usage.empty() ? "" : "ksynth: error: " + rep.usage + "\n");
   } catch (const std::exception &e) {
     // Our bug, not the model's: recorded as a verifier error (exit 70), never as a verdict.
-    c.check.exitCode = 70;
-    verr << "ksynth: internal error while verifying the candidate: " << e.what() << "\n";
-    vout.str("");
+    c.check.exitCode = kExitInternal;
+    c.check.report = nullptr;
+    errors = std::string("ksynth: internal error while verifying the candidate: ") + e.what() + "\n";
   }
   c.verifyMs = msSince(v0);
   c.record["time_ms"]["verify"] = c.verifyMs;
-  c.check.report = json::parse(vout.str(), nullptr, false);
-  if (c.check.report.is_discarded())
-    c.check.report = nullptr;
   const std::string specName = ctx.spec->name + ".smt";
-  c.check.errors = replaceAll(replaceAll(verr.str(), cuAbs, "candidate.cu"), ctx.specAbs, specName);
+  c.check.errors = replaceAll(replaceAll(errors, cuAbs, "candidate.cu"), ctx.specAbs, specName);
   if (c.check.report.is_object() && c.check.report.contains("errors") && c.check.report["errors"].is_string())
     c.check.report["errors"] = replaceAll(c.check.report["errors"].get<std::string>(), cuAbs, "candidate.cu");
   c.checked = true;
@@ -116,21 +124,7 @@ void verifyStage(const CheckContext &ctx, Candidate &c, const std::string &cuAbs
 
 } // namespace
 
-bool writeText(const fs::path &path, const std::string &text) {
-  fs::path tmp = path;
-  tmp += ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out)
-      return false;
-    out << text;
-    if (!out.flush())
-      return false;
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  return !ec;
-}
+bool writeText(const fs::path &path, const std::string &text) { return util::writeFileAtomic(path, text); }
 
 int Candidate::rank() const {
   if (!checked) // a reply with no usable kernel ranks above a request that failed
@@ -209,7 +203,7 @@ json runKernel(const std::string &ksynth, const fs::path &kernel, const std::str
   std::vector<std::string> args = {ksynth, "run", kernel.string(), "--spec", specPath, "--json"};
   if (!nvccOption.empty())
     args.insert(args.end(), {"--nvcc", nvccOption});
-  gpu::ProcessResult pr = gpu::runProcess(args, 900);
+  util::ProcessResult pr = util::runProcess(args, 900);
   size_t start = pr.output.find("{\n");
   json rj;
   if (start != std::string::npos)

@@ -1,6 +1,6 @@
 // synth/ candidate: one model reply checked in its own directory — extract the kernel
 // (problems become feedback), nvcc compile check where nvcc exists, then `ksynth verify
-// CANDIDATE --spec SPEC --json` (tools/cli.h) with its proof bundle — and the `ksynth run`
+// CANDIDATE --spec SPEC --json` (verify/driver/driver.h, called directly) with its proof bundle — and the `ksynth run`
 // of a proven kernel. The loop (loop.h) decides what to ask and what to keep; this file
 // only says what one candidate is. Verification runs on the calling thread.
 #pragma once

@@ -1,6 +1,6 @@
 #include "synth/compile.h"
 
-#include "gpu/process.h"
+#include "util/process.h"
 
 #include <filesystem>
 #include <regex>
@@ -14,7 +14,7 @@ std::optional<std::string> findNvcc(const std::string &requested) {
     return std::nullopt;
   if (!requested.empty())
     return requested;
-  std::string p = gpu::findOnPath("nvcc");
+  std::string p = util::findOnPath("nvcc");
   return p.empty() ? std::nullopt : std::optional<std::string>(p);
 }
 
@@ -22,7 +22,7 @@ CompileResult compileCheck(const std::string &nvcc, const std::string &cuFile, d
   CompileResult r;
   fs::path dir = fs::path(cuFile).parent_path();
   std::string obj = (dir / ".nvcc-candidate.o").string();
-  gpu::ProcessResult pr = gpu::runProcess({nvcc, "-c", "--resource-usage", "-o", obj, cuFile}, timeoutS);
+  util::ProcessResult pr = util::runProcess({nvcc, "-c", "--resource-usage", "-o", obj, cuFile}, timeoutS);
   std::error_code ec;
   fs::remove(obj, ec);
   r.ms = pr.ms;

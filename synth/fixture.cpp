@@ -3,9 +3,19 @@
 #include "models/transcript.h"
 #include "models/wire.h"
 
+#include <cstdlib>
 #include <fstream>
 
+#ifndef KSYNTH_FIXTURE_DIR
+#define KSYNTH_FIXTURE_DIR "synth/fixtures"
+#endif
+
 namespace ksynth::synth {
+
+std::string fixtureDir() {
+  const char *d = std::getenv("KSYNTH_FIXTURE_DIR");
+  return d && *d ? d : KSYNTH_FIXTURE_DIR;
+}
 
 using nlohmann::json;
 

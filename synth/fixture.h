@@ -36,6 +36,10 @@ struct FixtureInfo {
 // Reads the header of a transcript (first line). False and `error` set when unreadable.
 bool readFixtureInfo(const std::string &path, FixtureInfo &info, std::string &error);
 
+// Where the bundled authored transcripts live: $KSYNTH_FIXTURE_DIR, else synth/fixtures of
+// the source tree this was built from.
+std::string fixtureDir();
+
 class FixtureClient : public models::Client {
 public:
   // Null and `error` set when the file has no exchanges or cannot be read.

@@ -29,10 +29,11 @@
 //                     round-N/feedback.txt is what the next round was sent (the best's)
 //   optimize-J/       optimize round J's variant: the same files, kernel-run.json when proven
 //   report.json       rounds, verdicts, obligations, tokens, cost, times per stage, optimize
-//   kernel.cu, proof/ the kept kernel and its proof bundle (tools/proof.h), when one was proven
+//   kernel.cu, proof/ the kept kernel and its proof bundle (bundle/bundle.h), when one was proven
 #pragma once
 
 #include "models/client.h"
+#include "util/exit_codes.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,15 +43,9 @@
 
 namespace ksynth::synth {
 
-// Exit codes of `ksynth --spec SPEC --prove` (DESIGN's codes where they apply).
-constexpr int kExitProven = 0;      // a kernel was proven
-constexpr int kExitBudget = 1;      // the rounds ran out; the best candidate had a refuted obligation
-constexpr int kExitInconclusive = 2; // the rounds ran out; the best candidate was refuted nowhere, unknown somewhere
-constexpr int kExitUsage = 64;
-constexpr int kExitMalformed = 65;  // the spec does not parse or is not well formed
-constexpr int kExitModel = 69;      // the model could not be used (provider error, replay diverged/exhausted)
-constexpr int kExitInternal = 70;
-constexpr int kExitInterrupted = 130; // SIGINT: stopped between stages, directory consistent
+// Exit codes of `ksynth --spec SPEC --prove` (util/exit_codes.h).
+using ksynth::kExitBudget, ksynth::kExitInconclusive, ksynth::kExitInternal, ksynth::kExitInterrupted,
+    ksynth::kExitMalformed, ksynth::kExitModel, ksynth::kExitProven, ksynth::kExitUsage;
 
 struct LoopOptions {
   std::string specPath;

@@ -3,8 +3,10 @@
 lines, JSON and SARIF shape, --dump-smt files that z3 re-checks, usage and parse errors."""
 import argparse, json, os, shutil, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ksynth_testing import ROOT, Checks  # noqa: E402
+CHECKS = Checks(detail_limit=2000)
+check = CHECKS.check
 
 
 def run(ks, *args):
@@ -12,10 +14,6 @@ def run(ks, *args):
     return p.returncode, p.stdout, p.stderr
 
 
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail}")
-    print(("ok   " if cond else "FAIL ") + name)
 
 
 def main():
@@ -191,11 +189,7 @@ def main():
     check("ksynth spec --print is a fixed point", rc == 0 and rc2 == 0 and out == out2, out2)
 
     shutil.rmtree(tmp)
-    if failures:
-        print("\n".join(["", "failures:"] + failures))
-        return 1
-    print("cli: all passed")
-    return 0
+    return CHECKS.summary()
 
 
 if __name__ == "__main__":

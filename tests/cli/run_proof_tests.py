@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""End-to-end tests of proof bundles (tools/proof.h): `ksynth verify --proof-dir` writes them,
+"""End-to-end tests of proof bundles (bundle/bundle.h): `ksynth verify --proof-dir` writes them,
 `ksynth check-proof` re-checks them with the z3 and cvc5 executables. Round trips on several
 kernels (with and without a spec, a bounded one); tampering with one byte of the kernel, the
 spec, a query or proof.json, and a deleted query, must each fail with a message that names
@@ -8,8 +8,10 @@ write it) must fail on the solver's answer; a PATH without cvc5 must name the pa
 still show z3's answers."""
 import argparse, hashlib, json, os, shutil, subprocess, sys, tempfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-failures = []
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ksynth_testing import ROOT, Checks  # noqa: E402
+CHECKS = Checks(detail_limit=2000)
+check = CHECKS.check
 
 
 def run(ks, *args, env=None):
@@ -17,10 +19,6 @@ def run(ks, *args, env=None):
     return p.returncode, p.stdout, p.stderr
 
 
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail[:2000]}")
-    print(("ok   " if cond else "FAIL ") + name, flush=True)
 
 
 def flip_byte(path, offset=-2):
@@ -32,7 +30,7 @@ def flip_byte(path, offset=-2):
 
 
 def self_hash(p):
-    # As tools/proof.cpp computes it: nlohmann::json's compact dump (sorted keys) without the field.
+    # As bundle/bundle.cpp computes it: nlohmann::json's compact dump (sorted keys) without the field.
     q = dict(p)
     q.pop("sha256", None)
     text = json.dumps(q, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
@@ -191,11 +189,7 @@ def main():
     check("check-proof of a directory without proof.json fails (1)", rc == 1 and "no proof.json" in err, err)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print("\n" + "\n".join(failures))
-        return 1
-    print("proof bundles: all passed")
-    return 0
+    return CHECKS.summary()
 
 
 if __name__ == "__main__":

@@ -9,10 +9,12 @@ reaches the device buffers and comes back, timing fields, and the watchdog killi
 that never returns. With nvcc on PATH, the real compile and its ptxas figures."""
 import argparse, json, os, shutil, stat, subprocess, sys, tempfile, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ksynth_testing import ROOT, Checks  # noqa: E402
 SPECS = os.path.join(ROOT, "specs")
 KERNELS = os.path.join(ROOT, "tests", "gpu", "kernels")
-failures = []
+CHECKS = Checks(detail_limit=3000)
+check = CHECKS.check
 
 
 def run(ks, *args, env=None, timeout=600):
@@ -24,10 +26,6 @@ def run(ks, *args, env=None, timeout=600):
     return p.returncode, p.stdout, p.stderr, time.time() - t0
 
 
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail[:3000]}")
-    print(("ok   " if cond else "FAIL ") + name, flush=True)
 
 
 def js(out):
@@ -231,13 +229,7 @@ def main():
         print("skip nvcc: not on PATH")
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"\n{len(failures)} failure(s):")
-        for f in failures:
-            print("  " + f)
-        return 1
-    print("\nall run tests passed")
-    return 0
+    return CHECKS.summary()
 
 
 if __name__ == "__main__":

@@ -6,16 +6,14 @@ process was killed between rounds while talking to a scripted model over real HT
 loopback (Anthropic Messages wire format). Every model reply here is written by hand."""
 import argparse, http.server, json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from ksynth_testing import ROOT, Checks  # noqa: E402
 SPECS = os.path.join(ROOT, "specs")
 FIXTURES = os.path.join(ROOT, "synth", "fixtures")
-failures = []
+CHECKS = Checks(detail_limit=3000)
+check = CHECKS.check
 
 
-def check(name, cond, detail=""):
-    if not cond:
-        failures.append(f"{name}: {detail}")
-    print(("ok   " if cond else "FAIL ") + name)
 
 
 def clean_env(**extra):
@@ -555,12 +553,7 @@ def main():
     samples_and_optimize(ks, tmp)
 
     shutil.rmtree(tmp, ignore_errors=True)
-    if failures:
-        print(f"\n{len(failures)} failure(s):")
-        for f in failures:
-            print("  " + f[:2000])
-        return 1
-    return 0
+    return CHECKS.summary()
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
 #include "verify/check/symexec.h"
 #include "verify/interp/interp.h"
 #include "verify/smt/solver.h"
+#include "util/invariant.h"
 
 #include <cassert>
 #include <filesystem>
@@ -18,6 +19,30 @@ using smt::int128;
 using smt::Sort;
 using smt::Term;
 using smt::TermContext;
+
+const char *kindName(Kind k) {
+  switch (k) {
+  case Kind::Race: return "race";
+  case Kind::Barrier: return "barrier";
+  case Kind::Bounds: return "bounds";
+  case Kind::Overflow: return "overflow";
+  case Kind::Assert: return "assert";
+  case Kind::Coverage: return "coverage";
+  case Kind::Equivalence: return "equivalence";
+  case Kind::Assumptions: return "assumptions";
+  }
+  return "?";
+}
+
+bool kindFromName(const std::string &name, Kind &out) {
+  for (Kind k : {Kind::Race, Kind::Barrier, Kind::Bounds, Kind::Overflow, Kind::Assert, Kind::Coverage,
+                 Kind::Equivalence, Kind::Assumptions})
+    if (name == kindName(k)) {
+      out = k;
+      return true;
+    }
+  return false;
+}
 
 const char *statusName(Status s) {
   switch (s) {
@@ -81,7 +106,7 @@ public:
     if (!m1_.unsupported.empty()) {
       for (const std::string &kind : orderedChecks()) {
         Obligation o;
-        o.kind = kind;
+        o.kind = kindOf(kind);
         o.name = kind;
         o.status = Status::Unknown;
         const ir::Stmt *u = m1_.unsupported.front();
@@ -96,7 +121,7 @@ public:
     smt::Result vac = solver_.check(tc_.tru());
     if (vac.status != smt::Status::Sat) {
       Obligation o;
-      o.kind = "assumptions";
+      o.kind = Kind::Assumptions;
       o.name = "vacuity";
       o.status = Status::Unknown;
       o.reason = vac.status == smt::Status::Unsat
@@ -145,6 +170,12 @@ private:
   ThreadSyms t1_, t2_;
   ThreadModel m1_, m2_;
   KernelReport rep_;
+
+  static Kind kindOf(const std::string &check) {
+    Kind k = Kind::Assumptions;
+    KSYNTH_INVARIANT(kindFromName(check, k), "a safety check's name is an obligation kind");
+    return k;
+  }
 
   std::vector<std::string> orderedChecks() {
     std::vector<std::string> out;
@@ -488,7 +519,7 @@ private:
     std::filesystem::create_directories(opts_.dumpSmtDir);
     std::vector<Term> all = solver_.background();
     all.push_back(goal);
-    std::string header = "ksynth query " + k_.name + "." + name + " (" + o.kind +
+    std::string header = "ksynth query " + k_.name + "." + name + " (" + kindName(o.kind) +
                          ")\nunsat means the obligation holds for every admitted size and thread pair" +
                          (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
     std::string file = k_.name + "." + name + ".smt2";
@@ -547,7 +578,7 @@ private:
     if (auto un = pairs.find(-2); un != pairs.end() && !un->second.empty()) {
       const AccessSite &x = m1_.accesses[un->second.front().first];
       Obligation o;
-      o.kind = "race";
+      o.kind = Kind::Race;
       o.name = "race.unresolved";
       o.loc = x.stmt->loc;
       o.status = Status::Unknown;
@@ -560,7 +591,7 @@ private:
       if (arr.space == ir::Space::Local || arr.space == ir::Space::Constant)
         continue;
       Obligation o;
-      o.kind = "race";
+      o.kind = Kind::Race;
       o.name = "race." + arr.name;
       o.loc = arr.loc;
       auto it = pairs.find(static_cast<int>(arrId));
@@ -800,7 +831,7 @@ private:
     const SummarySite &s = m1_.summaries.front();
     for (const std::string &kind : orderedChecks()) {
       Obligation o;
-      o.kind = kind;
+      o.kind = kindOf(kind);
       o.name = kind;
       o.loc = s.loc;
       o.status = Status::Unknown;
@@ -817,7 +848,7 @@ private:
 
   void checkBarriers() {
     Obligation o;
-    o.kind = "barrier";
+    o.kind = Kind::Barrier;
     o.name = "barrier";
     o.loc = k_.loc;
     std::vector<Candidate> cands;
@@ -904,7 +935,7 @@ private:
     for (auto &[arrId, sites] : byArray) {
       const ir::Array &arr = k_.arrays[arrId];
       Obligation o;
-      o.kind = "bounds";
+      o.kind = Kind::Bounds;
       o.name = "bounds." + arr.name;
       o.loc = arr.loc;
       Term extent = nullptr;
@@ -988,7 +1019,7 @@ private:
     }
     if (!unresolved.empty()) {
       Obligation o;
-      o.kind = "bounds";
+      o.kind = Kind::Bounds;
       o.name = "bounds.unresolved";
       o.loc = m1_.accesses[unresolved[0]].stmt->loc;
       o.status = Status::Unknown;
@@ -1001,7 +1032,7 @@ private:
 
   void checkOverflow() {
     Obligation o;
-    o.kind = "overflow";
+    o.kind = Kind::Overflow;
     o.name = "overflow";
     o.loc = k_.loc;
     std::vector<Candidate> cands;
@@ -1051,7 +1082,7 @@ private:
 
   void checkAsserts() {
     Obligation o;
-    o.kind = "assert";
+    o.kind = Kind::Assert;
     o.name = "assert";
     o.loc = k_.loc;
     std::vector<Candidate> cands;

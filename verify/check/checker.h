@@ -42,8 +42,15 @@ inline constexpr const char *kRunWith =
     "(push 1))";
 const char *statusName(Status s);
 
+// What an obligation is about. Coverage and equivalence come from a spec (verify/driver);
+// Assumptions is the vacuity check (the preconditions admit no launch at all).
+enum class Kind { Race, Barrier, Bounds, Overflow, Assert, Coverage, Equivalence, Assumptions };
+const char *kindName(Kind k); // "race", ... as in --checks and the JSON report
+// The kind named `name`; false for a name no obligation has.
+bool kindFromName(const std::string &name, Kind &out);
+
 struct Obligation {
-  std::string kind; // race barrier bounds overflow assert
+  Kind kind = Kind::Assumptions;
   std::string name; // query name, e.g. race.s
   Status status = Status::Unknown;
   std::string reason;  // unknown: why; refuted: the headline

@@ -58,6 +58,10 @@ private:
     return Type::i64();
   }
   ExprPtr bin(Op op, ExprPtr a, ExprPtr b) {
+    if (!a || !b) { // an operand is missing ("N +"): its parser said why
+      fail("expected an expression");
+      return nullptr;
+    }
     bool cmp = op == Op::Eq || op == Op::Ne || op == Op::Lt || op == Op::Le || op == Op::Gt ||
                op == Op::Ge || op == Op::LAnd || op == Op::LOr;
     Type t = cmp ? Type::boolean() : arith(a, b);

@@ -1,5 +1,7 @@
 #include "verify/smt/term.h"
 
+#include "util/int128.h"
+
 #include <algorithm>
 #include <cassert>
 #include <functional>
@@ -11,21 +13,7 @@ namespace ksynth::smt {
 
 static const int128 kInf = static_cast<int128>(1) << 100;
 
-std::string toString(int128 v) {
-  if (v == 0)
-    return "0";
-  bool negative = v < 0;
-  unsigned __int128 u = negative ? -static_cast<unsigned __int128>(v) : v;
-  std::string s;
-  while (u) {
-    s.push_back(static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  if (negative)
-    s.push_back('-');
-  std::reverse(s.begin(), s.end());
-  return s;
-}
+std::string toString(int128 v) { return util::int128Text(v); }
 
 static int128 gcd(int128 a, int128 b) {
   if (a < 0) a = -a;

@@ -1,5 +1,7 @@
 #include "verify/spec/eval.h"
 
+#include "util/int128.h"
+
 #include <cassert>
 #include <cmath>
 #include <map>
@@ -24,18 +26,7 @@ V mkInt(i128 i) { return {Sort::Int, i, 0}; }
 V mkReal(double r) { return {Sort::Real, 0, r}; }
 V mkBool(bool b) { return {Sort::Bool, b ? 1 : 0, 0}; }
 
-std::string i128Text(i128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string s;
-  while (u) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  return neg ? "-" + s : s;
-}
+std::string i128Text(i128 v) { return util::int128Text(v); }
 
 class Evaluator {
 public:

@@ -1,5 +1,7 @@
 #include "verify/spec/spec.h"
 
+#include "util/int128.h"
+
 #include <cassert>
 
 namespace ksynth::spec {
@@ -192,18 +194,7 @@ bool equal(const Spec &a, const Spec &b) {
 
 namespace {
 
-std::string int128Text(__int128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string s;
-  while (u) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  return neg ? "-" + s : s;
-}
+using util::int128Text;
 
 void setSlot(std::vector<std::string> &slots, int slot, const std::string &name) {
   if (slot < 0)

@@ -47,7 +47,7 @@ TEST_CASE("bounds: i <= n writes one past a declared length; i < n does not") {
   INFO(summary(bad));
   CHECK(bad.verdict == Status::Refuted);
   const Obligation &o = ob(bad, "bounds.a");
-  CHECK(o.kind == "bounds");
+  CHECK(o.kind == Kind::Bounds);
   checkWitness(o, 1);
   CHECK(contains(o.reason, "out-of-bounds access to global array 'a'"));
   // The element written is the length: i == n == __len(a).
@@ -145,7 +145,7 @@ TEST_CASE(
   CHECK(bad.verdict == Status::Refuted);
   REQUIRE(bad.obligations.size() == 1);
   const Obligation &o = ob(bad, "overflow");
-  CHECK(o.kind == "overflow");
+  CHECK(o.kind == Kind::Overflow);
   checkWitness(o, 1);
   CHECK(contains(o.reason, "signed integer overflow in 't * n'"));
   CHECK(o.loc.line == 30);
@@ -254,7 +254,7 @@ TEST_CASE("an unsupported construct makes every obligation unknown, even next "
     CHECK(x.status == Status::Unknown);
     CHECK(contains(x.reason, "unsupported construct (inline assembly)"));
     CHECK(x.loc.line == 11); // the Unsupported statement's line
-    kinds.insert(x.kind);
+    kinds.insert(kindName(x.kind));
   }
   CHECK(kinds == o.checks);
 }
@@ -312,7 +312,7 @@ TEST_CASE("a subset of checks: only those obligations, and what is left "
   INFO(summary(r));
   CHECK(r.verdict == Status::Proven);
   for (const Obligation &x : r.obligations)
-    CHECK((x.kind == "race" || x.kind == "assert"));
+    CHECK((x.kind == Kind::Race || x.kind == Kind::Assert));
   CHECK(findOb(r, "race.a") != nullptr);
   CHECK(findOb(r, "assert") != nullptr);
   CHECK(anyContains(r.assumptions, "overflow not checked"));
@@ -321,8 +321,8 @@ TEST_CASE("a subset of checks: only those obligations, and what is left "
   KernelReport all = verifyKernel(k, launch(64, 1));
   std::vector<std::string> order;
   for (const Obligation &x : all.obligations)
-    if (order.empty() || order.back() != x.kind)
-      order.push_back(x.kind);
+    if (order.empty() || order.back() != kindName(x.kind))
+      order.push_back(kindName(x.kind));
   CHECK(order == std::vector<std::string>{"race", "barrier", "bounds",
                                           "overflow", "assert"});
 }

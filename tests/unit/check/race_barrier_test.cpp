@@ -67,8 +67,8 @@ TEST_CASE(
     CHECK(o.status == Status::Proven);
     CHECK(o.witness.is_null());
   }
-  CHECK(ob(r, "race.a").kind == "race");
-  CHECK(ob(r, "bounds.a").kind == "bounds");
+  CHECK(ob(r, "race.a").kind == Kind::Race);
+  CHECK(ob(r, "bounds.a").kind == Kind::Bounds);
   CHECK(r.obligations.size() == 5);
   // Preconditions are reported with the verdict.
   CHECK(anyContains(r.assumptions, "precondition __requires(__len(a) >= n)"));
@@ -125,7 +125,7 @@ TEST_CASE("a shared-memory race: the witness is two distinct threads of one "
   INFO(summary(r));
   CHECK(r.verdict == Status::Refuted);
   const Obligation &race = ob(r, "race.s");
-  CHECK(race.kind == "race");
+  CHECK(race.kind == Kind::Race);
   checkWitness(race, 2);
   CHECK(contains(race.reason, "data race on shared array 's'"));
   auto th = race.witness["threads"];
@@ -288,7 +288,7 @@ TEST_CASE("barrier divergence: a barrier under a thread-dependent condition is "
   INFO(summary(bad));
   CHECK(bad.verdict == Status::Refuted);
   const Obligation &b = ob(bad, "barrier");
-  CHECK(b.kind == "barrier");
+  CHECK(b.kind == Kind::Barrier);
   checkWitness(b, 2);
   CHECK(contains(b.reason, "barrier divergence"));
   int64_t t1 = b.witness["threads"][0]["thread"][0],

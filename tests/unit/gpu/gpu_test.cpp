@@ -2,7 +2,6 @@
 // the comparison with the reference, the CPU backend and child processes.
 #include "gpu/device.h"
 #include "gpu/plan.h"
-#include "gpu/process.h"
 #include "gpu/run.h"
 #include "gpu/values.h"
 #include "verify/frontend/frontend.h"
@@ -332,21 +331,6 @@ TEST_CASE("the CPU backend runs the kernel on the interpreter, with poisoned out
   CHECK(!r.agrees());
   CHECK(r.checks[0].unwritten > 0);
   CHECK(r.checks[0].unwritten == r.checks[0].mismatched);
-}
-
-TEST_CASE("child processes: output, exit status, and the watchdog") {
-  gpu::ProcessResult r = gpu::runProcess({"/bin/sh", "-c", "echo out; echo err >&2; exit 3"}, 10);
-  CHECK(r.started);
-  CHECK(r.exitCode == 3);
-  CHECK(!r.ok());
-  CHECK(r.output.find("out") != std::string::npos);
-  CHECK(r.output.find("err") != std::string::npos);
-  r = gpu::runProcess({"/bin/sh", "-c", "sleep 30 & sleep 30"}, 0.5);
-  CHECK(r.timedOut);
-  CHECK(r.ms < 5000);
-  CHECK(r.how(0.5).find("did not finish") != std::string::npos);
-  r = gpu::runProcess({"/nonexistent/program"}, 1);
-  CHECK(!r.ok());
 }
 
 TEST_CASE("mangled kernel names") {

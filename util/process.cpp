@@ -1,4 +1,4 @@
-#include "gpu/process.h"
+#include "util/process.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -14,7 +14,7 @@
 
 extern char **environ;
 
-namespace ksynth::gpu {
+namespace ksynth::util {
 
 std::string ProcessResult::how(double timeoutS) const {
   if (!started)
@@ -132,4 +132,4 @@ std::string findOnPath(const std::string &name) {
   return "";
 }
 
-} // namespace ksynth::gpu
+} // namespace ksynth::util

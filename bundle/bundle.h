@@ -1,5 +1,5 @@
-// Proof bundles (`ksynth verify ... --proof-dir DIR`) and their independent re-check
-// (`ksynth check-proof DIR`). A bundle is a directory:
+// Proof bundles: written by `ksynth verify ... --proof-dir DIR` (verify/driver), re-checked
+// by `ksynth check-proof DIR` (bundle/check.h). A bundle is a directory:
 //   proof.json      what was verified and how: the kernel's and spec's SHA-256, ksynth's
 //                   version and git revision, Z3's version, the command, the model statement
 //                   and assumptions, and per kernel and obligation its status, time, reason and
@@ -8,7 +8,7 @@
 //                   against accidents and edits, not a signature).
 //   kernel.cu       the kernel as verified;  spec.smt  the spec, if there was one
 //   queries/*.smt2  self-contained SMT-LIB2 scripts; a header comment says what each encodes
-// check-proof recomputes every hash and runs the z3 and cvc5 *executables* (separate
+// The re-check recomputes every hash and runs the z3 and cvc5 *executables* (separate
 // processes, not the library ksynth links) on every query of every proven obligation; each
 // must answer `unsat`. Bounded, unknown and refuted obligations are shown as recorded and are
 // never upgraded. Exit status: 0 everything re-checks and the recorded verdict is proven;
@@ -21,10 +21,10 @@
 #include <string>
 #include <vector>
 
-namespace ksynth::cli {
+namespace ksynth::bundle {
 
-// Lower-case hex SHA-256 (FIPS 180-4) of a byte string.
-std::string sha256Hex(const std::string &bytes);
+// The hash that closes proof.json: over its canonical dump without the field itself.
+std::string selfHash(nlohmann::json proof);
 
 // Writes DIR/proof.json, DIR/kernel.cu and DIR/spec.smt (when specPath is not empty) from a
 // `verify --json` report whose obligations name their query files (relative to DIR/queries,
@@ -33,6 +33,4 @@ std::string sha256Hex(const std::string &bytes);
 bool writeProofBundle(const std::string &dir, const nlohmann::json &report, const std::string &kernelPath,
                       const std::string &specPath, const std::vector<std::string> &command, std::string &why);
 
-int checkProofMain(const std::vector<std::string> &args);
-
-} // namespace ksynth::cli
+} // namespace ksynth::bundle

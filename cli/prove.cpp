@@ -1,8 +1,11 @@
-#include "synth/cli.h"
+// `ksynth --spec SPEC.smt --prove [options]`: the synthesis loop's options, the model client
+// (provider, replay, resume) and the run directory; synth/loop.h does the rounds.
+#include "cli/commands.h"
+#include "cli/options.h"
 
 #include "synth/fixture.h"
 #include "synth/loop.h"
-#include "tools/cli.h"
+#include "util/exit_codes.h"
 #include "verify/spec/parser.h"
 
 #include "models/presets.h"
@@ -19,45 +22,15 @@
 #include <signal.h>
 #include <unistd.h>
 
-#ifndef KSYNTH_FIXTURE_DIR
-#define KSYNTH_FIXTURE_DIR "synth/fixtures"
-#endif
 
-namespace ksynth::synth {
+namespace ksynth::cli {
+
+using namespace ksynth::synth;
 
 namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-const char *kProveUsage =
-    "usage: ksynth --spec SPEC.smt --prove [--provider anthropic|openai|openai-compatible|replay] [--model ID|PRESET]\n"
-    "                                [--rounds N] [--samples K] [--optimize R] [--out DIR] [--replay FILE]\n"
-    "                                [--resume DIR] [--quiet] [--json]\n"
-    "                                [--nvcc PATH|none] [--no-run] [--timeout S] [--max-tokens N]\n";
-
-void printProveHelp(std::ostream &out) {
-  out << "\nksynth --spec SPEC.smt --prove [options]   synthesise a kernel with a language model and prove it\n"
-      << "  --provider NAME      anthropic (ANTHROPIC_API_KEY), openai (OPENAI_API_KEY), openai-compatible\n"
-      << "                       (OPENAI_BASE_URL), replay (offline: the bundled authored transcript of the\n"
-      << "                       spec, or --replay FILE)\n"
-      << "  --model ID|PRESET    model id or preset name (models/presets; default claude-sonnet-4-5 / gpt-5)\n"
-      << "  --rounds N           rounds of candidate and feedback (5)\n"
-      << "  --samples K          independent candidates per round, requested in parallel (1); the lowest-numbered\n"
-      << "                       proven one is kept, else the round's best is what the next round continues from\n"
-      << "  --optimize R         after a proven kernel, R rounds asking for a faster variant (0); a variant replaces\n"
-      << "                       the kernel only if proven again and timed faster on a GPU (no GPU: not compared)\n"
-      << "  --out DIR            run directory (default out/SPEC/TIMESTAMP): transcript, every candidate with\n"
-      << "                       its report, kernel.cu, proof/, report.json\n"
-      << "  --resume DIR         continue an interrupted run; recorded replies are not requested again\n"
-      << "  --nvcc PATH|none     compile check (default: nvcc on PATH, skipped without one)\n"
-      << "  --no-run             do not run the proven kernel (default: 'ksynth run' on it: the GPU when\n"
-      << "                       there is one, else the interpreter; kernel-run.json in the run directory)\n"
-      << "  --quiet              only the result line      --json   the report as one JSON object\n"
-      << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
-      << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"
-      << "diverged or exhausted), 70 internal error, 130 interrupted (Ctrl-C; --resume DIR continues).\n";
-}
 
 int usage(std::ostream &err, const std::string &msg) {
   err << "ksynth: error: " << msg << "\n" << kProveUsage;
@@ -117,12 +90,7 @@ void onInterrupt(int) {
 
 } // namespace
 
-std::string fixtureDir() {
-  std::string d = envOr("KSYNTH_FIXTURE_DIR");
-  return d.empty() ? KSYNTH_FIXTURE_DIR : d;
-}
-
-int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
   ProveArgs pa;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string &a = args[i];
@@ -178,32 +146,26 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
       if (!need(flag, v))
         return usage(err, flag + " needs a number");
       // --optimize 0 (the default) is allowed; every other count is at least 1.
-      bool zeroOk = flag == "--optimize";
-      try {
-        size_t used = 0;
-        double d = std::stod(v, &used);
-        // (the bound before the cast: a double beyond int's range has no int value)
-        if (used != v.size() || !(d >= 0) || (d == 0 && !zeroOk) || (flag != "--timeout" && d > 1e9) ||
-            (flag != "--timeout" && d != static_cast<int>(d)) || (flag == "--samples" && d > kMaxSamples) ||
-            (flag == "--optimize" && d > kMaxOptimize) || (flag == "--timeout" && d > 1e6))
-          throw std::invalid_argument(v);
-        if (flag == "--rounds")
-          pa.rounds = static_cast<int>(d), pa.roundsSet = true;
-        else if (flag == "--samples")
-          pa.samples = static_cast<int>(d), pa.samplesSet = true;
-        else if (flag == "--optimize")
-          pa.optimize = static_cast<int>(d), pa.optimizeSet = true;
-        else if (flag == "--timeout")
-          pa.timeoutS = d, pa.timeoutSet = true;
-        else
-          pa.maxTokens = static_cast<int>(d), pa.maxTokensSet = true;
-      } catch (const std::exception &) {
+      double hi = flag == "--timeout" ? 1e6 : flag == "--samples" ? kMaxSamples : flag == "--optimize" ? kMaxOptimize : 1e9;
+      std::optional<double> n = parseNumber(v, flag == "--optimize" ? 0 : 1e-9, hi);
+      if (!n || (flag != "--timeout" && *n != static_cast<int>(*n))) {
         std::string what = flag == "--timeout"    ? "a positive number"
                            : flag == "--optimize" ? "an integer from 0 to " + std::to_string(kMaxOptimize)
                            : flag == "--samples"  ? "an integer from 1 to " + std::to_string(kMaxSamples)
                                                   : "a positive integer";
         return usage(err, flag + " needs " + what + " (got '" + v + "')");
       }
+      double d = *n;
+      if (flag == "--rounds")
+        pa.rounds = static_cast<int>(d), pa.roundsSet = true;
+      else if (flag == "--samples")
+        pa.samples = static_cast<int>(d), pa.samplesSet = true;
+      else if (flag == "--optimize")
+        pa.optimize = static_cast<int>(d), pa.optimizeSet = true;
+      else if (flag == "--timeout")
+        pa.timeoutS = d, pa.timeoutSet = true;
+      else
+        pa.maxTokens = static_cast<int>(d), pa.maxTokensSet = true;
     } else {
       return usage(err, "unknown option '" + a + "' for --prove");
     }
@@ -478,19 +440,4 @@ int proveMain(const std::vector<std::string> &args, std::ostream &out, std::ostr
   return r.exitCode;
 }
 
-int main(int argc, char **argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
-  bool prove = false;
-  for (const std::string &a : args)
-    prove |= a == "--prove" || a == "--resume" || a.rfind("--resume=", 0) == 0;
-  if (!args.empty() && (args[0] == "--spec" || args[0].rfind("--spec=", 0) == 0))
-    prove = true;
-  if (prove)
-    return proveMain(args, std::cout, std::cerr);
-  int rc = cli::main(argc, argv);
-  if (!args.empty() && (args[0] == "help" || args[0] == "--help" || args[0] == "-h"))
-    printProveHelp(std::cout);
-  return rc;
-}
-
-} // namespace ksynth::synth
+} // namespace ksynth::cli

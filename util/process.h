@@ -1,11 +1,11 @@
-// gpu/ child processes: nvcc and the GPU runner run as separate processes under a wall-clock
-// limit, so a compiler or a kernel that hangs is killed and reported, and ksynth never hangs.
+// Child processes (nvcc, the GPU runner, the solver executables) under a wall-clock limit:
+// a compiler, kernel or solver that hangs is killed and reported, and ksynth never hangs.
 #pragma once
 
 #include <string>
 #include <vector>
 
-namespace ksynth::gpu {
+namespace ksynth::util {
 
 struct ProcessResult {
   bool started = false;  // false: the program could not be started (see output)
@@ -26,4 +26,4 @@ ProcessResult runProcess(const std::vector<std::string> &argv, double timeoutS);
 // The program `name` on PATH, or empty.
 std::string findOnPath(const std::string &name);
 
-} // namespace ksynth::gpu
+} // namespace ksynth::util

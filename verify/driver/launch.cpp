@@ -1,9 +1,9 @@
-#include "tools/launch.h"
+#include "verify/driver/launch.h"
 
 #include <cctype>
 #include <fstream>
 
-namespace ksynth::cli {
+namespace ksynth::driver {
 
 std::vector<std::string> splitDims(std::string s) {
   if (!s.empty() && (s.front() == '[' || s.front() == '(')) {
@@ -78,4 +78,4 @@ LaunchLine findLaunchLine(const std::string &file) {
   return ll;
 }
 
-} // namespace ksynth::cli
+} // namespace ksynth::driver

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-namespace ksynth::cli {
+namespace ksynth::driver {
 
 // "(a, (b + 1) / 2)" or "[a,b]" or "a,b" -> {"a", "(b + 1) / 2"}: top-level commas only.
 std::vector<std::string> splitDims(std::string s);
@@ -18,4 +18,4 @@ struct LaunchLine {
 };
 LaunchLine findLaunchLine(const std::string &file);
 
-} // namespace ksynth::cli
+} // namespace ksynth::driver

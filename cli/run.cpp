@@ -1,13 +1,16 @@
 // `ksynth run KERNEL.cu --spec SPEC.smt`: verify, compile, run on fresh inputs, compare with
 // the spec and time (gpu/). A kernel that is not proven is refused unless --unverified is
 // given, and then every line of the report says so.
-#include "tools/cli.h"
+#include "cli/commands.h"
+#include "cli/options.h"
 
 #include "gpu/device.h"
 #include "gpu/plan.h"
-#include "gpu/process.h"
 #include "gpu/run.h"
-#include "tools/launch.h"
+#include "util/exit_codes.h"
+#include "util/process.h"
+#include "verify/driver/driver.h"
+#include "verify/driver/launch.h"
 #include "verify/frontend/frontend.h"
 #include "verify/ir/cexpr.h"
 #include "verify/spec/bind.h"
@@ -32,8 +35,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr int kExitOk = 0, kExitWrong = 1, kExitNotRun = 2, kExitUsage = 64, kExitMalformed = 65,
-              kExitInternal = 70;
+constexpr int kExitOk = kExitRunOk, kExitWrong = kExitRunWrong, kExitNotRun = kExitRunNotRun;
 
 struct RunArgs {
   std::string file, spec, kernel, backend = "auto", arch, nvcc, keep;
@@ -90,46 +92,29 @@ double median(std::vector<double> v) {
 
 } // namespace
 
-int runMain(const std::vector<std::string> &args) {
+int runCommand(const std::vector<std::string> &args) {
   RunArgs ra;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto value = [&](const std::string &flag) -> std::optional<std::string> {
-      if (a == flag)
-        return i + 1 < args.size() ? std::optional<std::string>(args[++i]) : std::nullopt;
-      if (a.rfind(flag + "=", 0) == 0)
-        return a.substr(flag.size() + 1);
-      return std::nullopt;
-    };
-    auto is = [&](const std::string &flag) { return a == flag || a.rfind(flag + "=", 0) == 0; };
+  Options opt(args);
+  while (opt.next()) {
+    const std::string &a = opt.arg();
+    auto value = [&](const std::string &flag) { return opt.value(flag); };
+    auto is = [&](const std::string &flag) { return opt.is(flag); };
     auto number = [&](const std::string &flag, double &out, double lo, double hi) -> bool {
-      auto v = value(flag);
-      try {
-        size_t used = 0;
-        out = v ? std::stod(*v, &used) : NAN;
-        if (v && used != v->size())
-          out = NAN;
-      } catch (...) {
-        out = NAN;
-      }
-      return out >= lo && out <= hi;
+      auto v = opt.value(flag);
+      std::optional<double> n = v ? parseNumber(*v, lo, hi) : std::nullopt;
+      out = n ? *n : NAN;
+      return n.has_value();
     };
     double x = 0;
     if (a == "--size") {
       // --size M=4096 N=4096 K=4096: every NAME=VALUE that follows.
       bool any = false;
-      while (i + 1 < args.size() && args[i + 1].find('=') != std::string::npos && args[i + 1][0] != '-') {
-        const std::string &nv = args[++i];
+      for (const std::string &nv : opt.assignmentsFollowing()) {
         size_t eq = nv.find('=');
-        try {
-          size_t used = 0;
-          double v = std::stod(nv.substr(eq + 1), &used);
-          if (used != nv.size() - eq - 1)
-            throw 0;
-          ra.values[nv.substr(0, eq)] = v;
-        } catch (...) {
+        std::optional<double> v = eq == std::string::npos ? std::nullopt : parseNumber(nv.substr(eq + 1), -1e300, 1e300);
+        if (!v)
           return runUsage("--size " + nv + ": the value is not a number");
-        }
+        ra.values[nv.substr(0, eq)] = *v;
         any = true;
       }
       if (!any)
@@ -197,23 +182,21 @@ int runMain(const std::vector<std::string> &args) {
       auto v = value(block ? "--block" : "--grid");
       if (!v)
         return runUsage(a + " needs X[,Y[,Z]]");
-      (block ? ra.block : ra.grid) = splitDims(*v);
+      (block ? ra.block : ra.grid) = driver::splitDims(*v);
       (block ? ra.blockSet : ra.gridSet) = true;
-    } else if (a == "-D" || (a.rfind("-D", 0) == 0 && a.size() > 2)) {
-      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
-      if (d.empty())
-        return runUsage("-D needs NAME[=VALUE]");
-      ra.fe.defines.push_back(d);
-    } else if (a == "-I" || (a.rfind("-I", 0) == 0 && a.size() > 2)) {
-      std::string d = a.size() > 2 ? a.substr(2) : (i + 1 < args.size() ? args[++i] : "");
-      if (d.empty())
-        return runUsage("-I needs a directory");
-      ra.fe.includeDirs.push_back(d);
+    } else if (bool missing = false; auto d = opt.attached("-D", missing)) {
+      ra.fe.defines.push_back(*d);
+    } else if (missing) {
+      return runUsage("-D needs NAME[=VALUE]");
+    } else if (auto d = opt.attached("-I", missing)) {
+      ra.fe.includeDirs.push_back(*d);
+    } else if (missing) {
+      return runUsage("-I needs a directory");
     } else if (a == "--json") {
       ra.json = true;
     } else if (a == "--unverified") {
       ra.unverified = true;
-    } else if (!a.empty() && a[0] == '-') {
+    } else if (opt.isOption()) {
       return runUsage("unknown option '" + a + "'");
     } else if (ra.file.empty()) {
       ra.file = a;
@@ -249,39 +232,25 @@ int runMain(const std::vector<std::string> &args) {
   };
 
   // 1. The proof.
-  std::vector<std::string> vargs = {ra.file, "--spec", ra.spec, "--json", "--timeout", fmt(ra.verifyTimeoutS, 6)};
-  if (!ra.kernel.empty())
-    vargs.insert(vargs.end(), {"--kernel", ra.kernel});
-  for (const std::string &d : ra.fe.defines)
-    vargs.push_back("-D" + d);
-  for (const std::string &d : ra.fe.includeDirs)
-    vargs.push_back("-I" + d);
-  auto joinDims = [](const std::vector<std::string> &v) {
-    std::string s;
-    for (const std::string &x : v)
-      s += (s.empty() ? "" : ",") + x;
-    return s;
-  };
-  if (ra.blockSet)
-    vargs.insert(vargs.end(), {"--block", joinDims(ra.block)});
-  if (ra.gridSet)
-    vargs.insert(vargs.end(), {"--grid", joinDims(ra.grid)});
-  std::ostringstream vout, verr;
-  int vcode = verifyCommand(vargs, vout, verr);
-  nlohmann::json vj;
-  try {
-    vj = nlohmann::json::parse(vout.str());
-  } catch (...) {
-  }
-  std::string verdict = vj.is_object() ? vj.value("verdict", "") : "";
-  if (vcode == kExitUsage || vcode == kExitMalformed || vcode == kExitInternal || verdict.empty() ||
-      verdict == "malformed") {
-    std::cerr << verr.str();
-    if (verdict.empty() && vcode != kExitUsage)
+  driver::VerifyRequest vreq;
+  vreq.file = ra.file;
+  vreq.spec = ra.spec;
+  vreq.kernel = ra.kernel;
+  vreq.fe = ra.fe;
+  vreq.timeoutS = ra.verifyTimeoutS;
+  vreq.block = ra.block, vreq.blockSet = ra.blockSet;
+  vreq.grid = ra.grid, vreq.gridSet = ra.gridSet;
+  driver::FileReport vrep = driver::verifyFile(vreq);
+  if (vrep.outcome != driver::FileReport::Outcome::Verified) {
+    std::cerr << vrep.errors;
+    if (!vrep.usage.empty())
+      return usage(vrep.usage, std::cerr);
+    if (vrep.outcome != driver::FileReport::Outcome::Usage && vrep.malformedPart.empty())
       std::cerr << "ksynth: error: verification of '" << ra.file << "' gave no verdict\n";
-    return vcode <= 2 ? kExitInternal : vcode;
+    return vrep.exitCode();
   }
-  double verifyMs = vj.value("time_ms", 0.0);
+  std::string verdict = check::statusName(vrep.verdict);
+  double verifyMs = vrep.ms;
   out["verification"] = {{"verdict", verdict}, {"time_ms", verifyMs}};
   if (verdict != "proven") {
     if (!ra.unverified) {
@@ -345,7 +314,7 @@ int runMain(const std::vector<std::string> &args) {
         say("unverified: " + why);
       }
   }
-  LaunchLine ll = findLaunchLine(ra.file);
+  driver::LaunchLine ll = driver::findLaunchLine(ra.file);
   gpu::PlanRequest req;
   std::vector<std::string> blockText = ra.blockSet ? ra.block : ll.block, gridText = ra.gridSet ? ra.grid : ll.grid;
   for (int d = 0; d < 3; ++d)
@@ -372,7 +341,7 @@ int runMain(const std::vector<std::string> &args) {
 
   // 3. The backend.
   std::string self = selfPath();
-  std::string nvcc = ra.nvcc == "none" ? "" : !ra.nvcc.empty() ? ra.nvcc : gpu::findOnPath("nvcc");
+  std::string nvcc = ra.nvcc == "none" ? "" : !ra.nvcc.empty() ? ra.nvcc : util::findOnPath("nvcc");
   std::string nvccWhy = ra.nvcc == "none" ? "nvcc disabled (--nvcc none)" : "nvcc not found on PATH (--nvcc PATH)";
   gpu::DeviceInfo dev;
   std::string backend = ra.backend;

@@ -1,0 +1,235 @@
+#include "bundle/check.h"
+
+#include "bundle/bundle.h"
+#include "util/exit_codes.h"
+#include "util/files.h"
+#include "util/process.h"
+#include "util/sha256.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace ksynth::bundle {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using util::readFile;
+using util::sha256Hex;
+
+namespace {
+
+// printf-style columns of the table.
+template <typename... A> std::string cell(const char *fmt, A... a) {
+  char buf[256];
+  std::snprintf(buf, sizeof buf, fmt, a...);
+  return buf;
+}
+
+bool onPath(const std::string &exe) { return !util::findOnPath(exe).empty(); }
+
+// Runs argv (argv[0] looked up on PATH); its standard output and error (first 4 KiB), or
+// why not. Killed after `seconds` plus a grace of 5 s (the solvers' own limits come first).
+bool runSolver(const std::vector<std::string> &argv, double seconds, std::string &out, std::string &why) {
+  std::vector<std::string> args = argv;
+  args[0] = util::findOnPath(argv[0]);
+  if (args[0].empty()) {
+    why = "cannot run " + argv[0];
+    return false;
+  }
+  util::ProcessResult r = util::runProcess(args, seconds + 5);
+  if (!r.started) {
+    why = "cannot run " + argv[0];
+    return false;
+  }
+  out = r.output.substr(0, 4096);
+  if (r.timedOut) {
+    why = "killed after " + std::to_string(static_cast<int>(seconds + 5)) + " s";
+    return false;
+  }
+  return true;
+}
+
+// The solver's answer: "unsat", "sat", "unknown", "timeout", or an error text.
+std::string answerOnce(const std::vector<std::string> &argv, double seconds) {
+  std::string out, why;
+  if (!runSolver(argv, seconds, out, why))
+    return why;
+  std::istringstream is(out);
+  std::string first;
+  std::getline(is, first);
+  while (!first.empty() && (first.back() == '\r' || first.back() == ' '))
+    first.pop_back();
+  if (first == "unsat" || first == "sat" || first == "unknown" || first == "timeout")
+    return first;
+  if (out.find("timeout") != std::string::npos || out.find("interrupted") != std::string::npos)
+    return "timeout";
+  return "error: " + out.substr(0, 200);
+}
+
+// Z3's configurations, tried in turn while the answer is neither sat nor unsat: its default,
+// then its older arithmetic engine (smt.arith.solver=2), which answers some queries that need
+// a product of equals (C*b = C*j from b = j) at once where the default one searches for
+// minutes. Both are the same z3 executable deciding the same query; unsat from either is
+// the query holding, and sat from either fails the check.
+struct Answer {
+  std::string text;   // "unsat", "sat", ...
+  std::string option; // the z3 option that gave it, empty for the default
+};
+
+Answer answer(const std::string &solver, const fs::path &file, double seconds) {
+  if (solver != "z3")
+    return {answerOnce({"cvc5", "--lang=smt2", "--incremental",
+                        "--tlimit=" + std::to_string(static_cast<long>(seconds * 1000)), file.string()},
+                       seconds),
+            ""};
+  Answer a;
+  for (const char *option : {"", "smt.arith.solver=2"}) {
+    std::vector<std::string> argv{"z3", "-T:" + std::to_string(static_cast<int>(seconds + 0.999))};
+    if (*option)
+      argv.push_back(option);
+    argv.push_back(file.string());
+    std::string t = answerOnce(argv, seconds);
+    if (a.text.empty() || t == "sat" || t == "unsat")
+      a = {t, option};
+    if (t == "sat" || t == "unsat")
+      break;
+  }
+  return a;
+}
+
+} // namespace
+
+int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) {
+  const std::string &dir = opts.dir, &kernelFile = opts.kernelFile, &specFile = opts.specFile;
+  const std::vector<std::string> &solvers = opts.solvers;
+  const double timeoutS = opts.timeoutS;
+  std::vector<std::string> failures;
+  auto fail = [&](const std::string &m) { failures.push_back(m); };
+  std::string text;
+  json p;
+  if (!readFile(fs::path(dir) / "proof.json", text)) {
+    err << "ksynth check-proof: error: no proof.json in '" << dir << "'\n";
+    return kExitCheckFailed;
+  }
+  try {
+    p = json::parse(text);
+  } catch (const std::exception &e) {
+    err << "ksynth check-proof: error: proof.json does not parse: " << e.what() << "\n";
+    return kExitCheckFailed;
+  }
+  if (!p.is_object() || p.value("format", "") != "ksynth-proof-1") {
+    err << "ksynth check-proof: error: proof.json is not a ksynth-proof-1 bundle\n";
+    return kExitCheckFailed;
+  }
+  if (p.value("sha256", "") != selfHash(p))
+    fail("proof.json: its sha256 does not match its content (edited after it was written)");
+
+  auto checkSource = [&](const char *key, const std::string &given) {
+    if (!p.contains(key))
+      return;
+    const json &s = p[key];
+    fs::path f = given.empty() ? fs::path(dir) / s.value("file", "") : fs::path(given);
+    std::string body;
+    if (!readFile(f, body))
+      fail(std::string(key) + ": cannot read '" + f.string() + "'");
+    else if (sha256Hex(body) != s.value("sha256", ""))
+      fail(std::string(key) + ": '" + f.string() + "' has changed since the proof (sha256 " +
+           sha256Hex(body).substr(0, 12) + "..., the proof has " + s.value("sha256", "").substr(0, 12) + "...)");
+  };
+  checkSource("kernel", kernelFile);
+  checkSource("spec", specFile);
+
+  std::map<std::string, bool> present;
+  for (const std::string &s : solvers) {
+    present[s] = onPath(s);
+    if (!present[s])
+      fail(s + " is not on PATH (Debian package: " + s + "); its column shows 'missing'");
+  }
+
+  out << "proof " << dir << ": verdict " << p.value("verdict", "?") << ", ksynth "
+            << p["ksynth"].value("version", "?") << " (" << p["ksynth"].value("git", "?") << "), "
+            << p.value("solver", "") << "\n";
+  out << cell("%-34s %-9s %6s", "obligation", "recorded", "files");
+  for (const std::string &s : solvers)
+    out << cell(" %-10s", s.c_str());
+  out << " result\n";
+  int rechecked = 0, queries = 0;
+  std::map<std::pair<std::string, std::string>, Answer> answered; // (solver, file) -> answer
+  for (const json &k : p.value("kernels", json::array())) {
+    for (const json &o : k.value("obligations", json::array())) {
+      std::string name = k.value("name", "") + ":" + o.value("name", "");
+      std::string st = o.value("status", "");
+      const json &qs = o.value("queries", json::array());
+      std::map<std::string, std::string> worst; // solver -> first non-unsat answer
+      std::set<std::string> viaOption;          // "z3 OPTION" that answered unsat where the default did not
+      bool ok = true;
+      std::string note;
+      if (st == "proven") {
+        for (const json &q : qs) {
+          fs::path f = fs::path(dir) / q.value("file", "");
+          std::string body;
+          if (!readFile(f, body)) {
+            fail(name + ": query file '" + q.value("file", "") + "' is missing");
+            ok = false;
+            note = "missing file";
+            continue;
+          }
+          if (sha256Hex(body) != q.value("sha256", "")) {
+            fail(name + ": query file '" + q.value("file", "") + "' has changed since the proof");
+            ok = false;
+            note = "changed file";
+            continue;
+          }
+          ++queries;
+          for (const std::string &s : solvers) {
+            if (!present[s])
+              continue;
+            auto key = std::make_pair(s, f.string());
+            auto hit = answered.find(key);
+            Answer ans = hit != answered.end() ? hit->second : answered[key] = answer(s, f, timeoutS);
+            const std::string &a = ans.text;
+            if (a == "unsat" && !ans.option.empty())
+              viaOption.insert(s + " " + ans.option);
+            if (a != "unsat") {
+              if (!worst.count(s))
+                worst[s] = a;
+              fail(name + ": " + s + " answers '" + a + "' on " + q.value("file", "") + " (unsat is needed)");
+              ok = false;
+            }
+          }
+        }
+        if (ok)
+          ++rechecked;
+        note = ok ? (qs.empty() ? "no query (decided without one)" : "re-checked") : "FAILED" + (note.empty() ? "" : " (" + note + ")");
+        for (const std::string &v : viaOption)
+          note += " (" + v + " on a query the default did not answer)";
+      } else {
+        note = "not re-checked: recorded as " + st + " (never upgraded)";
+      }
+      out << cell("%-34s %-9s %6zu", name.substr(0, 34).c_str(), st.c_str(), qs.size());
+      for (const std::string &s : solvers) {
+        std::string text = st != "proven" || qs.empty() ? "-" : !present[s] ? "missing" : worst.count(s) ? worst[s] : "unsat";
+        out << cell(" %-10s", text.substr(0, 10).c_str());
+      }
+      out << " " << note << "\n";
+    }
+  }
+  out << rechecked << " proven obligation(s) re-checked, " << queries << " query file(s)\n";
+  for (const std::string &f : failures)
+    out << "check-proof: error: " << f << "\n";
+  if (!failures.empty()) {
+    out << "CHECK-PROOF: FAILED\n";
+    return kExitCheckFailed;
+  }
+  bool proven = p.value("verdict", "") == "proven";
+  out << "CHECK-PROOF: " << (proven ? "OK" : "OK (recorded verdict " + p.value("verdict", "") + ", not proven)")
+            << "\n";
+  return proven ? kExitCheckOk : kExitCheckNotProven;
+}
+
+} // namespace ksynth::bundle

@@ -1,0 +1,24 @@
+// The independent re-check of a proof bundle (bundle.h): every hash recomputed, every query
+// of every proven obligation answered `unsat` by the z3 and cvc5 executables. Links neither
+// Z3 nor clang: it trusts nothing of the ksynth that wrote the bundle.
+#pragma once
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace ksynth::bundle {
+
+struct CheckOptions {
+  std::string dir;
+  std::vector<std::string> solvers = {"z3", "cvc5"};
+  std::string kernelFile, specFile; // check these instead of the bundle's copies
+  double timeoutS = 60;             // per query and solver
+};
+
+// Prints the table of obligations and the result line on `out`, errors on `err`.
+// 0 everything re-checks and the bundle records a proof, 2 it re-checks but records none,
+// 1 something failed.
+int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err);
+
+} // namespace ksynth::bundle

@@ -1,0 +1,71 @@
+// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]`:
+// the options of bundle::checkBundle.
+#include "cli/commands.h"
+#include "cli/options.h"
+
+#include "bundle/check.h"
+#include "util/exit_codes.h"
+
+#include <iostream>
+
+namespace ksynth::cli {
+
+namespace {
+
+int usageCheck(const std::string &msg) {
+  std::cerr << "ksynth check-proof: " << msg << "\n"
+            << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n";
+  return kExitUsage;
+}
+
+} // namespace
+
+int checkProofCommand(const std::vector<std::string> &args) {
+  std::string dir, solverArg = "all", kernelFile, specFile;
+  double timeoutS = 60;
+  Options opt(args);
+  while (opt.next()) {
+    const std::string &a = opt.arg();
+    auto value = [&](const std::string &flag, std::string &dest) {
+      if (!opt.is(flag))
+        return false;
+      std::optional<std::string> v = opt.value(flag);
+      if (!v)
+        return false;
+      dest = *v;
+      return true;
+    };
+    std::string t;
+    if (value("--solver", solverArg) || value("--kernel", kernelFile) || value("--spec", specFile))
+      continue;
+    if (value("--timeout", t)) {
+      std::optional<double> n = parseNumber(t, 1e-3, 1e6);
+      if (!n)
+        return usageCheck("--timeout needs a positive number of seconds");
+      timeoutS = *n;
+      continue;
+    }
+    if (opt.isOption())
+      return usageCheck("unknown option '" + a + "'");
+    if (!dir.empty())
+      return usageCheck("more than one directory");
+    dir = a;
+  }
+  if (dir.empty())
+    return usageCheck("no proof directory");
+  bundle::CheckOptions co;
+  co.dir = dir;
+  co.kernelFile = kernelFile;
+  co.specFile = specFile;
+  co.timeoutS = timeoutS;
+  std::vector<std::string> &solvers = co.solvers;
+  if (solverArg == "all")
+    solvers = {"z3", "cvc5"};
+  else if (solverArg == "z3" || solverArg == "cvc5")
+    solvers = {solverArg};
+  else
+    return usageCheck("--solver takes z3, cvc5 or all");
+  return bundle::checkBundle(co, std::cout, std::cerr);
+}
+
+} // namespace ksynth::cli

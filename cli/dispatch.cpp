@@ -1,0 +1,67 @@
+// The `ksynth` command line: which command the arguments name, and the small ones inline
+// (help, version, the prelude, the GPU runner's child processes).
+#include "cli/commands.h"
+
+#include "gpu/device.h"
+#include "gpu/run.h"
+#include "util/exit_codes.h"
+#include "util/version.h"
+#include "verify/frontend/frontend.h"
+#include "verify/smt/solver.h"
+
+#include <iostream>
+
+namespace ksynth::cli {
+
+namespace {
+
+// `ksynth --spec SPEC.smt --prove ...` (also `--resume DIR`) is the synthesis loop.
+bool isProve(const std::vector<std::string> &args) {
+  for (const std::string &a : args)
+    if (a == "--prove" || a == "--resume" || a.rfind("--resume=", 0) == 0)
+      return true;
+  return !args.empty() && (args[0] == "--spec" || args[0].rfind("--spec=", 0) == 0);
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (isProve(args))
+    return proveCommand(args, std::cout, std::cerr);
+  if (args.empty())
+    return usage("no command (try 'ksynth verify FILE.cu' or 'ksynth help')");
+  const std::string cmd = args[0];
+  std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (cmd == "help" || cmd == "--help" || cmd == "-h") {
+    printHelp(std::cout);
+    printProveHelp(std::cout);
+    return kExitProven;
+  }
+  if (cmd == "--version" || cmd == "version") {
+    std::cout << "ksynth " << util::version() << " (" << smt::Solver::version() << ", clang 19)\n";
+    return kExitProven;
+  }
+  if (cmd == "--print-prelude") {
+    std::cout << frontend::preludeText();
+    return kExitProven;
+  }
+  if (cmd == "verify")
+    return verifyCommand(rest, std::cout, std::cerr);
+  if (cmd == "spec")
+    return specCommand(rest);
+  if (cmd == "check-proof")
+    return checkProofCommand(rest);
+  if (cmd == "run")
+    return runCommand(rest);
+  // The GPU runner's child processes (gpu/run.h, gpu/device.h); not for people.
+  if (cmd == "__gpu-probe")
+    return gpu::probeMain();
+  if (cmd == "__gpu-run" && rest.size() == 1)
+    return gpu::gpuRunMain(rest[0]);
+  if (cmd == "bench")
+    return usage("'bench' is not implemented yet in this version");
+  return usage("unknown command '" + cmd + "'");
+}
+
+} // namespace ksynth::cli

@@ -1,0 +1,44 @@
+// The option reader every `ksynth` command uses: `--flag VALUE` and `--flag=VALUE`, bare
+// switches, `-DNAME`/`-D NAME`, positional arguments, and numbers read whole and range-checked.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ksynth::cli {
+
+class Options {
+public:
+  explicit Options(std::vector<std::string> args) : args_(std::move(args)) {}
+
+  // Moves to the next argument; false after the last.
+  bool next() { return ++i_ < args_.size(); }
+  const std::string &arg() const { return args_[i_]; }
+
+  // The argument is `flag` or `flag=...`.
+  bool is(const std::string &flag) const;
+  // The value of `flag`: after '=' or the next argument (consumed); nullopt when the
+  // argument is not `flag` or no value follows.
+  std::optional<std::string> value(const std::string &flag);
+  // A short option with its value attached or following (`-DX=1`, `-D X=1`); nullopt when
+  // the argument is not `prefix` or no value follows (then `missing` is set).
+  std::optional<std::string> attached(const std::string &prefix, bool &missing);
+  bool isOption() const { return !arg().empty() && arg()[0] == '-'; }
+
+  // The NAME=VALUE arguments that follow (consumed), up to the first that is an option or
+  // has no '='.
+  std::vector<std::string> assignmentsFollowing();
+
+private:
+  std::vector<std::string> args_;
+  size_t i_ = static_cast<size_t>(-1);
+};
+
+// The whole of `text` as a finite number within [lo, hi]; nullopt otherwise ("10s", "nan",
+// "inf" and out-of-range values included).
+std::optional<double> parseNumber(const std::string &text, double lo, double hi);
+// The whole of `text` as an integer within [lo, hi].
+std::optional<long long> parseInteger(const std::string &text, long long lo, long long hi);
+
+} // namespace ksynth::cli

@@ -1,0 +1,143 @@
+// The verification driver end to end on real kernel files: verdicts, the spec obligations,
+// and every way a file can fail to be verified (malformed spec, kernel, binding; usage).
+#include "verify/driver/driver.h"
+
+#include "util/files.h"
+
+#include <doctest/doctest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace ksynth;
+namespace fs = std::filesystem;
+using Outcome = driver::FileReport::Outcome;
+
+namespace {
+
+const std::string kSrc = KSYNTH_SOURCE_DIR;
+
+const check::Obligation *find(const driver::FileReport &r, const std::string &name) {
+  for (const driver::KernelResult &k : r.kernels)
+    for (const check::Obligation &o : k.report.obligations)
+      if (o.name == name)
+        return &o;
+  return nullptr;
+}
+
+std::string temp(const std::string &name, const std::string &text) {
+  fs::path p = fs::temp_directory_path() / ("ksynth_driver_test_" + name);
+  REQUIRE(util::writeFileAtomic(p, text));
+  return p.string();
+}
+
+} // namespace
+
+TEST_CASE("driver: a racy tree reduction is refuted, its fix proven") {
+  driver::VerifyRequest req;
+  req.file = kSrc + "/examples/reduce_racy.cu";
+  req.checks = {"race", "barrier"};
+  req.checksSet = true;
+  driver::FileReport bad = driver::verifyFile(req);
+  REQUIRE(bad.outcome == Outcome::Verified);
+  CHECK(bad.verdict == check::Status::Refuted);
+  CHECK(bad.exitCode() == 1);
+  CHECK(bad.checks == std::set<std::string>{"race", "barrier"});
+  bool raceRefuted = false;
+  for (const check::Obligation &o : bad.kernels.at(0).report.obligations)
+    raceRefuted |= o.kind == check::Kind::Race && o.status == check::Status::Refuted && !o.witness.is_null();
+  CHECK(raceRefuted);
+  req.file = kSrc + "/examples/reduce.cu";
+  driver::FileReport good = driver::verifyFile(req);
+  CHECK(good.verdict == check::Status::Proven);
+  CHECK(good.exitCode() == 0);
+}
+
+TEST_CASE("driver: a spec adds coverage and equivalence, decided by tests and proof") {
+  driver::VerifyRequest req;
+  req.file = kSrc + "/specs/vec_add.cu";
+  req.spec = kSrc + "/specs/vec_add.smt";
+  driver::FileReport r = driver::verifyFile(req);
+  REQUIRE(r.outcome == Outcome::Verified);
+  CHECK(r.specName == "vec_add");
+  CHECK(r.checks.count("coverage") == 1);
+  CHECK(r.checks.count("equivalence") == 1);
+  const check::Obligation *eq = find(r, "equivalence.C");
+  REQUIRE(eq != nullptr);
+  CHECK(eq->kind == check::Kind::Equivalence);
+  CHECK(eq->status == check::Status::Proven);
+  CHECK(r.verdict == check::Status::Proven);
+  // The JSON the command prints is this report's.
+  CHECK(r.toJson()["verdict"] == "proven");
+  CHECK(r.toJson()["spec"]["name"] == "vec_add");
+}
+
+TEST_CASE("driver: a kernel that stores the wrong value is refuted with a replayed witness") {
+  std::string kernel = temp("wrong.cu", "// ksynth:launch grid=((N + 255) / 256) block=(256)\n"
+                                        "__global__ void vec_add(const float *A, const float *B, float *C, int N) {\n"
+                                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                        "  if (i < N) C[i] = A[i] - B[i];\n"
+                                        "}\n");
+  driver::VerifyRequest req;
+  req.file = kernel;
+  req.spec = kSrc + "/specs/vec_add.smt";
+  driver::FileReport r = driver::verifyFile(req);
+  REQUIRE(r.outcome == Outcome::Verified);
+  CHECK(r.verdict == check::Status::Refuted);
+  const check::Obligation *eq = find(r, "equivalence.C");
+  REQUIRE(eq != nullptr);
+  CHECK(eq->status == check::Status::Refuted);
+  CHECK(eq->witness.contains("inputs"));
+}
+
+TEST_CASE("driver: malformed inputs and usage errors are outcomes, not verdicts") {
+  driver::VerifyRequest req;
+  SUBCASE("a malformed spec") {
+    req.file = kSrc + "/specs/vec_add.cu";
+    req.spec = temp("bad.smt", "(spec broken (dims N)\n");
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Malformed);
+    CHECK(r.exitCode() == 65);
+    CHECK(r.malformedPart == "spec");
+    CHECK(r.toJson()["verdict"] == "malformed");
+    CHECK(r.errors.find("is malformed") != std::string::npos);
+  }
+  SUBCASE("a kernel file that does not parse") {
+    req.file = temp("bad.cu", "__global__ void k(int *a) { a[0] = ; }\n");
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Malformed);
+    CHECK(r.malformedPart == "kernel");
+    CHECK(r.toJson()["errors"].is_string());
+  }
+  SUBCASE("a kernel that does not match the spec") {
+    req.file = temp("other.cu", "__global__ void vec_add(float *X, int N) { }\n");
+    req.spec = kSrc + "/specs/vec_add.smt";
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Malformed);
+    CHECK(r.malformedPart == "binding");
+    CHECK(r.toJson()["errors"].is_array());
+  }
+  SUBCASE("no kernel") {
+    req.file = temp("empty.cu", "int x;\n");
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Malformed);
+    CHECK(r.toJson().is_null());
+  }
+  SUBCASE("coverage without a spec") {
+    req.file = kSrc + "/examples/reduce.cu";
+    req.checks = {"coverage"};
+    req.checksSet = true;
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Usage);
+    CHECK(r.exitCode() == 64);
+    CHECK(r.usage.find("needs --spec") != std::string::npos);
+  }
+  SUBCASE("a launch dimension that does not parse") {
+    req.file = kSrc + "/examples/reduce.cu";
+    req.block = {"256 +"};
+    req.blockSet = true;
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Usage);
+    CHECK(r.errors.find("block dimension") != std::string::npos);
+  }
+}

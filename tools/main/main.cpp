@@ -1,3 +1,0 @@
-#include "synth/cli.h"
-
-int main(int argc, char **argv) { return ksynth::synth::main(argc, argv); }

@@ -1,0 +1,275 @@
+// Verification driver: one file in, a FileReport out (parse, select, bind, check, bundle).
+#include "verify/driver/driver.h"
+
+#include "bundle/bundle.h"
+#include "util/version.h"
+#include "verify/driver/combine.h"
+#include "verify/driver/launch.h"
+#include "verify/driver/spec_obligations.h"
+#include "verify/ir/cexpr.h"
+#include "verify/smt/solver.h"
+#include "verify/spec/bind.h"
+#include "verify/spec/check.h"
+#include "verify/spec/parser.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <sstream>
+#include <tuple>
+
+namespace ksynth::driver {
+
+namespace {
+
+const std::set<std::string> kSafetyChecks = {"race", "barrier", "bounds", "overflow", "assert"};
+const std::set<std::string> kSpecChecks = {"coverage", "equivalence"};
+
+double msSince(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+FileReport failed(FileReport::Outcome outcome, const FileReport &base, std::string errors) {
+  FileReport r;
+  r.outcome = outcome;
+  r.file = base.file;
+  r.specFile = base.specFile;
+  r.errors = std::move(errors);
+  r.kirText = base.kirText;
+  return r;
+}
+
+// Parses and checks the spec file; nullopt (with the report filled in) when it is malformed.
+std::optional<spec::Spec> loadSpec(const std::string &path, FileReport &rep) {
+  spec::ParseResult r = spec::parseFile(path);
+  std::vector<spec::Diagnostic> errors = r.errors;
+  if (r.spec) {
+    spec::CheckResult c = spec::checkSpec(*r.spec);
+    errors.insert(errors.end(), c.errors.begin(), c.errors.end());
+  }
+  if (errors.empty())
+    return r.spec;
+  nlohmann::json list = nlohmann::json::array();
+  for (const spec::Diagnostic &d : errors) {
+    rep.errors += spec::format(path, d) + "\n";
+    list.push_back({{"line", d.loc.line}, {"col", d.loc.col}, {"message", d.message}});
+  }
+  rep.errors += "ksynth: error: spec '" + path + "' is malformed\n";
+  rep.outcome = FileReport::Outcome::Malformed;
+  rep.malformedPart = "spec";
+  rep.malformedErrors = list;
+  return std::nullopt;
+}
+
+// The kernels of the file that the request selects; empty with the report filled in.
+std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::ParseResult &pr,
+                                  const std::optional<spec::Spec> &sp, FileReport &rep) {
+  std::vector<size_t> selected;
+  for (size_t i = 0; i < pr.kernels.size(); ++i)
+    if (req.kernel.empty() || pr.kernels[i].name == req.kernel)
+      selected.push_back(i);
+  if (sp && selected.size() > 1) {
+    // One kernel implements the spec: the one named like it, or the one --kernel names.
+    std::vector<size_t> named;
+    for (size_t i : selected)
+      if (pr.kernels[i].name == sp->name)
+        named.push_back(i);
+    if (named.size() != 1) {
+      rep.outcome = FileReport::Outcome::Usage;
+      rep.usage = "'" + req.file + "' has " + std::to_string(selected.size()) +
+                  " kernels; name the one that implements spec '" + sp->name + "' with --kernel";
+      return {};
+    }
+    selected = named;
+  }
+  if (selected.empty()) {
+    rep.outcome = FileReport::Outcome::Malformed;
+    rep.errors = "ksynth: error: " +
+                 (req.kernel.empty() ? "no __global__ kernel with a body in '" + req.file + "'"
+                                     : "no __global__ kernel named '" + req.kernel + "'") +
+                 "\n";
+  }
+  return selected;
+}
+
+// The launch (--block/--grid, else the launch line) and --assume as IR expressions over the
+// kernel's parameters; false with the report filled in when one does not parse.
+bool launchOptions(const VerifyRequest &req, const ir::Kernel &k, const std::vector<std::string> &blockText,
+                   const std::vector<std::string> &gridText, check::Options &opts, FileReport &rep) {
+  for (int d = 0; d < 3; ++d) {
+    for (auto [texts, dest, what] :
+         {std::tuple{&blockText, &opts.block, "block"}, std::tuple{&gridText, &opts.grid, "grid"}}) {
+      if (static_cast<size_t>(d) < texts->size() && !(*texts)[d].empty()) {
+        std::string err;
+        ir::ExprPtr e = ir::parseCExpr(k, (*texts)[d], err);
+        if (!e) {
+          rep.outcome = FileReport::Outcome::Usage;
+          rep.errors = std::string("ksynth: error: ") + what + " dimension '" + (*texts)[d] + "': " + err + "\n";
+          return false;
+        }
+        (*dest)[d] = e;
+      } else if (static_cast<size_t>(d) >= texts->size() && !texts->empty()) {
+        (*dest)[d] = ir::mkConstInt(1, ir::Type::i64()); // --block 256 means (256, 1, 1)
+      }
+    }
+  }
+  for (const std::string &a : req.assumes) {
+    std::string err;
+    ir::ExprPtr e = ir::parseCExpr(k, a, err);
+    if (!e) {
+      rep.outcome = FileReport::Outcome::Usage;
+      rep.errors = "ksynth: error: --assume '" + a + "': " + err + "\n";
+      return false;
+    }
+    opts.assumes.push_back(e);
+  }
+  return true;
+}
+
+nlohmann::json bindErrorsJson(const spec::Binding &b, const VerifyRequest &req) {
+  nlohmann::json list = nlohmann::json::array();
+  for (const spec::BindError &e : b.errors)
+    list.push_back(
+        {{"file", e.inSpec ? req.spec : req.file}, {"line", e.line}, {"col", e.col}, {"message", e.message}});
+  return list;
+}
+
+} // namespace
+
+bool resolveChecks(const VerifyRequest &req, std::set<std::string> &out, std::string &why) {
+  out = req.checksSet ? req.checks : kSafetyChecks;
+  bool all = !req.checksSet || out.erase("all");
+  if (all)
+    out.insert(kSafetyChecks.begin(), kSafetyChecks.end());
+  if (req.spec.empty()) {
+    for (const std::string &c : kSpecChecks)
+      if (out.count(c)) {
+        why = "check '" + c + "' needs --spec SPEC.smt";
+        return false;
+      }
+  } else if (all) {
+    out.insert(kSpecChecks.begin(), kSpecChecks.end());
+  }
+  return true;
+}
+
+FileReport verifyFile(const VerifyRequest &req) {
+  FileReport rep;
+  rep.file = req.file;
+  rep.specFile = req.spec;
+  rep.version = util::version();
+  rep.solver = smt::Solver::version();
+  {
+    std::string why;
+    if (!resolveChecks(req, rep.checks, why))
+      return rep.outcome = FileReport::Outcome::Usage, rep.usage = why, rep;
+  }
+  if (req.block.size() > 3 || req.grid.size() > 3)
+    return rep.outcome = FileReport::Outcome::Usage, rep.usage = "--block/--grid take at most three dimensions", rep;
+  if (!std::ifstream(req.file))
+    return failed(FileReport::Outcome::Malformed, rep, "ksynth: error: cannot read '" + req.file + "'\n");
+  if (!req.proofDir.empty()) { // a bundle holds this run's queries only
+    std::error_code ec;
+    std::filesystem::remove_all(std::filesystem::path(req.proofDir) / "queries", ec);
+  }
+
+  // 1. Parse the spec and the kernel file; pick the kernels.
+  auto t0 = std::chrono::steady_clock::now();
+  std::optional<spec::Spec> sp;
+  if (!req.spec.empty() && !(sp = loadSpec(req.spec, rep)))
+    return rep;
+  if (sp)
+    rep.specName = sp->name;
+  frontend::ParseResult pr = frontend::parseFile(req.file, req.fe);
+  if (!pr.parsed) {
+    rep.outcome = FileReport::Outcome::Malformed;
+    rep.errors = pr.clangOutput + "ksynth: error: '" + req.file + "' does not parse\n";
+    rep.malformedPart = "kernel";
+    rep.malformedErrors = pr.clangOutput;
+    return rep;
+  }
+  std::vector<size_t> selected = selectKernels(req, pr, sp, rep);
+  if (selected.empty())
+    return rep;
+  LaunchLine ll = findLaunchLine(req.file);
+  const std::vector<std::string> &blockText = req.blockSet ? req.block : ll.block;
+  const std::vector<std::string> &gridText = req.gridSet ? req.grid : ll.grid;
+
+  // 2. Each kernel: launch, binding, safety checks, then the spec obligations.
+  for (size_t idx : selected) {
+    const ir::Kernel &k = pr.kernels[idx];
+    if (req.dumpKir)
+      rep.kirText += ir::print(k);
+    check::Options opts;
+    opts.checks = rep.checks;
+    opts.timeoutMs = static_cast<unsigned>(req.timeoutS * 1000);
+    opts.dumpSmtDir =
+        req.proofDir.empty() ? req.dumpSmt : (std::filesystem::path(req.proofDir) / "queries").string();
+    // Kernels of one name (overloads) write their queries to their own directories.
+    std::string querySub;
+    if (!opts.dumpSmtDir.empty() &&
+        std::count_if(selected.begin(), selected.end(), [&](size_t j) { return pr.kernels[j].name == k.name; }) > 1) {
+      querySub = "k" + std::to_string(idx);
+      opts.dumpSmtDir = (std::filesystem::path(opts.dumpSmtDir) / querySub).string();
+    }
+    if (!launchOptions(req, k, blockText, gridText, opts, rep))
+      return failed(FileReport::Outcome::Usage, rep, rep.errors);
+    spec::Binding binding;
+    if (sp) {
+      binding = spec::bind(*sp, k);
+      if (!binding.ok()) {
+        std::string errors;
+        for (const spec::BindError &e : binding.errors)
+          errors += (e.inSpec ? req.spec : req.file) + ":" + std::to_string(e.line) + ":" + std::to_string(e.col) +
+                    ": error: " + e.message + "\n";
+        errors += "ksynth: error: kernel '" + k.name + "' does not match spec '" + sp->name + "'\n";
+        FileReport bad = failed(FileReport::Outcome::Malformed, rep, errors);
+        bad.malformedPart = "binding";
+        bad.malformedErrors = bindErrorsJson(binding, req);
+        return bad;
+      }
+      for (const spec::Precondition &p : binding.preconditions)
+        opts.assumes.push_back(p.expr);
+      std::set<std::string> safety;
+      for (const std::string &c : rep.checks)
+        if (kSafetyChecks.count(c))
+          safety.insert(c);
+      opts.checks = safety;
+    }
+    auto k0 = std::chrono::steady_clock::now();
+    KernelResult run;
+    run.report = check::verifyKernel(k, opts);
+    // A proven obligation with a query rests on the kernel's lemmas too (loop summaries).
+    for (check::Obligation &o : run.report.obligations)
+      if (o.status == check::Status::Proven && !o.queries.empty())
+        o.queries.insert(o.queries.end(), run.report.lemmas.begin(), run.report.lemmas.end());
+    for (const std::string &a : req.assumes)
+      run.report.assumptions.push_back("--assume " + a);
+    if (sp)
+      addSpecObligations(run.report, *sp, req, rep.checks, binding, k, opts);
+    if (!querySub.empty())
+      for (check::Obligation &o : run.report.obligations)
+        for (std::string &q : o.queries)
+          q = querySub + "/" + q;
+    run.notes = pr.notes[idx];
+    run.ms = msSince(k0);
+    rep.kernels.push_back(std::move(run));
+  }
+  rep.ms = msSince(t0);
+
+  // 3. The file's verdict, and the proof bundle.
+  std::vector<check::Status> verdicts;
+  for (const KernelResult &r : rep.kernels)
+    verdicts.push_back(r.report.verdict);
+  rep.verdict = fileVerdict(verdicts);
+  if (!req.proofDir.empty()) {
+    std::string why;
+    if (!bundle::writeProofBundle(req.proofDir, rep.toJson(), req.file, req.spec, req.command, why))
+      return failed(FileReport::Outcome::Internal, rep, "ksynth: error: proof bundle: " + why + "\n");
+  }
+  return rep;
+}
+
+} // namespace ksynth::driver
