@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cctype>
 #include <cstdlib>
 
 namespace ksynth::cli {
@@ -43,13 +44,19 @@ std::vector<std::string> Options::assignmentsFollowing() {
   return out;
 }
 
-std::optional<double> parseNumber(const std::string &text, double lo, double hi) {
-  if (text.empty())
+std::optional<double> parseDouble(const std::string &text) {
+  if (text.empty() || std::isspace(static_cast<unsigned char>(text[0])))
     return std::nullopt;
   char *end = nullptr;
-  errno = 0;
   double x = std::strtod(text.c_str(), &end);
-  if (errno != 0 || end != text.c_str() + text.size() || !std::isfinite(x) || x < lo || x > hi)
+  if (end != text.c_str() + text.size())
+    return std::nullopt;
+  return x;
+}
+
+std::optional<double> parseNumber(const std::string &text, double lo, double hi) {
+  std::optional<double> x = parseDouble(text);
+  if (!x || !std::isfinite(*x) || *x < lo || *x > hi)
     return std::nullopt;
   return x;
 }

@@ -35,6 +35,8 @@ private:
   size_t i_ = static_cast<size_t>(-1);
 };
 
+// The whole of `text` as a double ("inf" and "nan" included); nullopt when it is not one.
+std::optional<double> parseDouble(const std::string &text);
 // The whole of `text` as a finite number within [lo, hi]; nullopt otherwise ("10s", "nan",
 // "inf" and out-of-range values included).
 std::optional<double> parseNumber(const std::string &text, double lo, double hi);

@@ -88,23 +88,14 @@ void onInterrupt(int) {
   (void)n;
 }
 
-} // namespace
-
-int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
-  ProveArgs pa;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string &a = args[i];
-    auto is = [&](const std::string &flag) { return a == flag || a.rfind(flag + "=", 0) == 0; };
-    auto value = [&](const std::string &flag) -> std::optional<std::string> {
-      if (a == flag) {
-        if (i + 1 >= args.size())
-          return std::nullopt;
-        return args[++i];
-      }
-      return a.substr(flag.size() + 1);
-    };
+// The options of `--prove`; an exit code (the usage error printed) on a bad one.
+std::optional<int> parseProveArgs(const std::vector<std::string> &args, ProveArgs &pa, std::ostream &err) {
+  Options opt(args);
+  while (opt.next()) {
+    const std::string &a = opt.arg();
+    auto is = [&](const std::string &flag) { return opt.is(flag); };
     auto need = [&](const std::string &flag, std::string &dest) {
-      auto v = value(flag);
+      auto v = opt.value(flag);
       if (!v || v->empty())
         return false;
       dest = *v;
@@ -170,10 +161,16 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
       return usage(err, "unknown option '" + a + "' for --prove");
     }
   }
+  return std::nullopt;
+}
 
-  // --resume: what the interrupted run was asked, from its run.json.
+// --resume DIR: what the interrupted run was asked, from its run.json, where this invocation
+// does not say otherwise.
+std::optional<int> restoreResumed(ProveArgs &pa, std::ostream &err) {
+  if (pa.resume.empty())
+    return std::nullopt;
   json resumed;
-  if (!pa.resume.empty()) {
+  {
     std::ifstream in(fs::path(pa.resume) / "run.json");
     try {
       resumed = json::parse(in);
@@ -224,25 +221,13 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     pa.out = pa.resume;
     pa.prove = true;
   }
-  if (!pa.prove)
-    return usage(err, "--spec without --prove: did you mean 'ksynth --spec SPEC.smt --prove' (synthesis) or "
-                      "'ksynth verify KERNEL.cu --spec SPEC.smt'?");
-  if (pa.spec.empty())
-    return usage(err, "--prove needs --spec SPEC.smt");
-  if (!std::ifstream(pa.spec)) {
-    err << "ksynth: error: cannot read spec '" << pa.spec << "'\n";
-    return kExitMalformed;
-  }
-  spec::ParseResult parsed = spec::parseFile(pa.spec);
-  if (!parsed.spec) {
-    for (const spec::Diagnostic &d : parsed.errors)
-      err << spec::format(pa.spec, d) << "\n";
-    err << "ksynth: error: spec '" << pa.spec << "' is malformed\n";
-    return kExitMalformed;
-  }
-  const std::string specName = parsed.spec->name;
+  return std::nullopt;
+}
 
-  // The model: --replay FILE or --provider, else whichever key is set.
+// The model: --replay FILE or --provider, else whichever key is set; its client options and
+// what run.json records of it.
+std::optional<int> chooseModel(ProveArgs &pa, const std::string &specName, models::ClientOptions &copts,
+                               json &runInfo, std::ostream &err) {
   if (!pa.replay.empty() && pa.provider.empty())
     pa.provider = "replay";
   if (pa.provider.empty() && !pa.model.empty()) {
@@ -263,8 +248,7 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     }
   }
 
-  models::ClientOptions copts;
-  json runInfo = {{"provider", pa.provider}};
+  runInfo = {{"provider", pa.provider}};
   if (pa.provider == "replay") {
     if (pa.replay.empty()) {
       fs::path f = fs::path(fixtureDir()) / (specName + ".jsonl");
@@ -306,8 +290,12 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     if (!copts.model.presetName.empty())
       runInfo["preset"] = copts.model.presetName;
   }
+  return std::nullopt;
+}
 
-  // The run directory, and its transcript (appended to when resuming).
+// The run directory, and its transcript (appended to when resuming).
+std::optional<int> openRunDirectory(ProveArgs &pa, const std::string &specName,
+                                    std::shared_ptr<models::Transcript> &transcript, std::ostream &err) {
   if (pa.out.empty()) {
     fs::path base = fs::path("out") / specName / timestamp();
     pa.out = base.string();
@@ -325,11 +313,47 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     return kExitUsage;
   }
   std::string terr;
-  auto transcript = models::Transcript::open((fs::path(pa.out) / "transcript.jsonl").string(), terr);
+  transcript = models::Transcript::open((fs::path(pa.out) / "transcript.jsonl").string(), terr);
   if (!transcript) {
     err << "ksynth: error: " << terr << "\n";
     return kExitUsage;
   }
+  return std::nullopt;
+}
+
+} // namespace
+
+int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
+  ProveArgs pa;
+  if (std::optional<int> code = parseProveArgs(args, pa, err))
+    return *code;
+  if (std::optional<int> code = restoreResumed(pa, err))
+    return *code;
+  if (!pa.prove)
+    return usage(err, "--spec without --prove: did you mean 'ksynth --spec SPEC.smt --prove' (synthesis) or "
+                      "'ksynth verify KERNEL.cu --spec SPEC.smt'?");
+  if (pa.spec.empty())
+    return usage(err, "--prove needs --spec SPEC.smt");
+  if (!std::ifstream(pa.spec)) {
+    err << "ksynth: error: cannot read spec '" << pa.spec << "'\n";
+    return kExitMalformed;
+  }
+  spec::ParseResult parsed = spec::parseFile(pa.spec);
+  if (!parsed.spec) {
+    for (const spec::Diagnostic &d : parsed.errors)
+      err << spec::format(pa.spec, d) << "\n";
+    err << "ksynth: error: spec '" << pa.spec << "' is malformed\n";
+    return kExitMalformed;
+  }
+  const std::string specName = parsed.spec->name;
+
+  models::ClientOptions copts;
+  json runInfo;
+  if (std::optional<int> code = chooseModel(pa, specName, copts, runInfo, err))
+    return *code;
+  std::shared_ptr<models::Transcript> transcript;
+  if (std::optional<int> code = openRunDirectory(pa, specName, transcript, err))
+    return *code;
   copts.transcript = transcript;
 
   std::unique_ptr<models::Client> base;

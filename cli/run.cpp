@@ -90,10 +90,8 @@ double median(std::vector<double> v) {
   return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-} // namespace
-
-int runCommand(const std::vector<std::string> &args) {
-  RunArgs ra;
+// The options of `ksynth run`; an exit code (the usage error printed) on a bad one.
+std::optional<int> parseRunArgs(const std::vector<std::string> &args, RunArgs &ra) {
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
@@ -111,7 +109,8 @@ int runCommand(const std::vector<std::string> &args) {
       bool any = false;
       for (const std::string &nv : opt.assignmentsFollowing()) {
         size_t eq = nv.find('=');
-        std::optional<double> v = eq == std::string::npos ? std::nullopt : parseNumber(nv.substr(eq + 1), -1e300, 1e300);
+        // A non-finite value parses: the plan refuses it with its reason.
+        std::optional<double> v = eq == std::string::npos ? std::nullopt : parseDouble(nv.substr(eq + 1));
         if (!v)
           return runUsage("--size " + nv + ": the value is not a number");
         ra.values[nv.substr(0, eq)] = *v;
@@ -210,28 +209,72 @@ int runCommand(const std::vector<std::string> &args) {
     return runUsage("run needs --spec SPEC.smt (the reference the outputs are compared with)");
   if (ra.block.size() > 3 || ra.grid.size() > 3)
     return runUsage("--block/--grid take at most three dimensions");
+  return std::nullopt;
+}
 
-  auto t0 = std::chrono::steady_clock::now();
+// One `ksynth run`: its phases in order, each adding to the report (`out`, `lines`) and
+// returning the exit code to stop with, or nothing to go on.
+class RunSession {
+public:
+  explicit RunSession(RunArgs a) : ra(std::move(a)) {}
+  ~RunSession() {
+    std::error_code ec;
+    if (removeWork && !work.empty())
+      fs::remove_all(work, ec);
+  }
+  int run() {
+    for (auto phase : {&RunSession::prove, &RunSession::bindKernel, &RunSession::chooseBackend,
+                       &RunSession::chooseSizes, &RunSession::compile})
+      if (std::optional<int> code = (this->*phase)())
+        return *code;
+    return runAndCompare();
+  }
+
+private:
+  RunArgs ra;
+  std::chrono::steady_clock::time_point t0 = std::chrono::steady_clock::now();
   nlohmann::json out = {{"tool", "ksynth"}, {"command", "run"}, {"file", ra.file}, {"spec", ra.spec}};
   std::vector<std::string> lines; // the text report
   bool flagged = false;           // unverified: every line says so
-  auto say = [&](const std::string &s) { lines.push_back(s); };
-  auto finish = [&](int code, const std::string &result) {
-    out["result"] = result;
-    out["exit"] = code;
-    out["unverified"] = flagged;
-    out["time_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    if (ra.json) {
-      std::cout << out.dump(2) << "\n";
-    } else {
-      for (const std::string &l : lines)
-        std::cout << (flagged ? "[UNVERIFIED] " : "") << l << "\n";
-      std::cout << (flagged ? "[UNVERIFIED] " : "") << "RESULT: " << result << "\n";
-    }
-    return code;
-  };
+  // What the phases find, for the ones after them.
+  spec::ParseResult spr;
+  frontend::ParseResult pr;
+  const ir::Kernel *kp = nullptr;
+  spec::Binding binding;
+  gpu::PlanRequest req;
+  std::string self, nvcc, nvccWhy, backend;
+  gpu::DeviceInfo dev;
+  std::optional<gpu::Plan> plan;
+  fs::path work;
+  bool removeWork = false;
 
-  // 1. The proof.
+  void say(const std::string &s) { lines.push_back(s); }
+  int finish(int code, const std::string &result);
+  std::optional<int> prove();
+  std::optional<int> bindKernel();
+  std::optional<int> chooseBackend();
+  std::optional<int> chooseSizes();
+  std::optional<int> compile();
+  int runAndCompare();
+};
+
+int RunSession::finish(int code, const std::string &result) {
+  out["result"] = result;
+  out["exit"] = code;
+  out["unverified"] = flagged;
+  out["time_ms"] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  if (ra.json) {
+    std::cout << out.dump(2) << "\n";
+  } else {
+    for (const std::string &l : lines)
+      std::cout << (flagged ? "[UNVERIFIED] " : "") << l << "\n";
+    std::cout << (flagged ? "[UNVERIFIED] " : "") << "RESULT: " << result << "\n";
+  }
+  return code;
+}
+
+// 1. The proof: refused unless proven (or --unverified).
+std::optional<int> RunSession::prove() {
   driver::VerifyRequest vreq;
   vreq.file = ra.file;
   vreq.spec = ra.spec;
@@ -264,16 +307,19 @@ int runCommand(const std::vector<std::string> &args) {
   }
   say("verification: " + verdict + " (" + fmt(verifyMs / 1000, 3) + " s)" +
       (flagged ? "; running it anyway (--unverified): nothing below is backed by a proof" : ""));
+  return std::nullopt;
+}
 
-  // 2. The kernel and its binding (verify accepted both).
-  spec::ParseResult spr = spec::parseFile(ra.spec);
-  frontend::ParseResult pr = frontend::parseFile(ra.file, ra.fe);
+// 2. The kernel and its binding (verify accepted both), and the launch.
+std::optional<int> RunSession::bindKernel() {
+  spr = spec::parseFile(ra.spec);
+  pr = frontend::parseFile(ra.file, ra.fe);
   if (!spr.spec || !pr.parsed) {
     std::cerr << "ksynth: error: '" << ra.file << "' or '" << ra.spec << "' does not parse\n";
     return kExitMalformed;
   }
   const spec::Spec &sp = *spr.spec;
-  const ir::Kernel *kp = nullptr;
+  kp = nullptr;
   for (const ir::Kernel &k : pr.kernels) {
     bool pick = !ra.kernel.empty() ? k.name == ra.kernel : (pr.kernels.size() == 1 || k.name == sp.name);
     if (pick) {
@@ -285,7 +331,7 @@ int runCommand(const std::vector<std::string> &args) {
   if (!kp)
     return runUsage("no kernel to run in '" + ra.file + "' (name it with --kernel)");
   const ir::Kernel &k = *kp;
-  spec::Binding binding = spec::bind(sp, k);
+  binding = spec::bind(sp, k);
   if (!binding.ok()) {
     std::cerr << "ksynth: error: kernel '" << k.name << "' does not match spec '" << sp.name << "'\n";
     return kExitMalformed;
@@ -315,7 +361,6 @@ int runCommand(const std::vector<std::string> &args) {
       }
   }
   driver::LaunchLine ll = driver::findLaunchLine(ra.file);
-  gpu::PlanRequest req;
   std::vector<std::string> blockText = ra.blockSet ? ra.block : ll.block, gridText = ra.gridSet ? ra.grid : ll.grid;
   for (int d = 0; d < 3; ++d)
     for (auto [texts, dest] : {std::pair{&blockText, &req.block}, std::pair{&gridText, &req.grid}}) {
@@ -338,13 +383,15 @@ int runCommand(const std::vector<std::string> &args) {
   req.repeats = ra.repeats;
   req.warmup = ra.warmup;
   req.maxChecked = ra.samples;
+  return std::nullopt;
+}
 
-  // 3. The backend.
-  std::string self = selfPath();
-  std::string nvcc = ra.nvcc == "none" ? "" : !ra.nvcc.empty() ? ra.nvcc : util::findOnPath("nvcc");
-  std::string nvccWhy = ra.nvcc == "none" ? "nvcc disabled (--nvcc none)" : "nvcc not found on PATH (--nvcc PATH)";
-  gpu::DeviceInfo dev;
-  std::string backend = ra.backend;
+// 3. The backend: the GPU when there is one and nvcc, else the interpreter.
+std::optional<int> RunSession::chooseBackend() {
+  self = selfPath();
+  nvcc = ra.nvcc == "none" ? "" : !ra.nvcc.empty() ? ra.nvcc : util::findOnPath("nvcc");
+  nvccWhy = ra.nvcc == "none" ? "nvcc disabled (--nvcc none)" : "nvcc not found on PATH (--nvcc PATH)";
+  backend = ra.backend;
   if (backend != "cpu") {
     dev = gpu::probeDevice(self);
     if (backend == "gpu" && (!dev.present || nvcc.empty())) {
@@ -363,10 +410,15 @@ int runCommand(const std::vector<std::string> &args) {
   out["backend"] = backend;
   if (dev.present)
     out["device"] = dev.toJson();
+  return std::nullopt;
+}
 
-  // 4. Sizes: given, else defaults. Missing dims start at the largest value every one of them
-  // admits, then each is lowered while that makes the run more telling (more output
-  // elements, weighted by the sizes: conv2d's filter dims come down so its output is not 1x1).
+// 4. Sizes: given, else defaults. Missing dims start at the largest value every one of them
+// admits, then each is lowered while that makes the run more telling (more output elements,
+// weighted by the sizes: conv2d's filter dims come down so its output is not 1x1).
+std::optional<int> RunSession::chooseSizes() {
+  const spec::Spec &sp = *spr.spec;
+  const ir::Kernel &k = *kp;
   std::vector<double> defaults = backend == "gpu" ? std::vector<double>{1024, 256, 64, 16, 4, 2, 1}
                                                   : std::vector<double>{8, 4, 2, 1};
   std::string planErr, defaulted;
@@ -397,7 +449,6 @@ int runCommand(const std::vector<std::string> &args) {
       missing.push_back(d.name);
       defaulted += (defaulted.empty() ? "" : ", ") + d.name;
     }
-  std::optional<gpu::Plan> plan;
   std::map<std::string, double> dflt;
   for (double dv : defaults) {
     for (const std::string &n : missing)
@@ -459,10 +510,13 @@ int runCommand(const std::vector<std::string> &args) {
                  {"shared_bytes", plan->sharedBytes}, {"seed", plan->seed}, {"warmup", plan->warmup},
                  {"repeats", plan->repeats}, {"flops", plan->flops}, {"flops_note", plan->flopsNote},
                  {"bytes", plan->bytes}};
+  return std::nullopt;
+}
 
-  // 5. Work directory and compilation.
-  fs::path work;
-  bool removeWork = ra.keep.empty();
+// 5. Work directory and compilation.
+std::optional<int> RunSession::compile() {
+  const ir::Kernel &k = *kp;
+  removeWork = ra.keep.empty();
   if (removeWork) {
     std::string tmpl = (fs::temp_directory_path() / "ksynth-run-XXXXXX").string();
     if (!::mkdtemp(tmpl.data())) {
@@ -475,15 +529,6 @@ int runCommand(const std::vector<std::string> &args) {
     std::error_code ec;
     fs::create_directories(work, ec);
   }
-  struct Cleanup {
-    fs::path p;
-    bool on;
-    ~Cleanup() {
-      std::error_code ec;
-      if (on)
-        fs::remove_all(p, ec);
-    }
-  } cleanup{work, removeWork};
   std::string arch = !ra.arch.empty() ? ra.arch : dev.present ? dev.arch() : "sm_80";
   if (nvcc.empty()) {
     say("compile: skipped: " + nvccWhy);
@@ -505,8 +550,13 @@ int runCommand(const std::vector<std::string> &args) {
         " bytes spilled (stores/loads), " + fig(cr.sharedBytes) + " bytes static shared memory, " +
         fig(cr.stackBytes) + " bytes stack (" + fmt(cr.ms / 1000, 3) + " s)");
   }
+  return std::nullopt;
+}
 
-  // 6. Run and compare.
+// 6. Run and compare, and time on the GPU.
+int RunSession::runAndCompare() {
+  const spec::Spec &sp = *spr.spec;
+  const ir::Kernel &k = *kp;
   gpu::RunReport rep;
   if (backend == "gpu") {
     say("device: " + dev.name + " (" + dev.arch() + ", " + std::to_string(dev.sms) + " SMs, peak " +
@@ -574,6 +624,15 @@ int runCommand(const std::vector<std::string> &args) {
   if (!rep.ran)
     return finish(kExitWrong, rep.failure == "hang" ? "HUNG" : "FAILED");
   return finish(rep.agrees() ? kExitOk : kExitWrong, rep.agrees() ? "PASS" : "WRONG");
+}
+
+} // namespace
+
+int runCommand(const std::vector<std::string> &args) {
+  RunArgs ra;
+  if (std::optional<int> code = parseRunArgs(args, ra))
+    return *code;
+  return RunSession(std::move(ra)).run();
 }
 
 } // namespace ksynth::cli

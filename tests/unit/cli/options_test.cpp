@@ -3,6 +3,8 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 using namespace ksynth::cli;
 
 TEST_CASE("options: --flag VALUE, --flag=VALUE, switches and positionals") {
@@ -61,6 +63,10 @@ TEST_CASE("options: numbers are read whole, finite and in range") {
   CHECK_FALSE(parseNumber("", 0, 1).has_value());
   CHECK_FALSE(parseNumber("-1", 0, 1).has_value());
   CHECK_FALSE(parseNumber("1e400", 0, 1e308).has_value());
+  CHECK(std::isinf(*parseDouble("inf")));
+  CHECK(parseDouble("-2.5") == -2.5);
+  CHECK_FALSE(parseDouble("2.5x").has_value());
+  CHECK_FALSE(parseDouble(" 1").has_value());
   CHECK(parseInteger("42", 0, 100) == 42);
   CHECK_FALSE(parseInteger("4.2", 0, 100).has_value());
   CHECK_FALSE(parseInteger("99999999999999999999", 0, 100).has_value());
