@@ -84,6 +84,19 @@ void writeSarif(const std::string &path, const std::string &file, const std::vec
   std::ofstream(path) << doc.dump(2) << "\n";
 }
 
+// --stats: the solver queries in numbers, and the slowest by name.
+void printStats(const driver::FileReport &rep, std::ostream &errs) {
+  nlohmann::json st = driver::queryStats(rep.kernels);
+  const nlohmann::json &a = st["answers"];
+  errs << "stats: " << st["queries"].get<size_t>() << " solver queries (" << a["unsat"].get<int>() << " unsat, "
+       << a["sat"].get<int>() << " sat, " << a["unknown"].get<int>() << " unknown), "
+       << static_cast<long>(st["solver_ms"].get<double>()) << " ms in the solver, " << st["written"].get<int>()
+       << " written as files\n";
+  for (const nlohmann::json &q : st["slowest"])
+    errs << "stats:   " << static_cast<long>(q["time_ms"].get<double>()) << " ms  " << q["name"].get<std::string>()
+         << " (" << q["status"].get<std::string>() << ")\n";
+}
+
 // The report as clang-style diagnostics, one summary line per kernel and the verdict.
 int printText(const driver::FileReport &rep, std::ostream &outs) {
   for (const driver::KernelResult &r : rep.kernels) {
@@ -202,6 +215,8 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
       va.boundBudgetS = *n;
     } else if (a == "--dump-kir") {
       va.dumpKir = true;
+    } else if (a == "--stats") {
+      va.stats = true;
     } else if (opt.is("--sarif")) {
       auto v = opt.value("--sarif");
       if (!v)
@@ -262,6 +277,8 @@ int verifyCommand(const std::vector<std::string> &args, std::ostream &outs, std:
     outs << rep.toJson().dump(2) << "\n";
     return rep.exitCode();
   }
+  if (p.req.stats)
+    printStats(rep, errs);
   return printText(rep, outs);
 }
 

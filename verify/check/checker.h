@@ -18,6 +18,7 @@
 #pragma once
 
 #include "verify/ir/kir.h"
+#include "verify/smt/solver.h"
 
 #include <nlohmann/json.hpp>
 
@@ -70,6 +71,9 @@ struct Options {
   std::vector<ir::ExprPtr> assumes;           // extra preconditions (--assume)
   unsigned timeoutMs = 10000;
   std::string dumpSmtDir;
+  // Where every query is recorded (the verification's log, shared with the spec proofs);
+  // null: the checker keeps its own, dumping to dumpSmtDir.
+  smt::QueryLog *log = nullptr;
   // Summarise loop variables whose closed form holds only without wrap-around (validated by
   // induction; when that fails, the kernel is re-checked with those variables unknown).
   bool wrapFreeSummaries = true;

@@ -160,6 +160,7 @@ FileReport verifyFile(const VerifyRequest &req) {
   rep.file = req.file;
   rep.specFile = req.spec;
   rep.version = util::version();
+  rep.withStats = req.stats;
   rep.solver = smt::Solver::version();
   {
     std::string why;
@@ -214,6 +215,8 @@ FileReport verifyFile(const VerifyRequest &req) {
       querySub = "k" + std::to_string(idx);
       opts.dumpSmtDir = (std::filesystem::path(opts.dumpSmtDir) / querySub).string();
     }
+    smt::QueryLog log(opts.dumpSmtDir); // every query of this kernel: --stats, the dumps
+    opts.log = &log;
     if (!launchOptions(req, k, blockText, gridText, opts, rep))
       return failed(FileReport::Outcome::Usage, rep, rep.errors);
     spec::Binding binding;
@@ -254,6 +257,7 @@ FileReport verifyFile(const VerifyRequest &req) {
         for (std::string &q : o.queries)
           q = querySub + "/" + q;
     run.notes = pr.notes[idx];
+    run.queries.assign(log.records().begin(), log.records().end());
     run.ms = msSince(k0);
     rep.kernels.push_back(std::move(run));
   }

@@ -34,6 +34,7 @@ struct VerifyRequest {
   bool boundedOnly = false;         // no symbolic spec proof, the fallback alone
   double boundBudgetS = 10;
   bool dumpKir = false;   // FileReport::kirText
+  bool stats = false;     // FileReport::withStats
   std::string dumpSmt;    // write every query there
   std::string proofDir;   // write a proof bundle there (bundle/bundle.h)
   std::vector<std::string> command; // recorded in the proof bundle as what was run

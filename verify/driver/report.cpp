@@ -3,6 +3,7 @@
 #include "util/exit_codes.h"
 
 #include <algorithm>
+#include <map>
 
 namespace ksynth::driver {
 
@@ -69,6 +70,26 @@ check::Obligation obligationFromJson(const json &j) {
   return o;
 }
 
+json queryStats(const std::vector<KernelResult> &kernels, size_t slowest) {
+  std::vector<const smt::QueryRecord *> all;
+  for (const KernelResult &k : kernels)
+    for (const smt::QueryRecord &q : k.queries)
+      all.push_back(&q);
+  double ms = 0;
+  std::map<std::string, int> byStatus = {{"sat", 0}, {"unsat", 0}, {"unknown", 0}};
+  int dumped = 0;
+  for (const smt::QueryRecord *q : all) {
+    ms += q->ms;
+    byStatus[smt::statusName(q->status)]++;
+    dumped += !q->file.empty();
+  }
+  std::stable_sort(all.begin(), all.end(), [](auto *a, auto *b) { return a->ms > b->ms; });
+  json slow = json::array();
+  for (size_t i = 0; i < all.size() && i < slowest; ++i)
+    slow.push_back({{"name", all[i]->name}, {"status", smt::statusName(all[i]->status)}, {"time_ms", all[i]->ms}});
+  return {{"queries", all.size()}, {"answers", byStatus}, {"written", dumped}, {"solver_ms", ms}, {"slowest", slow}};
+}
+
 int FileReport::exitCode() const {
   switch (outcome) {
   case Outcome::Malformed: return kExitMalformed;
@@ -130,6 +151,8 @@ json FileReport::toJson() const {
               {"time_ms", ms}};
   if (!specFile.empty())
     out["spec"] = {{"file", specFile}, {"name", specName}};
+  if (withStats)
+    out["stats"] = queryStats(kernels);
   return out;
 }
 

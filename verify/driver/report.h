@@ -23,7 +23,12 @@ struct KernelResult {
   check::KernelReport report;
   std::vector<frontend::Diagnostic> notes; // the frontend's notes on this kernel
   double ms = 0;
+  std::vector<smt::QueryRecord> queries; // every solver query asked for it, in order
 };
+
+// The solver queries of a report in numbers (--stats): how many, their answers, the time
+// in the solver, and the slowest.
+nlohmann::json queryStats(const std::vector<KernelResult> &kernels, size_t slowest = 10);
 
 struct FileReport {
   enum class Outcome {
@@ -52,6 +57,7 @@ struct FileReport {
   nlohmann::json malformedErrors;
 
   std::string kirText; // --dump-kir: every selected kernel's IR
+  bool withStats = false; // toJson() adds "stats" (queryStats)
 
   // 0 proven, 1 refuted, 2 unknown or bounded, 64, 65, 70 (DESIGN.md "CLI contract").
   int exitCode() const;

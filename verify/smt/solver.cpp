@@ -1,5 +1,8 @@
 #include "verify/smt/solver.h"
 
+#include <filesystem>
+#include <fstream>
+
 #include <z3++.h>
 
 #include <atomic>
@@ -191,6 +194,30 @@ Result Solver::check(Term goal) {
   }
   s.pop();
   return r;
+}
+
+Result Solver::check(Term goal, const Query &q) {
+  Result r = check(goal);
+  if (log_) {
+    last_ = &log_->add(q, r, background_, goal);
+  } else {
+    unlogged_ = {q.name, r.status, r.ms, ""};
+    last_ = &unlogged_;
+  }
+  return r;
+}
+
+const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal) {
+  QueryRecord rec{q.name, r.status, r.ms, ""};
+  if (q.header && !dumpDir_.empty()) {
+    std::filesystem::create_directories(dumpDir_);
+    std::vector<Term> all = background;
+    all.push_back(goal);
+    rec.file = q.name + ".smt2";
+    std::ofstream(dumpDir_ + "/" + rec.file) << toSmtLib2(all, q.header(r.status), true);
+  }
+  records_.push_back(std::move(rec));
+  return records_.back();
 }
 
 std::string Solver::version() {

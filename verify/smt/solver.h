@@ -1,10 +1,14 @@
 // The one place that talks to Z3. A Solver decides named queries over smt::Terms with a
 // wall-clock limit that is enforced (Z3's own timeout plus an interrupt from a watchdog),
-// and returns models as Assignments so the caller can replay them concretely.
+// and returns models as Assignments so the caller can replay them concretely. Every named
+// query goes to the verification's QueryLog: its answer and time (for --stats) and, when
+// the log has a dump directory, a self-contained SMT-LIB2 file (the proof bundle's queries).
 #pragma once
 
 #include "verify/smt/term.h"
 
+#include <deque>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,6 +25,37 @@ struct Result {
   Assignment model;   // for Sat: a value for every Var and App in the query
 };
 
+// A query as the log and the dumps know it.
+struct Query {
+  std::string name; // unique within a verification ("vec_add.race.C"); the dump is NAME.smt2
+  // The dump's header comment: what the query encodes and what `unsat` establishes, given
+  // the answer the solver gave. Empty: a search step (a smaller model, a candidate asked
+  // again), logged but never written.
+  std::function<std::string(Status)> header;
+};
+
+// Every query of one verification, in order.
+struct QueryRecord {
+  std::string name;
+  Status status = Status::Unknown;
+  double ms = 0;
+  std::string file; // the dump's file name (in the dump directory); empty when not written
+};
+
+class QueryLog {
+public:
+  explicit QueryLog(std::string dumpDir = {}) : dumpDir_(std::move(dumpDir)) {}
+  const std::string &dumpDir() const { return dumpDir_; }
+  const std::deque<QueryRecord> &records() const { return records_; }
+  // Records one answered query; writes background ∧ goal as NAME.smt2 when it has a header
+  // and the log a directory. Returns the record.
+  const QueryRecord &add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal);
+
+private:
+  std::string dumpDir_;
+  std::deque<QueryRecord> records_; // stable addresses: Solver::lastRecord points into it
+};
+
 class Solver {
 public:
   explicit Solver(TermContext &tc, unsigned timeoutMs = 10000);
@@ -33,6 +68,11 @@ public:
   const std::vector<Term> &background() const { return background_; }
   // Decides background ∧ goal.
   Result check(Term goal);
+  // Decides background ∧ goal and records it in the log (set with setLog; none: not logged).
+  Result check(Term goal, const Query &q);
+  // The last check(goal, q)'s record (its dump file); null before any.
+  const QueryRecord *lastRecord() const { return last_; }
+  void setLog(QueryLog *log) { log_ = log; }
   void setTimeout(unsigned ms) { timeoutMs_ = ms; }
 
   static std::string version();
@@ -43,6 +83,9 @@ private:
   TermContext &tc_;
   std::vector<Term> background_;
   unsigned timeoutMs_;
+  QueryLog *log_ = nullptr;
+  const QueryRecord *last_ = nullptr;
+  QueryRecord unlogged_;
 };
 
 } // namespace ksynth::smt

@@ -141,3 +141,34 @@ TEST_CASE("driver: malformed inputs and usage errors are outcomes, not verdicts"
     CHECK(r.errors.find("block dimension") != std::string::npos);
   }
 }
+
+TEST_CASE("driver: every query is logged; --stats reports them, and the dumped ones are the obligations'") {
+  fs::path dir = fs::temp_directory_path() / "ksynth_driver_test_dump";
+  fs::remove_all(dir);
+  driver::VerifyRequest req;
+  req.file = kSrc + "/specs/vec_add.cu";
+  req.spec = kSrc + "/specs/vec_add.smt";
+  req.dumpSmt = dir.string();
+  req.stats = true;
+  driver::FileReport r = driver::verifyFile(req);
+  REQUIRE(r.outcome == Outcome::Verified);
+  REQUIRE(r.kernels.size() == 1);
+  const auto &qs = r.kernels[0].queries;
+  CHECK(qs.size() >= 5);
+  size_t written = 0;
+  for (const smt::QueryRecord &q : qs)
+    if (!q.file.empty()) {
+      ++written;
+      CHECK(fs::exists(dir / q.file));
+    }
+  CHECK(written >= 4);
+  const check::Obligation *race = find(r, "race.C");
+  REQUIRE(race != nullptr);
+  REQUIRE(race->queries.size() >= 1);
+  CHECK(race->queries[0] == "vec_add.race.C.smt2");
+  nlohmann::json st = r.toJson()["stats"];
+  CHECK(st["queries"] == qs.size());
+  CHECK(st["written"] == written);
+  CHECK(st["answers"]["unsat"].get<int>() >= 4);
+  CHECK(st["slowest"].size() <= 10);
+}
