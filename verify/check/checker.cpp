@@ -401,8 +401,9 @@ private:
       for (Term k : t->kids)
         todo.push_back(k);
     }
-    // (product, common factor, the other factor)
-    std::map<Term, std::vector<std::pair<Term, Term>>> byFactor;
+    // (product, common factor, the other factor); by the factor's creation number, so the
+    // lemmas (and the dumped query) come out in the same order on every run.
+    std::map<Term, std::vector<std::pair<Term, Term>>, smt::TermById> byFactor;
     for (Term p : prods)
       for (size_t i = 0; i < p->kids.size(); ++i) {
         Term f = p->kids[i];

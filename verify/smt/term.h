@@ -50,6 +50,12 @@ struct Node {
 };
 using Term = const Node *;
 
+// Orders terms by creation (hash-consing) number: deterministic from run to run, unlike their
+// addresses. Containers whose order reaches a query or a report use it.
+struct TermById {
+  bool operator()(Term a, Term b) const { return a->id < b->id; }
+};
+
 std::string toString(int128 v);
 
 // A concrete value of a term: an integer, a boolean (0/1) or a rational.
