@@ -1,0 +1,83 @@
+// Symbolic execution: delinearisation facts relating flat addresses to per-dimension indices.
+
+#include "verify/check/symexec.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace ksynth::check {
+
+using smt::Sort;
+using smt::TermContext;
+
+namespace {
+// m = X * f for a monomial m: X in rest.
+bool factorOut(TermContext &tc, Term m, Term f, Term &rest) {
+  if (m == f) {
+    rest = tc.intConst(1);
+    return true;
+  }
+  if (m->kind != smt::Kind::Mul)
+    return false;
+  for (size_t i = 0; i < m->kids.size(); ++i) {
+    Term r;
+    if (!factorOut(tc, m->kids[i], f, r))
+      continue;
+    for (size_t j = 0; j < m->kids.size(); ++j)
+      if (j != i)
+        r = tc.mul(r, m->kids[j]);
+    rest = r;
+    return true;
+  }
+  return false;
+}
+
+// t = X * f + Y, splitting t's monomials by whether f is one of their factors.
+bool splitBy(TermContext &tc, Term t, Term f, Term &X, Term &Y) {
+  std::vector<Term> mons = t->kind == smt::Kind::Add ? t->kids : std::vector<Term>{t};
+  X = tc.intConst(0);
+  Y = tc.intConst(0);
+  bool any = false;
+  for (Term m : mons) {
+    Term r;
+    if (factorOut(tc, m, f, r)) {
+      X = tc.add(X, r);
+      any = true;
+    } else {
+      Y = tc.add(Y, m);
+    }
+  }
+  return any;
+}
+} // namespace
+
+void delinearise(TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
+  for (size_t d = ext.size(); d-- > 1;) {
+    Term N = ext[d], X1, Y1, X2, Y2;
+    if (!splitBy(tc, f1, N, X1, Y1) || !splitBy(tc, f2, N, X2, Y2))
+      return;
+    Term zero = tc.intConst(0);
+    Term pre = tc.mkAnd({tc.le(tc.intConst(1), N), tc.le(zero, Y1), tc.lt(Y1, N), tc.le(zero, Y2),
+                         tc.lt(Y2, N), tc.eq(tc.add(tc.mul(X1, N), Y1), tc.add(tc.mul(X2, N), Y2))});
+    facts.push_back(tc.implies(pre, tc.mkAnd(tc.eq(X1, X2), tc.eq(Y1, Y2))));
+    f1 = X1;
+    f2 = X2;
+  }
+}
+
+std::vector<Term> strideSymbols(TermContext &tc, Term f) {
+  std::vector<Term> out;
+  std::vector<Term> mons = f->kind == smt::Kind::Add ? f->kids : std::vector<Term>{f};
+  for (Term m : mons) {
+    if (m->kind != smt::Kind::Mul)
+      continue;
+    for (Term k : m->kids)
+      if ((k->kind == smt::Kind::Var || k->kind == smt::Kind::App) && k->sort == Sort::Int &&
+          std::find(out.begin(), out.end(), k) == out.end())
+        out.push_back(k);
+  }
+  (void)tc;
+  return out;
+}
+
+} // namespace ksynth::check

@@ -1,0 +1,684 @@
+// Symbolic execution: loop summaries (induction variables, accumulators, trip counts).
+
+#include "verify/check/symexec_internal.h"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ksynth::check::detail {
+
+// One iteration: pre, test, body, step. Returns the state at the end of the iteration and
+// the loop condition's value.
+State Exec::iteration(const ir::Stmt &L, State s, Term &cond, bool barrierAfterBody, bool record,
+                       Term iterPcExtra) {
+  if (L.testFirst) {
+    s.pc = tc_.mkAnd(s.pc, iterPcExtra);
+    block(L.pre, s, true);
+    cond = eval(*L.cond, s, s.pc);
+    if (record && !dry_ && (ir::containsBarrier(L.body) || ir::containsBarrier(L.step) ||
+                            (barrierAfterBody && !ir::exitsLeaving(L.body).empty()))) {
+      out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+      out_.controls.back().grid = ir::containsGridBarrier(L.body) || ir::containsGridBarrier(L.step) ||
+                                  (kernelHasGridBarrier_ && barrierAfterBody &&
+                                   !ir::exitsLeaving(L.body).empty());
+    }
+    s.pc = tc_.mkAnd(s.pc, cond);
+    block(L.body, s, barrierAfterBody);
+    block(L.step, s, barrierAfterBody);
+  } else {
+    s.pc = tc_.mkAnd(s.pc, iterPcExtra);
+    block(L.body, s, barrierAfterBody);
+    block(L.step, s, barrierAfterBody);
+    block(L.pre, s, true);
+    cond = eval(*L.cond, s, s.pc);
+    if (record && !dry_ && ir::containsBarrier(L.body)) {
+      out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
+      out_.controls.back().grid = ir::containsGridBarrier(L.body);
+    }
+  }
+  return s;
+}
+
+Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort,
+                   const ir::Type *ty) {
+  switch (sm.shape) {
+  case Shape::Invariant: return v0;
+  case Shape::Affine: return tc_.add(v0, tc_.mul(i, sm.step));
+  case Shape::ShiftRight:
+  case Shape::ShiftLeft: {
+    // Right shifts are exact up to 64 bits, past which every 64-bit value has reached its
+    // fixed point: 0, or -1 for negatives (an unsigned 2^63 needs all 64 shifts).
+    int maxIter = (sm.shape == Shape::ShiftRight ? 64 : 62) / sm.k;
+    Term r = sm.shape == Shape::ShiftRight
+                 ? tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1))
+                 : fresh("loopvar." + name, sort);
+    if (sm.shape == Shape::ShiftLeft && ty && ty->isInt() && ty->isSigned && ty->bits < 62) {
+      // A signed variable doubled past its width has overflowed on the way (undefined
+      // behaviour, which the overflow obligation reports where it can happen). Without
+      // overflow only v0 == 0 gets there; any other start would be out of the type's range,
+      // which is what the value says (|v| >= 2^bits), so conditions like `d < n` end the loop.
+      maxIter = (ty->bits - 1) / sm.k;
+      Term m = fresh("loopvar.mult." + name, sort);
+      if (!dry_)
+        out_.facts.push_back(tc_.le(tc_.intConst(1), m));
+      r = tc_.ite(tc_.eq(v0, tc_.intConst(0)), tc_.intConst(0),
+                  tc_.mul(tc_.mul(v0, tc_.intConst(static_cast<int128>(1) << ((maxIter + 1) * sm.k))), m));
+    }
+    for (int n = maxIter; n >= 0; --n) {
+      Term p = tc_.intConst(static_cast<int128>(1) << (n * sm.k));
+      Term vn = sm.shape == Shape::ShiftRight ? tc_.div(v0, p) : tc_.mul(v0, p);
+      r = tc_.ite(tc_.eq(i, tc_.intConst(n)), vn, r);
+    }
+    return r;
+  }
+  case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
+  case Shape::Extremum:
+  case Shape::ArgExtremum:
+  case Shape::Havoc: return fresh("loopvar." + name, sort);
+  }
+  return nullptr;
+}
+
+// The number of iterations of a counted loop whose test, after n iterations, is `cn`: for
+// a test D(n) < 0 (or <= 0) with D affine in n with a positive constant slope, the first n
+// where it fails. nullptr when the test has another shape or depends on values that are
+// unknown per iteration (symbols made after `mark`).
+Term Exec::tripCount(Term cn, Term n, uint32_t mark) {
+  if (cn->kind != smt::Kind::Lt && cn->kind != smt::Kind::Le)
+    return nullptr;
+  if (cn->kids[0]->sort != Sort::Int)
+    return nullptr;
+  Term D = tc_.sub(cn->kids[0], cn->kids[1]);
+  std::vector<Term> syms;
+  tc_.collectSymbols(D, syms);
+  for (Term x : syms)
+    if (x->kind == smt::Kind::Var && x->id > mark && x != n)
+      return nullptr;
+  Term d0 = tc_.substitute(D, {{n, tc_.intConst(0)}});
+  Term d1 = tc_.substitute(D, {{n, tc_.intConst(1)}});
+  Term d2 = tc_.substitute(D, {{n, tc_.intConst(2)}});
+  Term alpha = tc_.sub(d1, d0);
+  int128 a = 0;
+  if (!tc_.isConst(alpha, &a) || a <= 0 || tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n))
+    return nullptr;
+  // Sampling three points is not linearity (n + (n div 3) * 1000 agrees with n at 0, 1, 2):
+  // D - a n must be free of n.
+  if (tc_.mentions(tc_.sub(D, tc_.mul(tc_.intConst(a), n)), n))
+    return nullptr;
+  Term zero = tc_.intConst(0), A = tc_.intConst(a);
+  if (cn->kind == smt::Kind::Lt) // runs while d0 + a n < 0
+    return tc_.ite(tc_.lt(d0, zero), tc_.div(tc_.add(tc_.neg(d0), tc_.intConst(a - 1)), A), zero);
+  return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);
+}
+
+// The number of iterations when the test after each number of iterations folds to a
+// constant (a halving loop from a constant: `for (s = 128; s > 0; s >>= 1)` runs 8 times):
+// the first count whose test is false, or nullptr.
+Term Exec::constantTripCount(Term cn, Term n) {
+  for (int c = 0; c <= 64; ++c) {
+    Term v = tc_.substitute(cn, {{n, tc_.intConst(c)}});
+    if (v == tc_.fls())
+      return tc_.intConst(c);
+    if (v != tc_.tru())
+      return nullptr;
+  }
+  return nullptr;
+}
+
+// d with v = e + d syntactically (through `ite`s: a conditional update adds 0 on the other
+// branch), or nullptr. Real sums are not normalised, so this follows their structure.
+Term Exec::realDelta(Term v, Term e) {
+  if (v == e)
+    return tc_.realConst(0);
+  if (v->kind == smt::Kind::Add && v->kids.size() == 2) {
+    if (v->kids[0] == e)
+      return v->kids[1];
+    if (v->kids[1] == e)
+      return v->kids[0];
+    Term d = realDelta(v->kids[0], e);
+    if (d)
+      return tc_.add(d, v->kids[1]);
+    return nullptr;
+  }
+  if (v->kind == smt::Kind::Ite) {
+    Term a = realDelta(v->kids[1], e), b = realDelta(v->kids[2], e);
+    if (a && b)
+      return tc_.ite(v->kids[0], a, b);
+  }
+  return nullptr;
+}
+
+// d with v = max(e, d) (isMax) or min(e, d), d free of e, through `ite`s whose other arm
+// leaves e unchanged (an arm without update becomes kExtremumNone); or nullptr.
+Term Exec::extremumStep(Term v, Term e, bool isMax) {
+  Term p, q;
+  bool mx = false;
+  if (v == e)
+    return tc_.app(kExtremumNone, Sort::Real, {});
+  if (extremumOf(v, p, q, mx) && mx == isMax) {
+    if (p == e && !tc_.mentions(q, e))
+      return q;
+    if (q == e && !tc_.mentions(p, e))
+      return p;
+    return nullptr;
+  }
+  if (v->kind == smt::Kind::Ite && !tc_.mentions(v->kids[0], e)) {
+    Term a = extremumStep(v->kids[1], e, isMax), b = extremumStep(v->kids[2], e, isMax);
+    if (a && b)
+      return tc_.ite(v->kids[0], a, b);
+  }
+  return nullptr;
+}
+
+// The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef);
+// for an Extremum, ite(n >= 1, max(v0, lmax(n, params)), v0).
+Term Exec::accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
+                        const std::map<int, Term> &entrySym,
+                        const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters) {
+  Term j = fresh("sumidx", Sort::Int);
+  // A step over the entry values of the other variables, at iteration j.
+  auto atIteration = [&](Term step, int self) {
+    std::unordered_map<Term, Term> sub;
+    for (const auto &[w, ew] : entrySym)
+      if (w != self && tc_.mentions(step, ew))
+        sub[ew] = valueAt(summary[w], s.vars[w].t ? s.vars[w].t : tc_.intConst(0), j, k_.vars[w].name,
+                          sortOf(k_.vars[w].type), &k_.vars[w].type);
+    for (const auto &[e, val] : counters(j))
+      if (tc_.mentions(step, e))
+        sub[e] = val;
+    return tc_.substitute(step, sub);
+  };
+  Term body = atIteration(sm.step, v);
+  Term key = sm.shape == Shape::ArgExtremum ? atIteration(summary[sm.keyVar].step, sm.keyVar) : nullptr;
+  std::vector<Term> syms, params;
+  tc_.collectSymbols(body, syms);
+  if (key)
+    tc_.collectSymbols(key, syms);
+  for (Term x : syms)
+    if (x->kind == smt::Kind::Var && x != j && std::find(params.begin(), params.end(), x) == params.end())
+      params.push_back(x);
+  if (key) {
+    std::string name = std::string(sm.isMax ? "larg." : "largmin.") + tag_ + "." + std::to_string(out_.sums.size());
+    SumDef def{j, body, params};
+    def.key = key;
+    def.strict = sm.strict;
+    def.isMax = sm.isMax;
+    out_.sums[name] = def;
+    std::vector<Term> args{n};
+    args.insert(args.end(), params.begin(), params.end());
+    const SVal &m0 = s.vars[sm.keyVar];
+    args.push_back(m0.t ? m0.t : tc_.realConst(0));
+    args.push_back(s.vars[v].t ? s.vars[v].t : tc_.intConst(0));
+    Term app = tc_.app(name, sortOf(k_.vars[v].type), args);
+    if (!dry_ && k_.vars[v].type.isInt())
+      out_.facts.push_back(tc_.inRange(app, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
+    return app;
+  }
+  bool ext = sm.shape == Shape::Extremum;
+  std::string name = std::string(!ext ? "lsum." : sm.isMax ? "lmax." : "lmin.") + tag_ + "." +
+                     std::to_string(out_.sums.size());
+  out_.sums[name] = SumDef{j, body, params};
+  std::vector<Term> args{n};
+  args.insert(args.end(), params.begin(), params.end());
+  Term v0 = s.vars[v].t ? s.vars[v].t : tc_.realConst(0);
+  Term app = tc_.app(name, Sort::Real, args);
+  if (!ext)
+    return tc_.add(v0, app);
+  Term folded = sm.isMax ? tc_.ite(tc_.le(app, v0), v0, app) : tc_.ite(tc_.le(v0, app), v0, app);
+  return tc_.ite(tc_.le(tc_.intConst(1), n), folded, v0);
+}
+
+void Exec::loop(const ir::Stmt &L, State &s, bool barrierAfter) {
+  LoopFacts f;
+  bool hasBarrier = ir::containsBarrier(L.body) || ir::containsBarrier(L.step);
+  f.barrierAfterBody = barrierAfter || hasBarrier;
+  for (const ir::Block *b : {&L.pre, &L.body, &L.step})
+    assignedVars(*b, f.modified);
+  std::vector<int> leaving;
+  {
+    ir::Block all = L.pre;
+    all.insert(all.end(), L.body.begin(), L.body.end());
+    all.insert(all.end(), L.step.begin(), L.step.end());
+    leaving = ir::exitsLeaving(all);
+  }
+  bool breaks = false;
+  for (int l : leaving) {
+    if (l == L.label)
+      breaks = true;
+    else
+      f.outer.push_back(l);
+  }
+  f.irregular = breaks || !f.outer.empty();
+
+  // 1. Detection pass on symbolic entry values.
+  detectSummaries(L, s, f);
+  for (int v : f.modified)
+    if (k_.vars[v].type.isPtr())
+      f.summary[v] = {}; // pointer variables changed in loops: unknown
+
+  int128 maxTrips = tripBound(L, s, f);
+  // 2. The recorded pass at a symbolic iteration i.
+  Term i = recordedPass(L, s, f, maxTrips);
+  // 3. After the loop: n iterations were completed.
+  s = afterLoop(L, s, barrierAfter, f, i);
+}
+
+// The detection pass: one iteration from symbolic entry values, whose results give each
+// variable's (and each barrier count's) shape.
+void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
+  State entry = s;
+  uint32_t watermark = tc_.fresh("watermark", Sort::Bool)->id;
+  for (int v : f.modified) {
+    if (k_.vars[v].type.isPtr())
+      continue;
+    Term e = fresh("entry." + k_.vars[v].name, sortOf(k_.vars[v].type));
+    if (k_.vars[v].type.isInt())
+      tc_.setBounds(e, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue());
+    f.entrySym[v] = e;
+    entry.vars[v] = {e};
+  }
+  for (const ir::Block *b : {&L.pre, &L.body, &L.step})
+    storedLocals(k_, *b, f.localsStored, f.anyStored);
+  forgetLocals(entry, f.localsStored, f.anyStored);
+  f.bcEntry = fresh("entry.bc", Sort::Int);
+  f.wcEntry = fresh("entry.wc", Sort::Int);
+  f.gcEntry = fresh("entry.gc", Sort::Int);
+  entry.bc = f.bcEntry;
+  entry.wc = f.wcEntry;
+  entry.gc = f.gcEntry;
+  std::set<Term> entryIds{f.bcEntry, f.wcEntry, f.gcEntry};
+  for (auto &[v, e] : f.entrySym)
+    entryIds.insert(e);
+  bool savedDry = dry_;
+  dry_ = true;
+  auto savedExits = pendingExits_;
+  Term cond;
+  State end = iteration(L, entry, cond, f.barrierAfterBody, false, tc_.tru());
+  pendingExits_ = savedExits;
+  dry_ = savedDry;
+  auto classify = [&](Term e, Term v) { return classifyStep(e, v, watermark, entryIds); };
+  for (auto &[v, e] : f.entrySym)
+    f.summary[v] = classify(e, end.vars[v].t);
+  // Induction variables stepped through unsigned arithmetic or conversions
+  // (`i += blockDim.x * gridDim.x` with int i) are affine as long as nothing wraps:
+  // classify those without wrap-around and validate the summary in the recorded pass.
+  bool retry = false;
+  for (auto &[v, sm] : f.summary)
+    if (wrapFreeSummaries)
+    retry |= sm.shape == Shape::Havoc;
+  if (retry) {
+    dry_ = true;
+    noWrap_ = true;
+    auto saved2 = pendingExits_;
+    Term c2;
+    State end2 = iteration(L, entry, c2, f.barrierAfterBody, false, tc_.tru());
+    pendingExits_ = saved2;
+    noWrap_ = false;
+    dry_ = savedDry;
+    for (auto &[v, e] : f.entrySym)
+      if (f.summary[v].shape == Shape::Havoc) {
+        Summary alt = classify(e, end2.vars[v].t);
+        if (alt.shape == Shape::Affine || alt.shape == Shape::ShiftLeft) {
+          alt.validate = true;
+          f.summary[v] = alt;
+        }
+      }
+  }
+  f.bcSum = classify(f.bcEntry, end.bc);
+  f.wcSum = classify(f.wcEntry, end.wc);
+  f.gcSum = classify(f.gcEntry, end.gc);
+  // An accumulator's increment may use the other variables only where their value at
+  // each iteration is exact (not unknown, not another accumulator).
+  auto folds = [](const Summary &x) { return x.shape == Shape::Accumulate || x.shape == Shape::Extremum; };
+  for (auto &[v, sm] : f.summary) {
+    if (!folds(sm))
+      continue;
+    for (auto &[w, ew] : f.entrySym)
+      if (folds(sm) && w != v && tc_.mentions(sm.step, ew) &&
+          (f.summary[w].shape == Shape::Havoc || folds(f.summary[w])))
+        sm = Summary{};
+    for (auto [ce, cs] : {std::pair{f.bcEntry, &f.bcSum}, std::pair{f.wcEntry, &f.wcSum}, std::pair{f.gcEntry, &f.gcSum}})
+      if (folds(sm) && tc_.mentions(sm.step, ce) && cs->shape == Shape::Havoc)
+        sm = Summary{};
+  }
+  findArgExtremum(f.summary, f.entrySym, end, watermark, entryIds);
+  if (f.irregular) {
+    // With break/return inside, per-iteration barrier counts are only affine if
+    // the barriers are unconditional; otherwise havoc.
+  }
+}
+
+// The shape of a value that is e at the start of an iteration and v at its end. Symbols made
+// after `watermark` are values of the iteration, except the loop's entry values (`entryIds`).
+Exec::Summary Exec::classifyStep(Term e, Term v, uint32_t watermark, const std::set<Term> &entryIds) {
+  Summary sm;
+  if (v == e) {
+    sm.shape = Shape::Invariant;
+    return sm;
+  }
+  if (v && e->sort == Sort::Real) {
+    // acc' = acc + d, or acc' = max(acc, d) or min(acc, d), with d free of acc and of
+    // values made inside the iteration other than the entry values of the loop's
+    // variables (substituted per iteration later).
+    Shape shape = Shape::Accumulate;
+    bool isMax = false;
+    Term d = realDelta(v, e);
+    for (bool mx : {true, false}) {
+      if (d)
+        break;
+      d = extremumStep(v, e, mx);
+      if (d && d->kind == smt::Kind::App && d->name == kExtremumNone)
+        d = nullptr; // never updated: not an extremum (and v == e was handled above)
+      shape = Shape::Extremum;
+      isMax = mx;
+    }
+    if (!d)
+      return sm;
+    std::vector<Term> syms;
+    tc_.collectSymbols(d, syms);
+    bool ok = true;
+    for (Term x : syms)
+      if (x == e || (x->kind == smt::Kind::Var && x->id > watermark && !entryIds.count(x)))
+        ok = false;
+    if (ok) {
+      sm.shape = shape;
+      sm.step = d;
+      sm.isMax = isMax;
+    }
+    return sm;
+  }
+  if (!v || e->sort != Sort::Int)
+    return sm;
+  auto variant = [&](Term t) {
+    std::vector<Term> syms;
+    tc_.collectSymbols(t, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::Var && x->id > watermark)
+        return true;
+    return false;
+  };
+  Term d = tc_.sub(v, e);
+  if (!variant(d)) {
+    sm.shape = Shape::Affine;
+    sm.step = d;
+    return sm;
+  }
+  // v = e div 2^k  or  v = e * 2^k
+  if (v->kind == smt::Kind::Div && v->kids[0] == e) {
+    int128 p;
+    if (tc_.isConst(v->kids[1], &p) && p > 1 && (p & (p - 1)) == 0) {
+      sm.shape = Shape::ShiftRight;
+      sm.k = 0;
+      while ((static_cast<int128>(1) << sm.k) < p)
+        ++sm.k;
+      return sm;
+    }
+  }
+  if (v->kind == smt::Kind::Mul && v->kids.size() == 2 && v->kids[1] == e) {
+    int128 p;
+    if (tc_.isConst(v->kids[0], &p) && p > 1 && (p & (p - 1)) == 0) {
+      sm.shape = Shape::ShiftLeft;
+      sm.k = 0;
+      while ((static_cast<int128>(1) << sm.k) < p)
+        ++sm.k;
+      return sm;
+    }
+  }
+  return sm;
+}
+
+// An int variable set under exactly the condition on which a max (min) fold's variable
+// takes a new candidate: the index of that candidate (argmax).
+void Exec::findArgExtremum(std::map<int, Summary> &summary, const std::map<int, Term> &entrySym, const State &end,
+                           uint32_t watermark, const std::set<Term> &entryIds) {
+  for (auto &[v, sm] : summary) {
+    Term ev = entrySym.count(v) ? entrySym.at(v) : nullptr;
+    Term vt = end.vars[v].t;
+    if (sm.shape != Shape::Havoc || !ev || !k_.vars[v].type.isInt() || !vt || vt->kind != smt::Kind::Ite ||
+        vt->kids[2] != ev || tc_.mentions(vt->kids[1], ev))
+      continue;
+    Term c = vt->kids[0];
+    for (auto &[w, sw] : summary) {
+      Term wt = end.vars[w].t, ew = entrySym.count(w) ? entrySym.at(w) : nullptr;
+      if (sw.shape != Shape::Extremum || !wt || wt->kind != smt::Kind::Ite || wt->kids[0] != c || wt->kids[2] != ew ||
+          wt->kids[1] != sw.step || (c->kind != smt::Kind::Lt && c->kind != smt::Kind::Le))
+        continue;
+      // max: c is ew < d (ew <= d); min: d < ew (d <= ew).
+      bool mx = c->kids[0] == ew && c->kids[1] == sw.step;
+      bool mn = c->kids[1] == ew && c->kids[0] == sw.step;
+      if (!(sw.isMax ? mx : mn))
+        continue;
+      std::vector<Term> syms;
+      tc_.collectSymbols(vt->kids[1], syms);
+      bool ok = true;
+      for (Term x : syms)
+        if (x->kind == smt::Kind::Var && x->id > watermark && !entryIds.count(x))
+          ok = false;
+      for (auto &[u, eu] : entrySym)
+        if (u != v && tc_.mentions(vt->kids[1], eu) &&
+            (summary[u].shape == Shape::Havoc || summary[u].shape == Shape::Accumulate ||
+             summary[u].shape == Shape::Extremum))
+          ok = false;
+      if (!ok)
+        break;
+      sm.shape = Shape::ArgExtremum;
+      sm.step = vt->kids[1];
+      sm.keyVar = w;
+      sm.isMax = sw.isMax;
+      sm.strict = c->kind == smt::Kind::Lt;
+      break;
+    }
+  }
+}
+
+// The state at iteration i (after i iterations) of the loop entered in state s.
+State Exec::stateAt(const State &s, LoopFacts &f, Term i, const std::string &why) {
+  State r = s;
+  forgetLocals(r, f.localsStored, f.anyStored);
+  for (int v : f.modified) {
+    if (k_.vars[v].type.isPtr()) {
+      r.vars[v] = {nullptr, -2, tc_.intConst(0)};
+      continue;
+    }
+    const Summary &sm = f.summary[v];
+    if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum || sm.shape == Shape::ArgExtremum) {
+      r.vars[v] = {accumulated(v, sm, s, i, f.summary, f.entrySym, [&](Term j) {
+        return std::vector<std::pair<Term, Term>>{{f.bcEntry, valueAt(f.bcSum, s.bc, j, "bc", Sort::Int)},
+                                                  {f.wcEntry, valueAt(f.wcSum, s.wc, j, "wc", Sort::Int)},
+                                                  {f.gcEntry, valueAt(f.gcSum, s.gc, j, "gc", Sort::Int)}};
+      })};
+      continue;
+    }
+    if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
+      abstraction("loop-carried variable '" + k_.vars[v].name + "' summarised as unknown");
+    Term val = valueAt(sm, s.vars[v].t ? s.vars[v].t : tc_.intConst(0), i, k_.vars[v].name,
+                       sortOf(k_.vars[v].type), &k_.vars[v].type);
+    if (sm.shape == Shape::Havoc && k_.vars[v].type.isInt() && !dry_)
+      out_.facts.push_back(tc_.inRange(val, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
+    r.vars[v] = {val};
+  }
+  r.bc = valueAt(f.bcSum, s.bc, i, "bc", Sort::Int);
+  r.wc = valueAt(f.wcSum, s.wc, i, "wc", Sort::Int);
+  r.gc = valueAt(f.gcSum, s.gc, i, "gc", Sort::Int);
+  if (f.bcSum.shape == Shape::Havoc && !dry_)
+    out_.facts.push_back(tc_.le(s.bc, r.bc));
+  (void)why;
+  return r;
+}
+
+// A counted loop's iterations are below its closed-form trip count: bounding the
+// iteration symbol by the count's largest value lets the simplifier see that indices
+// such as `c = t + 256 i` stay in range (no wrap-around in unsigned arithmetic). Only
+// reached iterations are ever described by i, so the bound loses no behaviour.
+// The count's largest value, or -1 when the loop has no closed-form count.
+int128 Exec::tripBound(const ir::Stmt &L, const State &s, LoopFacts &f) {
+  int128 maxTrips = -1;
+  if (!f.irregular && L.testFirst && L.pre.empty()) {
+    bool savedDry = dry_;
+    dry_ = true;
+    auto saved = pendingExits_;
+    uint32_t mark = tc_.fresh("watermark", Sort::Bool)->id;
+    Term n0 = fresh("trips", Sort::Int);
+    State probe = stateAt(s, f, n0, "bound");
+    Term cn = eval(*L.cond, probe, probe.pc);
+    Term closed = tripCount(cn, n0, mark);
+    if (!closed)
+      closed = constantTripCount(cn, n0);
+    pendingExits_ = saved;
+    dry_ = savedDry;
+    if (closed) {
+      auto [lo, hi] = tc_.range(closed);
+      if (hi < (static_cast<int128>(1) << 62))
+        maxTrips = hi;
+    }
+  }
+  return maxTrips;
+}
+
+// The recorded pass at a symbolic iteration i (returned), which also checks the summaries found
+// assuming no wrap-around.
+Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 maxTrips) {
+  Term i = fresh("iter", Sort::Int);
+  if (maxTrips >= 1)
+    tc_.setBounds(i, 0, maxTrips - 1);
+  State atI = stateAt(s, f, i, "iteration");
+  atI.pc = tc_.mkAnd(s.pc, tc_.le(tc_.intConst(0), i));
+  Term still = f.irregular ? fresh("running", Sort::Bool) : tc_.tru();
+  Term extra = still;
+  if (L.testFirst) {
+    // Reaching iteration i > 0 needs the test before iteration i-1 to have held.
+    State prev = stateAt(s, f, tc_.sub(i, tc_.intConst(1)), "prev");
+    bool savedDry = dry_;
+    dry_ = true;
+    auto savedExits = pendingExits_;
+    block(L.pre, prev, true);
+    Term cp = eval(*L.cond, prev, prev.pc);
+    pendingExits_ = savedExits;
+    dry_ = savedDry;
+    extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), cp));
+  }
+  if (!L.testFirst) {
+    // A do-while body runs at iteration i if i == 0 or the test after iteration i-1 held;
+    // that test is evaluated on the state at i (after the previous step).
+    State probe = stateAt(s, f, i, "probe");
+    bool savedDry = dry_;
+    dry_ = true;
+    auto savedExits = pendingExits_;
+    block(L.pre, probe, true);
+    Term c = eval(*L.cond, probe, probe.pc);
+    pendingExits_ = savedExits;
+    dry_ = savedDry;
+    extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), c));
+  }
+  iters_.push_back(i);
+  auto savedExits = pendingExits_;
+  Term cond;
+  State endI = iteration(L, atI, cond, f.barrierAfterBody, true, extra);
+  if (!dry_)
+    for (int v : f.modified) {
+      const Summary &sm = f.summary[v];
+      if ((sm.shape != Shape::Affine && sm.shape != Shape::ShiftLeft) || !sm.validate)
+        continue;
+      Term next = sm.shape == Shape::Affine ? tc_.add(atI.vars[v].t, sm.step)
+                                            : tc_.mul(tc_.intConst(static_cast<int128>(1) << sm.k), atI.vars[v].t);
+      Term ok = tc_.eq(endI.vars[v].t, next);
+      if (ok != tc_.tru())
+        out_.summaries.push_back({L.loc, k_.vars[v].name, endI.pc, ok});
+    }
+  iters_.pop_back();
+  pendingExits_ = savedExits;
+  return i;
+}
+
+// The state after the loop entered in state s; i is the recorded pass's iteration symbol.
+State Exec::afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, LoopFacts &f, Term i) {
+  uint32_t exitMark = tc_.fresh("watermark", Sort::Bool)->id;
+  Term n = fresh("trips", Sort::Int);
+  State after = stateAt(s, f, n, "exit");
+  Term exitCond = tc_.le(tc_.intConst(0), n);
+  if (!f.irregular) {
+    State probe = after;
+    bool savedDry = dry_;
+    dry_ = true;
+    auto saved2 = pendingExits_;
+    block(L.pre, probe, true);
+    Term cn = eval(*L.cond, probe, probe.pc);
+    pendingExits_ = saved2;
+    dry_ = savedDry;
+    Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr;
+    if (!closed && L.testFirst && L.pre.empty())
+      closed = constantTripCount(cn, n);
+    bool counted = closed != nullptr;
+    if (closed) {
+      // A counted loop: n is the closed form (the exit conditions below then hold), and
+      // its iteration i runs exactly when i < n.
+      n = closed;
+      if (!dry_)
+        out_.trips[i] = closed;
+      exitCond = tc_.le(tc_.intConst(0), n);
+      after = stateAt(s, f, n, "exit");
+      probe = after;
+      dry_ = true;
+      auto saved4 = pendingExits_;
+      cn = eval(*L.cond, probe, probe.pc);
+      pendingExits_ = saved4;
+      dry_ = savedDry;
+    }
+    exitCond = tc_.mkAnd(exitCond, tc_.mkNot(cn));
+    if (!L.testFirst)
+      exitCond = tc_.mkAnd(exitCond, tc_.le(tc_.intConst(1), n));
+    // The test also held before the last iteration.
+    State prev = stateAt(s, f, tc_.sub(n, tc_.intConst(1)), "prev");
+    dry_ = true;
+    auto saved3 = pendingExits_;
+    block(L.pre, prev, true);
+    Term cp = eval(*L.cond, prev, prev.pc);
+    pendingExits_ = saved3;
+    dry_ = savedDry;
+    if (L.testFirst)
+      exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
+    if (!dry_ && !counted) { // (a closed-form count needs no termination assumption)
+      out_.exits.emplace_back(n, exitCond);
+      out_.uncountedLoops = true;
+    }
+    // The state after the loop is the state at n after running `pre` once more.
+    after.pc = tc_.mkAnd(s.pc, exitCond);
+    block(L.pre, after, barrierAfter);
+    after.pc = tc_.mkAnd(s.pc, exitCond);
+  } else {
+    abstraction("loop with break/return: state after it summarised as unknown");
+    if (!dry_)
+      out_.uncountedLoops = true;
+    for (int v : f.modified)
+      if (!k_.vars[v].type.isPtr()) {
+        after.vars[v] = {fresh("afterloop." + k_.vars[v].name, sortOf(k_.vars[v].type))};
+        if (k_.vars[v].type.isInt() && !dry_)
+          out_.facts.push_back(tc_.inRange(after.vars[v].t, k_.vars[v].type.minValue(),
+                                           k_.vars[v].type.maxValue()));
+      }
+    after.bc = fresh("afterloop.bc", Sort::Int);
+    after.wc = fresh("afterloop.wc", Sort::Int);
+    after.gc = fresh("afterloop.gc", Sort::Int);
+    if (!dry_) {
+      out_.facts.push_back(tc_.le(s.bc, after.bc));
+      out_.facts.push_back(tc_.le(s.wc, after.wc));
+      out_.facts.push_back(tc_.le(s.gc, after.gc));
+    }
+    Term leftEarly = fresh("returned", Sort::Bool);
+    for (int l : f.outer) {
+      State ex = after;
+      ex.pc = tc_.mkAnd(s.pc, leftEarly);
+      pendingExits_[l].push_back(ex);
+    }
+    after.pc = f.outer.empty() ? s.pc : tc_.mkAnd(s.pc, tc_.mkNot(leftEarly));
+  }
+  return after;
+}
+
+} // namespace ksynth::check::detail
