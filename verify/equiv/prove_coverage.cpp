@@ -1,0 +1,226 @@
+// Equivalence proofs: coverage, every element of an output tensor stored by some thread.
+#include "verify/equiv/prover.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+namespace ksynth::equiv::prove_detail {
+
+// ---- completeness --------------------------------------------------------------------
+
+// The site's path condition with the exit conditions of loops before it removed (each such
+// loop is assumed to terminate), or nullptr when some other thread-local value remains.
+Term Prover::reachable(const check::AccessSite &s) {
+  std::vector<Term> conj;
+  std::function<void(Term)> flatten = [&](Term x) {
+    if (x->kind == smt::Kind::And)
+      for (Term k : x->kids)
+        flatten(k);
+    else
+      conj.push_back(x);
+  };
+  flatten(s.pc);
+  std::set<Term> drop;
+  for (const auto &[n, exitCond] : m1_.exits) {
+    bool used = false;
+    for (Term c : conj)
+      used |= tc_.mentions(c, n);
+    if (!used)
+      continue;
+    if (tc_.mentions(s.flat, n))
+      return nullptr;
+    std::vector<Term> ec;
+    std::function<void(Term)> fl = [&](Term x) {
+      if (x->kind == smt::Kind::And)
+        for (Term k : x->kids)
+          fl(k);
+      else
+        ec.push_back(x);
+    };
+    fl(exitCond);
+    std::set<Term> ecs(ec.begin(), ec.end());
+    for (Term c : conj)
+      if (tc_.mentions(c, n) && !ecs.count(c)) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reachable: %s uses %s beyond its exit %s\n", smt::show(c).c_str(), smt::show(n).c_str(),
+                  smt::show(exitCond).c_str());
+        return nullptr; // the trip count is used beyond the loop's exit
+      }
+    for (Term c : ec)
+      drop.insert(c);
+    assumed_.insert("loops before the stores terminate (coverage is partial correctness)");
+  }
+  std::vector<Term> keep;
+  for (Term c : conj)
+    if (!drop.count(c))
+      keep.push_back(c);
+  return tc_.mkAnd(keep);
+}
+
+bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
+                          Term elem, const std::vector<Term> &ext, TensorProof &tp) {
+  if (m1_.uncountedLoops)
+    assumed_.insert("loops before the stores terminate (coverage is partial correctness)");
+  std::vector<Term> vals(j.begin(), j.end());
+  vals.push_back(e);
+  struct Site {
+    const check::AccessSite *s;
+    Term pc;
+    std::vector<std::unordered_map<Term, Term>> cands;
+  };
+  std::vector<Site> usable;
+  for (const check::AccessSite *s : sites) {
+    Term pc = reachable(*s);
+    if (!pc) {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "completeness: site line %u: loop trip counts used beyond the exits\n", s->stmt->loc.line);
+      continue;
+    }
+    // Which thread coordinates matter.
+    Term both = tc_.mkAnd(pc, tc_.eq(s->flat, e));
+    std::vector<Term> unknowns;
+    std::vector<Term> syms;
+    tc_.collectSymbols(both, syms);
+    bool stray = false;
+    for (Term x : syms) {
+      if (x->kind != smt::Kind::Var || x->name.rfind("w1.", 0) != 0)
+        continue;
+      bool coord = false;
+      for (int d = 0; d < 3; ++d)
+        coord |= x == w1_.tid[d] || x == w1_.bid[d];
+      bool iter = std::find(s->iters.begin(), s->iters.end(), x) != s->iters.end();
+      if (!coord && !iter) {
+        stray = true;
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "completeness: site line %u: stray %s\n", s->stmt->loc.line, x->name.c_str());
+      }
+    }
+    // A store in a loop witnesses only at iterations that certainly run: counted loops.
+    for (Term it : s->iters)
+      stray |= !m1_.trips.count(it);
+    if (stray)
+      continue;
+    // Strides of the iterations in the address.
+    std::vector<Term> vs = vals;
+    std::map<Term, std::vector<Term>> iterCands;
+    for (Term it : s->iters) {
+      std::vector<Term> &c = iterCands[it];
+      c.push_back(tc_.intConst(0));
+      Term f0 = tc_.substitute(s->flat, {{it, tc_.intConst(0)}});
+      Term f1 = tc_.substitute(s->flat, {{it, tc_.intConst(1)}});
+      Term f2 = tc_.substitute(s->flat, {{it, tc_.intConst(2)}});
+      Term S = tc_.sub(f1, f0);
+      if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
+        continue;
+      for (Term v : vals) {
+        c.push_back(tc_.div(v, S));
+        vs.push_back(tc_.mod(v, S));
+      }
+    }
+    std::vector<std::vector<std::pair<Term, Term>>> perVar; // (symbol, value) choices
+    for (int d = 0; d < 3; ++d) {
+      for (bool isTid : {true, false}) {
+        Term x = isTid ? w1_.tid[d] : w1_.bid[d];
+        if (!tc_.mentions(both, x)) {
+          perVar.push_back({{x, tc_.intConst(0)}});
+          continue;
+        }
+        std::vector<std::pair<Term, Term>> ch{{x, tc_.intConst(0)}};
+        for (Term v : vs) {
+          if (isTid)
+            ch.push_back({x, tc_.mod(v, g_.blockDim[d])});
+          else
+            ch.push_back({x, tc_.div(v, g_.blockDim[d])});
+        }
+        if (!isTid)
+          for (Term v : vals)
+            ch.push_back({x, v});
+        perVar.push_back(ch);
+      }
+    }
+    for (auto &[it, c] : iterCands) {
+      std::vector<std::pair<Term, Term>> ch;
+      for (Term v : c)
+        ch.push_back({it, v});
+      perVar.push_back(ch);
+    }
+    Site st{s, pc, {}};
+    std::vector<std::unordered_map<Term, Term>> combos;
+    if (!allChoices(perVar, 20000, combos))
+      continue;
+    st.cands = std::move(combos);
+    usable.push_back(std::move(st));
+  }
+  if (usable.empty()) {
+    tp.coverageReason = "no store to the tensor has a writer ksynth can name for every element";
+    return false;
+  }
+  auto covers = [&](const Site &st, const std::unordered_map<Term, Term> &w) {
+    std::vector<Term> c{tc_.substitute(st.pc, w), tc_.eq(tc_.substitute(st.s->flat, w), e)};
+    for (int d = 0; d < 3; ++d) {
+      Term tx = w.at(w1_.tid[d]), bx = w.at(w1_.bid[d]);
+      c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+      c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), bx), tc_.lt(bx, g_.gridDim[d])));
+    }
+    for (Term it : st.s->iters) {
+      c.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+      c.push_back(tc_.lt(w.at(it), tc_.substitute(m1_.trips.at(it), w)));
+    }
+    std::vector<Term> hint;
+    delinearise(tc_.substitute(st.s->flat, w), e, ext, hint);
+    c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
+    return tc_.mkAnd(c);
+  };
+  std::vector<Term> chosen;
+  std::vector<smt::Assignment> models;
+  for (int round = 0; round < 8; ++round) {
+    Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
+    smt::Result r = solve(goal);
+    if (r.status == smt::Status::Unsat)
+      return true;
+    if (r.status == smt::Status::Unknown) {
+      tp.coverageReason = "could not show every element of the tensor is stored: the solver gave up (" + r.reason + ")";
+      return false;
+    }
+    // A counterexample element: of the candidate writers that store it, the one that also
+    // stores the most earlier counterexamples (the general witness, not a special case).
+    models.push_back(std::move(r.model));
+    Term best = nullptr;
+    size_t bestScore = 0, bestGeneral = 0;
+    for (const Site &st : usable)
+      for (const auto &w : st.cands) {
+        Term c = covers(st, w);
+        auto holds = [&](const smt::Assignment &m) {
+          std::optional<smt::Value> v = smt::eval(c, m);
+          return v && v->num != 0;
+        };
+        if (!holds(models.back()))
+          continue;
+        size_t score = 1;
+        for (size_t i = 0; i + 1 < models.size(); ++i)
+          score += holds(models[i]);
+        // On a tie, the guess with more terms of the element (not constants) is the more
+        // general one: `c div 256` rather than iteration 0.
+        size_t general = 0;
+        for (const auto &[x, v] : w)
+          general += !tc_.isConst(v);
+        if (!best || score > bestScore || (score == bestScore && general > bestGeneral)) {
+          best = c;
+          bestScore = score;
+          bestGeneral = general;
+        }
+      }
+    if (best)
+      chosen.push_back(best);
+    if (!best) {
+      tp.coverageReason = "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
+      return false;
+    }
+  }
+  tp.coverageReason = "could not name a thread that stores every element (too many cases)";
+  return false;
+}
+
+} // namespace ksynth::equiv::prove_detail

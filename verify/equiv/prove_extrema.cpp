@@ -1,0 +1,262 @@
+// Equivalence proofs: max and min over a range, and argmax and argmin.
+#include "verify/equiv/prover.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+
+namespace ksynth::equiv::prove_detail {
+
+// ---- max and min over a range ------------------------------------------------------------
+//
+// The kernel's max (min) is a term built of max nodes, `ite`s, fold applications lmax.*
+// (symexec.h: a loop `m = fmaxf(m, ...)`, or a shared-memory tree) and other terms; it is
+// the max of its candidates, each a term over the iterations of the folds around it with
+// the conditions under which it takes part (generators()). It equals the spec's max over k
+// in [lo, hi) of f(k), a non-empty range, when
+//   (1) every candidate is f(phi) with lo <= phi < hi, for an index map phi guessed from
+//       the reads, or is the lowest value of a float type where f(lo) reads an input of that
+//       type (the start of a fold, below every finite input: an assumption, stated), and
+//   (2) every k in [lo, hi) is phi of some candidate's iterations where it takes part.
+// (1) makes the kernel's max at most the spec's, (2) at least. Unlike a sum, a max does not
+// care how often a term is taken, so no one-to-one condition is needed.
+
+bool Prover::generators(Term x, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels, Term ctx,
+                        std::vector<Candidate> &out, int depth) {
+  if (out.size() > 16 || depth > 8)
+    return false;
+  Term p, q;
+  bool mx = false;
+  if (check::extremumOf(x, p, q, mx) && mx == isMax)
+    return generators(p, isMax, conds, levels, ctx, out, depth + 1) &&
+           generators(q, isMax, conds, levels, ctx, out, depth + 1);
+  if (x->kind == smt::Kind::App && x->name == check::kExtremumNone)
+    return true; // an iteration that does not update
+  if (isFoldApp(x, isMax ? "lmax." : "lmin.")) {
+    const check::SumDef *def = kernelSum(x->name);
+    if (!def || levels.size() >= 3)
+      return false;
+    Term j = tc_.fresh("ext.j", Sort::Int);
+    std::unordered_map<Term, Term> m{{def->iter, j}};
+    for (size_t i = 0; i < def->params.size(); ++i)
+      m[def->params[i]] = x->kids[i + 1];
+    std::vector<Term> c2 = conds, l2 = levels;
+    c2.push_back(tc_.le(tc_.intConst(0), j));
+    c2.push_back(tc_.lt(j, x->kids[0]));
+    l2.push_back(j);
+    Term body = resolveShared(canonicalKernel(tc_.substitute(def->body, m)), tc_.mkAnd(ctx, tc_.mkAnd(c2)), 0);
+    return generators(body, isMax, c2, l2, ctx, out, depth + 1);
+  }
+  if (x->kind == smt::Kind::Ite) {
+    std::vector<Term> c1 = conds, c2 = conds;
+    c1.push_back(x->kids[0]);
+    c2.push_back(tc_.mkNot(x->kids[0]));
+    return generators(x->kids[1], isMax, c1, levels, ctx, out, depth + 1) &&
+           generators(x->kids[2], isMax, c2, levels, ctx, out, depth + 1);
+  }
+  out.push_back({levels, conds, x});
+  return true;
+}
+
+// Whether x, a candidate, is the lowest (max) or highest (min) finite value of a float type
+// at least as wide as that of input tensor read r: then no finite input is beyond it.
+bool Prover::beyondEveryInput(Term x, Term r, bool isMax) {
+  // -FLT_MAX is written as the negation of the constant FLT_MAX.
+  if (x->kind == smt::Kind::Mul && x->kids.size() == 2 && x->kids[0] == tc_.realConst(-1) &&
+      x->kids[1]->kind == smt::Kind::App) {
+    std::string n = x->kids[1]->name;
+    x = n == check::kHighestF32   ? tc_.app(check::kLowestF32, Sort::Real, {})
+        : n == check::kHighestF64 ? tc_.app(check::kLowestF64, Sort::Real, {})
+        : n == check::kLowestF32  ? tc_.app(check::kHighestF32, Sort::Real, {})
+        : n == check::kLowestF64  ? tc_.app(check::kHighestF64, Sort::Real, {})
+                                  : x;
+  }
+  if (x->kind != smt::Kind::App || r->kind != smt::Kind::App || r->name.rfind("mem.", 0) != 0)
+    return false;
+  int a = check::arrayOfMemName(r->name);
+  if (a < 0 || !g_.readOnly.count(a) || !k_.arrays[a].elem.isFloat())
+    return false;
+  bool f32 = k_.arrays[a].elem.bits == 32;
+  if (x->name == (isMax ? check::kLowestF64 : check::kHighestF64) ||
+      (f32 && x->name == (isMax ? check::kLowestF32 : check::kHighestF32))) {
+    assumed_.insert("float inputs are finite values of their type (no NaN or infinity): the start of a max "
+                    "(min) fold at the lowest (highest) finite float is below (above) every input");
+    return true;
+  }
+  return false;
+}
+
+// ctx => t = q, t a max (min) term of the kernel, q = smax.N(lo, hi, params) (smin.N).
+bool Prover::extremaEqual(Term t, Term q, Term ctx) {
+  bool isMax = q->name.rfind("smax.", 0) == 0;
+  const SpecSum &sd = specSums_.at(q->name);
+  Term lo = q->kids[0], hi = q->kids[1];
+  std::unordered_map<Term, Term> ms;
+  for (size_t p = 0; p < sd.params.size(); ++p)
+    ms[sd.params[p]] = q->kids[p + 2];
+  Term f = tc_.substitute(sd.body, ms); // free in sd.k
+  Step st(*this, std::string("a ") + (isMax ? "max" : "min") + " computed by the kernel equals the spec's '" +
+                     q->name + "': each of its candidates is a term of the spec's range, and every term is "
+                     "one of them");
+  {
+    Step st2(*this, "the spec's range is not empty");
+    if (!unsat(tc_.mkAnd(ctx, tc_.le(hi, lo))))
+      return false;
+  }
+  bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+  std::vector<Candidate> cands;
+  if (!generators(t, isMax, {}, {}, ctx, cands, 0) || cands.empty()) {
+    if (debug)
+      fprintf(stderr, "extremum: %s has no candidates ksynth can name\n", smt::show(t).substr(0, 300).c_str());
+    return false;
+  }
+  if (debug)
+    for (const Candidate &c : cands)
+      fprintf(stderr, "extremum: candidate %s (%zu levels) where %s\n", smt::show(c.term).substr(0, 300).c_str(),
+              c.levels.size(), smt::show(tc_.mkAnd(c.conds)).substr(0, 300).c_str());
+  Term k = tc_.fresh("ext.k", Sort::Int);
+  Term first = tc_.substitute(f, {{sd.k, lo}});
+  std::vector<Term> hits;
+  for (const Candidate &c : cands) {
+    if (beyondEveryInput(c.term, first, isMax))
+      continue;
+    Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c.conds));
+    bool found = false;
+    for (Term phi : indexMaps(f, sd.k, c.term)) {
+      Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
+      {
+        Step st2(*this, "a candidate of the kernel's fold is the spec's term at the mapped index, in the range");
+        if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkAnd(live, tc_.eq(c.term, tc_.substitute(f, {{sd.k, phi}}))))))) {
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "extremum: candidate %s is not the spec's term at %s\n",
+                    smt::show(c.term).substr(0, 300).c_str(), smt::show(phi).c_str());
+          continue;
+        }
+      }
+      found = true;
+      if (c.levels.empty()) {
+        hits.push_back(tc_.mkAnd(tc_.mkAnd(c.conds), tc_.eq(phi, k)));
+        break;
+      }
+      Term c0 = nullptr;
+      std::vector<int128> slope;
+      if (affineIn(phi, c.levels, c0, slope)) {
+        std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
+        if (!pre.empty())
+          hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
+      }
+      break;
+    }
+    if (!found) {
+      if (debug)
+        fprintf(stderr, "extremum: no index map for candidate %s\n", smt::show(c.term).substr(0, 300).c_str());
+      return false;
+    }
+  }
+  Step st3(*this, "every index of the spec's range is the mapped index of a candidate that takes part");
+  return unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(tc_.mkOr(hits))}));
+}
+
+// The kernel's max (min) terms in t that contain a fold of that kind, outermost ones only: a
+// fold application, a max node, or a fold's value ite(n >= 1, max(m0, L), m0).
+std::vector<Term> Prover::extremumTerms(Term t, bool isMax) {
+  std::vector<Term> out;
+  const char *prefix = isMax ? "lmax." : "lmin.";
+  auto isNode = [&](Term x) {
+    Term p, q;
+    bool mx = false;
+    return isFoldApp(x, prefix) || (check::extremumOf(x, p, q, mx) && mx == isMax);
+  };
+  std::function<void(Term)> walk = [&](Term x) {
+    if (appsWithPrefix(x, prefix).empty())
+      return;
+    if (isNode(x) ||
+        (x->kind == smt::Kind::Ite && x->sort == Sort::Real && (isNode(x->kids[1]) || isNode(x->kids[2])))) {
+      out.push_back(x);
+      return;
+    }
+    for (Term kid : x->kids)
+      walk(kid);
+  };
+  walk(t);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+// Replaces each max (min) term of the kernel in a that equals a fold of the spec in b by one
+// unknown on both sides.
+void Prover::matchExtrema(Term &a, Term &b, Term ctx) {
+  for (bool isMax : {true, false}) {
+    std::unordered_map<Term, Term> subA, subB;
+    std::vector<Term> qs = appsWithPrefix(b, isMax ? "smax." : "smin.");
+    for (Term x : extremumTerms(a, isMax))
+      for (Term q : qs)
+        if (!subB.count(q) && extremaEqual(x, q, ctx)) {
+          Term sigma = tc_.fresh("eq.ext", x->sort);
+          subA[x] = sigma;
+          subB[q] = sigma;
+          break;
+        }
+    if (!subA.empty()) {
+      a = tc_.substitute(a, subA);
+      b = tc_.substitute(b, subB);
+    }
+  }
+}
+
+// ---- argmax and argmin ------------------------------------------------------------------
+//
+// A running argmax of the kernel, larg.N(n, params..., m0, i0) (symexec.h), equals the
+// spec's argmax-over k in [lo, hi) of f(k) (the first index of the largest term) when it
+// walks the range in order: its start is the range's first term (m0 = f(lo), i0 = lo), its
+// iteration j compares f(lo + 1 + j) and records lo + 1 + j, for the n = hi - lo - 1
+// iterations, and a candidate replaces the best only when strictly larger (so the first of
+// equal maxima stays). The same for argmin. By induction over the iterations, the recorded
+// index is then the first index of the largest (smallest) of f(lo .. lo + j + 1).
+
+bool Prover::argEqual(Term l, Term q, Term ctx) {
+  const check::SumDef *def = kernelSum(l->name);
+  if (!def || !def->key || !def->strict)
+    return false;
+  const SpecSum &sd = specSums_.at(q->name);
+  size_t np = def->params.size();
+  if (l->kids.size() != np + 3)
+    return false;
+  Term n = l->kids[0], m0 = l->kids[np + 1], i0 = l->kids[np + 2];
+  Term lo = q->kids[0], hi = q->kids[1];
+  std::unordered_map<Term, Term> ms;
+  for (size_t p = 0; p < sd.params.size(); ++p)
+    ms[sd.params[p]] = q->kids[p + 2];
+  Term f = tc_.substitute(sd.body, ms);
+  auto fAt = [&](Term k) { return tc_.substitute(f, {{sd.k, k}}); };
+  if (m0->sort != f->sort)
+    return false;
+  Step st(*this, std::string("the kernel's running arg") + (def->isMax ? "max" : "min") + " walks the spec's '" +
+                     q->name + "' range in order, replacing only on a strictly better term");
+  {
+    Step st2(*this, "the range is not empty, and the start is its first term and index");
+    if (!unsat(tc_.mkAnd(ctx, tc_.le(hi, lo))) ||
+        !unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkAnd(tc_.eq(canonicalKernel(m0), fAt(lo)), tc_.eq(i0, lo))))))
+      return false;
+  }
+  {
+    Step st2(*this, "the loop runs once per remaining index of the range");
+    if (!unsat(tc_.mkAnd(ctx, tc_.ne(n, tc_.sub(tc_.sub(hi, lo), tc_.intConst(1))))))
+      return false;
+  }
+  Term j = tc_.fresh("arg.j", Sort::Int);
+  std::unordered_map<Term, Term> m{{def->iter, j}};
+  for (size_t p = 0; p < np; ++p)
+    m[def->params[p]] = l->kids[p + 1];
+  Term key = canonicalKernel(tc_.substitute(def->key, m)), payload = tc_.substitute(def->body, m);
+  Term idx = tc_.add(lo, tc_.add(j, tc_.intConst(1)));
+  if (key->sort != f->sort || payload->sort != Sort::Int)
+    return false;
+  Step st3(*this, "iteration j compares the range's term lo + 1 + j and records that index");
+  return unsat(tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n),
+                          tc_.mkNot(tc_.mkAnd(tc_.eq(key, fAt(idx)), tc_.eq(payload, idx)))}));
+}
+
+} // namespace ksynth::equiv::prove_detail

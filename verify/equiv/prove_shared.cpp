@@ -1,0 +1,310 @@
+// Equivalence proofs: shared memory, each read resolved to the value its writer stored.
+#include "verify/equiv/prover.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace ksynth::equiv::prove_detail {
+
+// ---- shared memory -----------------------------------------------------------------------
+
+// A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
+// thread itself stored to the cell earlier in the interval. Checked per shared array
+// (against a second copy of the thread, so store and load may be in different iterations).
+// Cases where thread w1 (copy m1b) stores to the cell L reads before L in program order
+// (sameInterval: and in L's barrier interval).
+std::vector<Term> Prover::ownStoresBefore(size_t li, bool sameInterval) {
+  auto posOf = [&](const ir::Stmt *st) {
+    for (size_t i = 0; i < m1_.accesses.size(); ++i)
+      if (m1_.accesses[i].stmt == st)
+        return static_cast<int>(i);
+    return -1;
+  };
+  const check::AccessSite &L = m1_.accesses[li];
+  std::vector<Term> cases;
+  for (const check::AccessSite &Sb : m1b_.accesses) {
+    if (!Sb.write || Sb.array != L.array)
+      continue;
+    int ps = posOf(Sb.stmt);
+    if (ps < 0) {
+      cases.push_back(tc_.tru()); // cannot place it: assume the worst
+      continue;
+    }
+    const check::AccessSite &Sa = m1_.accesses[static_cast<size_t>(ps)];
+    size_t c = 0;
+    while (c < L.iters.size() && c < Sa.iters.size() && L.iters[c] == Sa.iters[c])
+      ++c;
+    std::vector<Term> before;
+    for (size_t p = 0; p < c; ++p) {
+      std::vector<Term> eq;
+      for (size_t q = 0; q < p; ++q)
+        eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+      eq.push_back(tc_.lt(Sb.iters[p], L.iters[p]));
+      before.push_back(tc_.mkAnd(eq));
+    }
+    if (ps < static_cast<int>(li)) {
+      std::vector<Term> eq;
+      for (size_t q = 0; q < c; ++q)
+        eq.push_back(tc_.eq(Sb.iters[q], L.iters[q]));
+      before.push_back(tc_.mkAnd(eq));
+    }
+    cases.push_back(tc_.mkAnd({L.pc, Sb.pc, tc_.eq(Sb.flat, L.flat),
+                               sameInterval ? tc_.eq(Sb.bc, L.bc) : tc_.tru(), tc_.mkOr(before)}));
+  }
+  return cases;
+}
+
+// A load shm.S(bc, flat) is the cell's content at the start of the interval unless the
+// thread itself stored to the cell earlier in the interval. Checked per shared array
+// (against a second copy of the thread, so store and load may be in different iterations).
+void Prover::checkSharedReads() {
+  std::map<int, std::vector<Term>> bad; // array -> cases
+  std::map<int, std::vector<const check::AccessSite *>> reads;
+  for (size_t li = 0; li < m1_.accesses.size(); ++li) {
+    const check::AccessSite &L = m1_.accesses[li];
+    if (L.write || !L.loaded || L.loaded->kind != smt::Kind::App || L.loaded->name.rfind("shm.", 0) != 0)
+      continue;
+    std::vector<Term> c = ownStoresBefore(li, true);
+    std::vector<Term> &cases = bad[L.array];
+    cases.insert(cases.end(), c.begin(), c.end());
+    reads[L.array].push_back(&L);
+  }
+  for (auto &[a, cases] : bad) {
+    Step st(*this, "no thread reads a cell of shared '" + k_.arrays[a].name +
+                       "' that it stored itself earlier in the same barrier interval (so each read sees the "
+                       "content at the interval's start)",
+            linesOf(reads[a]));
+    if (unsat(tc_.mkOr(cases)))
+      sharedOk_.insert(a);
+  }
+}
+
+// Loads of an inout tensor that read its value from before the launch: no other thread
+// ever stores to the cell, and this thread only after the load. Their symbols become
+// mem.T(flat), the initial content (what the spec's `old` reads).
+void Prover::checkOldReads() {
+  for (size_t li = 0; li < m1_.accesses.size(); ++li) {
+    const check::AccessSite &L = m1_.accesses[li];
+    if (L.write || !L.loaded || L.loaded->kind != smt::Kind::Var || L.array < 0)
+      continue;
+    auto t = b_.tensorOfArray.find(L.array);
+    if (t == b_.tensorOfArray.end() || s_.tensors[t->second].mode != spec::Mode::InOut)
+      continue;
+    std::vector<Term> cases = ownStoresBefore(li, false);
+    std::vector<Term> diff;
+    for (int d = 0; d < 3; ++d) {
+      diff.push_back(tc_.ne(w1_.tid[d], w2_.tid[d]));
+      diff.push_back(tc_.ne(w1_.bid[d], w2_.bid[d]));
+    }
+    for (const check::AccessSite &S2 : m2_.accesses)
+      if (S2.write && S2.array == L.array)
+        cases.push_back(tc_.mkAnd({L.pc, S2.pc, tc_.eq(S2.flat, L.flat), tc_.mkOr(diff)}));
+    Step st(*this, "the read of inout '" + k_.arrays[L.array].name +
+                       "' sees the content from before the launch (no thread stores that cell before it)",
+            lineOf(L));
+    if (!unsat(tc_.mkOr(cases)))
+      continue;
+    oldLoads_[L.loaded] = tc_.app(check::memName(k_, L.array), L.loaded->sort, {L.flat});
+  }
+}
+
+// Replaces shm.S(b, c) in t by the value its writer stored: a witness thread of the same
+// block and site, guessed from the cell and the interval, that stores c before interval b,
+// with no other store to c from then until b. Unresolved applications stay (unknown values).
+Term Prover::resolveShared(Term t, Term ctx, int depth) {
+  std::vector<Term> apps = appsWithPrefix(t, "shm.");
+  if (apps.empty() || depth > 4)
+    return t;
+  std::unordered_map<Term, Term> sub;
+  for (Term X : apps) {
+    int a = check::arrayOfMemName(X->name);
+    if (a < 0 || !sharedOk_.count(a))
+      continue;
+    Term v = writerValue(X, a, ctx);
+    if (v)
+      sub[X] = v;
+  }
+  if (sub.empty())
+    return t;
+  return resolveShared(tc_.substitute(t, sub), ctx, depth + 1);
+}
+
+// exclusive: X is the content at the very start of interval b (a tree's operands), so
+// stores in b itself do not matter; otherwise X is a load in b, which a store in b by
+// another thread may precede (ordered by __syncwarp).
+Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
+  Term b = X->kids[0], c = X->kids[1];
+  const ir::Array &arr = k_.arrays[a];
+  // The cell's index tuple.
+  std::vector<Term> idx;
+  {
+    Term rest = c;
+    for (size_t d = arr.dims.size(); d-- > 1;) {
+      Term D = tc_.intConst(arr.dims[d]);
+      idx.insert(idx.begin(), tc_.mod(rest, D));
+      rest = tc_.div(rest, D);
+    }
+    idx.insert(idx.begin(), rest);
+  }
+  std::vector<Term> vals = idx;
+  vals.push_back(tc_.intConst(0));
+  for (int d = 0; d < 3; ++d)
+    vals.push_back(w1_.tid[d]);
+  smt::Result probe;
+  {
+    Step st(*this, "a search step, not part of the proof: a model of the read of shared '" + arr.name + "'");
+    probe = solve(ctx);
+  }
+  if (probe.status != smt::Status::Sat)
+    return nullptr;
+  for (const check::AccessSite &S : m3_.accesses) {
+    if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
+      continue;
+    const Tree *tree = treeOf(S);
+    const Scan *scan = tree ? nullptr : scanOf(S);
+    Step st(*this, "a read of shared '" + arr.name + "' gets the value stored at line " +
+                       std::to_string(S.stmt->loc.line) + " by one writer thread",
+            lineOf(S));
+    // Only the thread's coordinates and the iteration may vary between writers: any other
+    // symbol of the writer's copy left after choosing them (checked per candidate below)
+    // would be a value ksynth does not know per thread.
+    auto stray = [&](const std::unordered_map<Term, Term> &w) {
+      std::vector<Term> syms;
+      for (Term x : {S.value, S.pc, S.flat, S.bc})
+        tc_.collectSymbols(tc_.substitute(x, w), syms);
+      for (Term x : syms)
+        if (x->kind == smt::Kind::Var && x->name.rfind("w3.", 0) == 0)
+          return true;
+      return false;
+    };
+    std::vector<std::vector<std::pair<Term, Term>>> perVar;
+    for (int d = 0; d < 3; ++d) {
+      perVar.push_back({{w3_.bid[d], w1_.bid[d]}});
+      bool used = false;
+      for (Term x : {S.value, S.pc, S.flat, S.bc})
+        used |= tc_.mentions(x, w3_.tid[d]);
+      std::vector<std::pair<Term, Term>> ch;
+      if (!used)
+        ch.push_back({w3_.tid[d], tc_.intConst(0)});
+      else
+        for (Term v : vals)
+          ch.push_back({w3_.tid[d], v});
+      perVar.push_back(ch);
+    }
+    if (!S.iters.empty()) {
+      Term it = S.iters[0];
+      Term b0 = tc_.substitute(S.bc, {{it, tc_.intConst(0)}});
+      Term alpha = tc_.sub(tc_.substitute(S.bc, {{it, tc_.intConst(1)}}), b0);
+      std::vector<std::pair<Term, Term>> ch{{it, tc_.intConst(0)}};
+      int128 al = 0;
+      if (tc_.isConst(alpha, &al) && al > 0) {
+        ch.push_back({it, tc_.div(tc_.sub(tc_.sub(b, tc_.intConst(1)), b0), alpha)});
+        ch.push_back({it, tc_.div(tc_.sub(b, b0), alpha)});
+      }
+      perVar.push_back(ch);
+    }
+    std::vector<std::unordered_map<Term, Term>> combos;
+    if (tree) // the last round's store, by thread 0: its value is the whole reduction
+      combos = {treeWitness(*tree, S, w1_.bid)};
+    else if (scan) // the last round's store to the cell: its value is the prefix sum
+      combos = {roundOf(S, tc_.sub(c, scan->lastBase), tc_.intConst(scan->rounds - 1), w1_.bid)};
+    else if (!allChoices(perVar, 4000, combos))
+      continue;
+    for (const auto &w : combos) {
+      if (stray(w))
+        continue;
+      std::vector<Term> ok;
+      for (int d = 0; d < 3; ++d) {
+        Term tx = w.at(w3_.tid[d]);
+        ok.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+      }
+      bool counted = true;
+      for (Term it : S.iters) {
+        ok.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+        auto tr = m3_.trips.find(it);
+        if (tr == m3_.trips.end())
+          counted = false; // its iterations may be unreached in the model
+        else
+          ok.push_back(tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
+      }
+      if (!counted)
+        continue;
+      Term Sbc = tc_.substitute(S.bc, w);
+      ok.push_back(tc_.substitute(S.pc, w));
+      ok.push_back(tc_.eq(tc_.substitute(S.flat, w), c));
+      ok.push_back(tc_.lt(Sbc, b));
+      Term stores = tc_.mkAnd(ok);
+      std::optional<smt::Value> pv = smt::eval(stores, probe.model);
+      bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+      if (debug)
+        fprintf(stderr, "shared %s: candidate tid=(%s, %s) %s in the probe model\n", X->name.c_str(),
+                smt::show(w.at(w3_.tid[0])).c_str(), smt::show(w.at(w3_.tid[1])).c_str(),
+                !pv ? "cannot be evaluated" : pv->num ? "stores" : "does not store");
+      if (!pv || pv->num == 0)
+        continue;
+      bool always = false;
+      {
+        Step st2(*this, "the writer thread stores the cell in an earlier barrier interval");
+        always = unsat(tc_.mkAnd(ctx, tc_.mkNot(stores)));
+      }
+      if (!always) {
+        if (debug)
+          fprintf(stderr, "shared %s: witness does not always store: %s\n", X->name.c_str(),
+                  smt::show(stores).c_str());
+        continue;
+      }
+      // No other store to the cell from that interval until b.
+      std::vector<Term> others;
+      for (const check::AccessSite &S2 : m2_.accesses) {
+        if (!S2.write || S2.array != a)
+          continue;
+        std::vector<Term> same;
+        if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
+          for (int d = 0; d < 3; ++d)
+            same.push_back(tc_.eq(w2_.tid[d], w.at(w3_.tid[d])));
+          for (size_t p = 0; p < S.iters.size(); ++p)
+            same.push_back(tc_.eq(S2.iters[p], w.at(S.iters[p])));
+        }
+        std::vector<Term> blk;
+        for (int d = 0; d < 3; ++d)
+          blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
+        // Up to and including the reader's interval: a store there by another thread may
+        // be ordered before the read by __syncwarp (bc counts only __syncthreads).
+        others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc),
+                                    exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
+                                    same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
+      }
+      bool alone = false;
+      {
+        Step st2(*this, "no other store to the cell comes between the writer's store and the read");
+        alone = unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
+      }
+      if (!alone) {
+        if (debug) {
+          smt::Result m = solve(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
+          for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
+            if (auto x = smt::eval(v, m.model))
+              fprintf(stderr, "  model: %s = %lld\n", v->name.c_str(), static_cast<long long>(x->num));
+          for (const check::AccessSite &S2 : m2_.accesses)
+            if (S2.write && S2.array == a)
+              for (Term it : S2.iters)
+                if (auto x = smt::eval(it, m.model))
+                  fprintf(stderr, "  model: line %u %s = %lld, bc %s\n", S2.stmt->loc.line, it->name.c_str(),
+                          static_cast<long long>(x->num), smt::show(S2.bc).c_str());
+        }
+        if (debug)
+          fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(),
+                  smt::show(stores).substr(0, 400).c_str());
+        continue;
+      }
+      if (tree)
+        return treeValue(*tree, S, w, ctx);
+      if (scan)
+        return scanValue(*scan, S, tc_.sub(c, scan->lastBase), ctx);
+      return canonicalKernel(tc_.substitute(S.value, w));
+    }
+  }
+  return nullptr;
+}
+
+} // namespace ksynth::equiv::prove_detail

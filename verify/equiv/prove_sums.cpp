@@ -1,0 +1,395 @@
+// Equivalence proofs: equal values, kernel loop sums against spec sums, and re-indexed sums.
+#include "verify/equiv/prover.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+namespace ksynth::equiv::prove_detail {
+
+// ---- sums ------------------------------------------------------------------------------
+
+std::vector<Term> Prover::appsWithPrefix(Term t, const std::string &prefix) {
+  std::vector<Term> syms, out;
+  tc_.collectSymbols(t, syms);
+  for (Term x : syms)
+    if (x->kind == smt::Kind::App && x->name.rfind(prefix, 0) == 0)
+      out.push_back(x);
+  return out;
+}
+
+// A memory value in t whose writer is not known: an unresolved shared cell, or a load from
+// a global array the kernel also writes. Empty when there is none.
+std::string Prover::unwrittenIn(Term t) {
+  std::vector<Term> syms;
+  tc_.collectSymbols(t, syms);
+  for (Term x : syms) {
+    if (x->kind == smt::Kind::App && x->name.rfind("shm.", 0) == 0) {
+      int a = check::arrayOfMemName(x->name);
+      return "shared memory" + (a >= 0 ? " '" + k_.arrays[a].name + "'" : std::string());
+    }
+    if (x->kind == smt::Kind::Var && x->name.find(".load.") != std::string::npos)
+      return "a value loaded from memory the kernel also stores to";
+  }
+  return "";
+}
+
+const check::SumDef *Prover::kernelSum(const std::string &name) {
+  if (auto t = treeSums_.find(name); t != treeSums_.end())
+    return &t->second;
+  for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_, &m3_}) {
+    auto it = m->sums.find(name);
+    if (it != m->sums.end())
+      return &it->second;
+  }
+  return nullptr;
+}
+
+// ctx ⇒ a = b, matching kernel sums in a with spec sums in b (see prove.h).
+bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
+  if (depth > 4) {
+    why = "sums nested too deeply";
+    return false;
+  }
+  a = resolveShared(a, ctx, 0);
+  std::unordered_map<Term, Term> subA, subB;
+  std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
+  std::set<Term> usedS;
+  if (getenv("KSYNTH_DEBUG_EQ"))
+    fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a).substr(0, 600).c_str(),
+            smt::show(b).substr(0, 600).c_str());
+  for (Term l : ks) {
+    const check::SumDef *ld = kernelSum(l->name);
+    if (!ld)
+      continue;
+    for (Term q : ss) {
+      if (usedS.count(q))
+        continue;
+      const SpecSum &sd = specSums_.at(q->name);
+      Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
+      bool sameLength = false;
+      {
+        Step st(*this, "a sum computed by a kernel loop has as many terms as the spec's sum '" + q->name + "'");
+        sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
+      }
+      if (!sameLength) {
+        if (reindexed(l, q, ctx, depth)) {
+          Term sigma = tc_.fresh("eq.sum", Sort::Real);
+          subA[l] = sigma;
+          subB[q] = sigma;
+          usedS.insert(q);
+          break;
+        }
+        continue;
+      }
+      Term j = tc_.fresh("eq.j", Sort::Int);
+      std::unordered_map<Term, Term> ml{{ld->iter, j}}, ms{{sd.k, tc_.add(lo, j)}};
+      for (size_t p = 0; p < ld->params.size(); ++p)
+        ml[ld->params[p]] = l->kids[p + 1];
+      for (size_t p = 0; p < sd.params.size(); ++p)
+        ms[sd.params[p]] = q->kids[p + 2];
+      Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
+      Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
+      std::string inner;
+      Step st(*this, "term j of a kernel loop's sum equals term lo + j of the spec's sum '" + q->name + "'");
+      if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx, depth))
+        continue;
+      Term sigma = tc_.fresh("eq.sum", Sort::Real);
+      subA[l] = sigma;
+      subB[q] = sigma;
+      usedS.insert(q);
+      break;
+    }
+  }
+  Term a2 = subA.empty() ? a : tc_.substitute(a, subA), b2 = subB.empty() ? b : tc_.substitute(b, subB);
+  matchExtrema(a2, b2, ctx);
+  for (bool isMax : {true, false}) {
+    std::unordered_map<Term, Term> subL, subQ;
+    std::vector<Term> qs = appsWithPrefix(b2, isMax ? "sarg." : "sargmin.");
+    for (Term l : appsWithPrefix(a2, isMax ? "larg." : "largmin."))
+      for (Term q : qs)
+        if (!subQ.count(q) && argEqual(l, q, ctx)) {
+          Term sigma = tc_.fresh("eq.arg", Sort::Int);
+          subL[l] = sigma;
+          subQ[q] = sigma;
+          break;
+        }
+    if (!subL.empty()) {
+      a2 = tc_.substitute(a2, subL);
+      b2 = tc_.substitute(b2, subQ);
+    }
+  }
+  for (const char *fold : {"larg.", "largmin.", "sarg.", "sargmin."})
+    if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+      why = "a running argmax or argmin of the kernel and the spec's could not be matched (it must walk the "
+            "spec's range in order from its first index and replace only on a strictly better term)";
+      return false;
+    }
+  for (const char *fold : {"lmax.", "lmin.", "smax.", "smin."})
+    if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+      why = "a max or min of the kernel and one of the spec could not be matched (each candidate of the "
+            "kernel's fold a term of the spec's range, and every term a candidate)";
+      return false;
+    }
+  // What is left of shared memory after resolving its writers, and values loaded from
+  // memory the kernel writes (an out tensor read back), may be cells the launch never
+  // wrote: on a GPU they can hold NaN or infinity, so x + (g - g) is not x there. The spec
+  // never mentions them, so the two terms could be equal only by cancelling them.
+  if (std::string what = unwrittenIn(a2); !what.empty()) {
+    why = "the value depends on " + what + ", which the launch may not have written (it may hold NaN)";
+    return false;
+  }
+  if (a2 == b2)
+    return true;
+  if (ks.size() > subA.size() || ss.size() > subB.size()) {
+    // An unmatched sum is an unknown value on its side: the two terms could be equal only
+    // by cancelling it, and asking anyway can send Z3's nonlinear real arithmetic into a
+    // search that ignores its time limit (a layernorm mutant ran for 10 minutes).
+    why = "a sum of the kernel and one of the spec could not be matched term by term";
+    return false;
+  }
+  {
+    Step st(*this, subA.empty() ? "the two values are equal"
+                                : "the two values are equal, with each matched pair of sums one unknown");
+    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
+      return true;
+  }
+  why = !lastUnknown_.empty() ? lastUnknown_
+        : ks.size() + ss.size() > subA.size() + subB.size()
+            ? "a sum of the kernel and one of the spec could not be matched term by term"
+            : "the stored value and the spec's could not be shown equal";
+  return false;
+}
+
+// Every way to pick one (symbol, value) of each list, as substitutions; false when there
+// would be more than `limit`.
+bool Prover::allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &perVar, size_t limit,
+                        std::vector<std::unordered_map<Term, Term>> &out) {
+  out = {{}};
+  for (const auto &choices : perVar) {
+    std::vector<std::unordered_map<Term, Term>> next;
+    for (const auto &c : out)
+      for (const auto &[x, v] : choices) {
+        auto m = c;
+        m[x] = v;
+        next.push_back(std::move(m));
+      }
+    out = std::move(next);
+    if (out.size() > limit)
+      return false;
+  }
+  return true;
+}
+
+// ---- index maps between a kernel's iterations and a spec's range -------------------------
+
+// Candidate maps: where the spec's term f reads T(a(k)) with a(k) = k + c and the kernel's
+// term g reads T(b(j)), phi = b - c.
+std::vector<Term> Prover::indexMaps(Term f, Term k, Term g) {
+  std::vector<Term> phis;
+  for (Term fa : appsWithPrefix(f, "mem.")) {
+    Term arg = fa->kids[0];
+    Term a0 = tc_.substitute(arg, {{k, tc_.intConst(0)}});
+    Term a1 = tc_.substitute(arg, {{k, tc_.intConst(1)}});
+    if (tc_.sub(a1, a0) != tc_.intConst(1))
+      continue;
+    for (Term ga : appsWithPrefix(g, "mem."))
+      if (ga->name == fa->name) {
+        Term phi = tc_.sub(ga->kids[0], a0);
+        if (std::find(phis.begin(), phis.end(), phi) == phis.end())
+          phis.push_back(phi);
+      }
+  }
+  return phis;
+}
+
+// phi = c + sum of slope_i * js_i with constant non-zero slopes, as far as sampling each
+// level at 0, 1 and 2 tells (callers prove what they use of it); false otherwise.
+bool Prover::affineIn(Term phi, const std::vector<Term> &js, Term &c, std::vector<int128> &slope) {
+  std::unordered_map<Term, Term> zero;
+  for (Term j : js)
+    zero[j] = tc_.intConst(0);
+  c = tc_.substitute(phi, zero);
+  for (Term j : js) {
+    auto at = [&](int v) {
+      auto z = zero;
+      z[j] = tc_.intConst(v);
+      return tc_.substitute(phi, z);
+    };
+    Term s1 = tc_.sub(at(1), c), s2 = tc_.sub(at(2), at(1));
+    int128 sv = 0;
+    if (!tc_.isConst(s1, &sv) || s2 != s1 || sv == 0)
+      return false;
+    slope.push_back(sv);
+  }
+  return true;
+}
+
+// The levels' values whose image under phi = c + sum slope_i js_i is k: one level, or two
+// where one slope is 1 (tiles of the outer level: slopes (T, 1); a strided inner level:
+// slopes (1, S)). Empty when phi has another shape.
+std::unordered_map<Term, Term> Prover::preimageOf(const std::vector<Term> &js, Term c, const std::vector<int128> &slope,
+                                                  Term k) {
+  std::unordered_map<Term, Term> pre;
+  Term off = tc_.sub(k, c);
+  if (js.size() == 1) {
+    pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
+  } else if (js.size() == 2 && slope[1] == 1) {
+    pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
+    pre[js[1]] = tc_.mod(off, tc_.intConst(slope[0]));
+  } else if (js.size() == 2 && slope[0] == 1) {
+    pre[js[0]] = tc_.mod(off, tc_.intConst(slope[1]));
+    pre[js[1]] = tc_.div(off, tc_.intConst(slope[1]));
+  }
+  return pre;
+}
+
+// ---- re-indexed sums (summand bijection) -------------------------------------------------
+
+// The kernel sum l (one loop, or a loop whose every step is one inner loop: tiles) equals
+// the spec sum q when an index map phi from the kernel's iterations to the spec's index is
+// one-to-one on the iterations it maps into [lo, hi), reaches every index there, and the
+// kernel's term is the spec's term at phi there and 0 elsewhere (padding). phi is guessed
+// from a read of one tensor in both terms whose spec index is k + c.
+bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
+  const check::SumDef *ld = kernelSum(l->name);
+  const SpecSum &sd = specSums_.at(q->name);
+  Term lo = q->kids[0], hi = q->kids[1];
+  // Levels of the kernel's domain.
+  struct Level {
+    Term j, n;
+  };
+  std::vector<Level> lv;
+  Term j1 = tc_.fresh("bij.j", Sort::Int);
+  std::unordered_map<Term, Term> m1{{ld->iter, j1}};
+  for (size_t p = 0; p < ld->params.size(); ++p)
+    m1[ld->params[p]] = l->kids[p + 1];
+  lv.push_back({j1, l->kids[0]});
+  Term g = canonicalKernel(tc_.substitute(ld->body, m1));
+  Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
+  // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
+  if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App && g->kids[1]->name.rfind("lsum.", 0) == 0 &&
+      g->kids[2] == tc_.realConst(0)) {
+    std::vector<Term> args = g->kids[1]->kids;
+    args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
+    g = tc_.app(g->kids[1]->name, Sort::Real, args);
+  }
+  if (g->kind == smt::Kind::App && g->name.rfind("lsum.", 0) == 0) {
+    const check::SumDef *in = kernelSum(g->name);
+    if (!in)
+      return false;
+    Term j2 = tc_.fresh("bij.j", Sort::Int);
+    int128 n2 = 0;
+    if (tc_.isConst(g->kids[0], &n2) && n2 > 0)
+      tc_.setBounds(j2, 0, n2 - 1); // true wherever j2 is used (inside dom), lets i/16 fold
+    std::unordered_map<Term, Term> m2{{in->iter, j2}};
+    for (size_t p = 0; p < in->params.size(); ++p)
+      m2[in->params[p]] = g->kids[p + 1];
+    lv.push_back({j2, g->kids[0]});
+    dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), j2), tc_.lt(j2, g->kids[0])});
+    g = canonicalKernel(tc_.substitute(in->body, m2));
+  }
+  g = resolveShared(g, dom, 0);
+  std::unordered_map<Term, Term> ms;
+  for (size_t p = 0; p < sd.params.size(); ++p)
+    ms[sd.params[p]] = q->kids[p + 2];
+  Term f = tc_.substitute(sd.body, ms); // free in sd.k
+  // Sums inside the terms that do not depend on the iteration (layernorm's mean inside the
+  // variance) are matched first and replaced by one unknown on both sides.
+  if (getenv("KSYNTH_DEBUG_EQ"))
+    fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g).substr(0, 800).c_str());
+  if (!appsWithPrefix(g, "lsum.").empty()) {
+    std::unordered_map<Term, Term> subG, subF;
+    for (Term gl : appsWithPrefix(g, "lsum.")) {
+      bool invariant = true;
+      for (const Level &L : lv)
+        invariant &= !tc_.mentions(gl, L.j);
+      for (Term fq : appsWithPrefix(f, "ssum."))
+        if (invariant && !subG.count(gl) && !tc_.mentions(fq, sd.k)) {
+          std::string why;
+          if (equalTerms(gl, fq, ctx, depth + 1, why)) {
+            Term sigma = tc_.fresh("eq.sum", Sort::Real);
+            subG[gl] = sigma;
+            subF[fq] = sigma;
+          }
+        }
+    }
+    g = tc_.substitute(g, subG);
+    f = tc_.substitute(f, subF);
+    if (!appsWithPrefix(g, "lsum.").empty())
+      return false;
+  }
+  matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
+  std::vector<Term> phis = indexMaps(f, sd.k, g);
+  if (getenv("KSYNTH_DEBUG_EQ"))
+    fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g).c_str());
+  std::vector<Term> js;
+  for (const Level &L : lv)
+    js.push_back(L.j);
+  for (Term phi : phis) {
+    // Affine in the levels with constant slopes; the inner slope 1 (tiles of the outer).
+    Term c = nullptr;
+    std::vector<int128> slope;
+    if (!affineIn(phi, js, c, slope))
+      continue;
+    Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
+    Term fphi = tc_.substitute(f, {{sd.k, phi}});
+    Term zeroR = g->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
+    Step st(*this, "a kernel loop's sum is the spec's sum '" + q->name +
+                       "' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range");
+    // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere
+    if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkOr(tc_.mkAnd(live, tc_.eq(g, fphi)),
+                                                  tc_.mkAnd(tc_.mkNot(live), tc_.eq(g, zeroR)))))))
+      {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "reindex: %s fails for phi = %s\n  kernel %s\n  spec %s\n  %s\n", "terms",
+                smt::show(phi).c_str(), smt::show(g).substr(0, 800).c_str(), smt::show(fphi).substr(0, 800).c_str(),
+                lastUnknown_.c_str());
+      continue;
+    }
+    // (2) one-to-one where in range
+    std::unordered_map<Term, Term> other;
+    std::vector<Term> differ;
+    for (const Level &L : lv) {
+      Term j2 = tc_.fresh("bij.j", Sort::Int);
+      other[L.j] = j2;
+      differ.push_back(tc_.ne(L.j, j2));
+    }
+    // (the ranges are rebuilt: a level with known bounds folds its own range away)
+    auto rangesAt = [&](const std::unordered_map<Term, Term> &m) {
+      std::vector<Term> r{ctx};
+      for (const Level &L : lv) {
+        Term jv = tc_.substitute(L.j, m);
+        r.push_back(tc_.le(tc_.intConst(0), jv));
+        r.push_back(tc_.lt(jv, tc_.substitute(L.n, m)));
+      }
+      return tc_.mkAnd(r);
+    };
+    Term dom2 = rangesAt(other), phi2 = tc_.substitute(phi, other), live2 = tc_.substitute(live, other);
+    Step st1(*this, "the index map is one-to-one where it is in the spec's range");
+    if (!unsat(tc_.mkAnd({dom, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)})))
+      {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi).c_str());
+      continue;
+    }
+    // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
+    // outer level: slopes (T, 1); a strided inner level: slopes (1, S))
+    Term k = tc_.fresh("bij.k", Sort::Int);
+    std::unordered_map<Term, Term> pre = preimageOf(js, c, slope, k);
+    if (pre.empty())
+      continue;
+    Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
+    Step st2(*this, "the index map reaches every index of the spec's range");
+    if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
+      {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi).c_str());
+      continue;
+    }
+    return true;
+  }
+  return false;
+}
+
+} // namespace ksynth::equiv::prove_detail

@@ -1,0 +1,319 @@
+// Equivalence proofs: one output tensor, its stores or its atomicAdd accumulation.
+#include "verify/equiv/prover.h"
+
+#include <algorithm>
+#include <functional>
+
+namespace ksynth::equiv::prove_detail {
+
+// Where t may have no real value: non-constant divisors, and applications of functions
+// defined only on part of the reals (sqrt, log, pow, ...). Not inside the definitions of
+// uninterpreted applications (sums).
+bool Prover::partialFunction(const std::string &n) {
+  static const std::set<std::string> partial = {"sqrt", "rsqrt", "log", "log2", "log10", "log1p", "pow",
+                                                "acos", "asin", "fmod", "frcp_rn", "fdivide", "fdiv_rn",
+                                                "fsqrt_rn", "frsqrt_rn", "tan"};
+  return partial.count(n) > 0;
+}
+
+// Entries: (0, divisor) and (1, partial application).
+void Prover::divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term> &seen) {
+  if (!seen.insert(t).second)
+    return;
+  if (t->kind == smt::Kind::RealDiv && t->kids[1]->kind != smt::Kind::Const)
+    out.insert({0, t->kids[1]});
+  if (t->kind == smt::Kind::App && t->name.rfind("fn.", 0) == 0 && partialFunction(t->name.substr(3)))
+    out.insert({1, t});
+  for (Term c : t->kids)
+    divisors(c, out, seen);
+}
+
+// Where a divisor or a partial function's argument of the kernel's alone has no real
+// value, the GPU computes an infinity or NaN while the spec has a number: each of the
+// kernel's must equal one of the spec's (same kind, equal by equalTerms under ctx).
+void Prover::sameDivisors(Term got, Term want, Term ctx, const std::string &tensor) {
+  std::set<std::pair<int, Term>> mine, theirs;
+  std::set<Term> seen1, seen2;
+  divisors(got, mine, seen1);
+  divisors(want, theirs, seen2);
+  for (auto [cat, d] : mine) {
+    if (theirs.count({cat, d}))
+      continue;
+    bool matched = false;
+    for (auto [cat2, e] : theirs) {
+      bool sameKind = cat2 == cat && (cat == 0 || (e->kind == smt::Kind::App && e->name == d->name &&
+                                                   e->kids.size() == d->kids.size()));
+      if (!sameKind)
+        continue;
+      std::string why;
+      if (equalTerms(d, e, ctx, 1, why)) {
+        matched = true;
+        break;
+      }
+    }
+    if (!matched)
+      throw GiveUp{"the kernel's value of '" + tensor + "' divides by or applies a partial function to " +
+                   smt::show(d).substr(0, 120) +
+                   ", which the spec's does not (where that has no real value the kernel computes none)"};
+  }
+}
+
+// ---- one output tensor -------------------------------------------------------------------
+
+std::vector<const check::AccessSite *> Prover::storesTo(const check::ThreadModel &m, int a) {
+  std::vector<const check::AccessSite *> out;
+  for (const check::AccessSite &s : m.accesses)
+    if (s.array == a && s.write)
+      out.push_back(&s);
+  return out;
+}
+
+Prover::Element Prover::element(int t, const std::vector<Term> &ext) {
+  Element x;
+  std::vector<Term> range;
+  for (size_t d = 0; d < ext.size(); ++d) {
+    x.j.push_back(tc_.fresh("elem.j" + std::to_string(d), Sort::Int));
+    range.push_back(tc_.le(tc_.intConst(0), x.j.back()));
+    range.push_back(tc_.lt(x.j.back(), ext[d]));
+  }
+  x.e = ext.empty() ? tc_.intConst(0) : flatOf(t, x.j);
+  x.inRange = tc_.mkAnd(range);
+  return x;
+}
+
+// The spec's value of tensor t at index tuple j.
+Term Prover::ensuresAt(int t, const std::vector<Term> &j) {
+  auto it = std::find_if(s_.ensures.begin(), s_.ensures.end(), [&](const spec::Ensures &en) { return en.tensor == t; });
+  if (it == s_.ensures.end())
+    throw GiveUp{"no ensures for '" + s_.tensors[t].name + "'"};
+  std::vector<Term> slots(static_cast<size_t>(it->numSlots));
+  for (size_t d = 0; d < j.size(); ++d)
+    slots[d] = j[d];
+  return tr(*it->body, slots);
+}
+
+void Prover::proveTensor(int t, TensorProof &tp) {
+  const spec::Tensor &T = s_.tensors[t];
+  auto ai = arrayOf_.find(t);
+  if (ai == arrayOf_.end())
+    throw GiveUp{"tensor '" + T.name + "' is not a kernel parameter"};
+  int a = ai->second;
+  auto s1 = storesTo(m1_, a), s1b = storesTo(m1b_, a), s2 = storesTo(m2_, a);
+  if (s1.empty())
+    throw GiveUp{"no store to '" + T.name + "' was found"};
+  std::vector<Term> none;
+  std::vector<Term> ext;
+  for (const spec::TermPtr &e : T.extents)
+    ext.push_back(tr(*e, none));
+  if (std::any_of(s1.begin(), s1.end(), [](const check::AccessSite *x) { return x->atomic; })) {
+    proveAtomic(t, a, s1, ext, tp);
+    return;
+  }
+
+  // once and unique
+  std::vector<Term> onceCases, uniqueCases, facts;
+  for (const check::AccessSite *x : s1) {
+    for (const check::AccessSite *y : s1b) {
+      Term same = tc_.fls();
+      if (x->stmt == y->stmt && x->iters.size() == y->iters.size()) {
+        std::vector<Term> eqs;
+        for (size_t i = 0; i < x->iters.size(); ++i)
+          eqs.push_back(tc_.eq(x->iters[i], y->iters[i]));
+        same = tc_.mkAnd(eqs);
+      }
+      onceCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat), tc_.mkNot(same)}));
+      delinearise(x->flat, y->flat, ext, facts);
+    }
+    for (const check::AccessSite *y : s2) {
+      uniqueCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat)}));
+      delinearise(x->flat, y->flat, ext, facts);
+    }
+  }
+  Term factsT = tc_.mkAnd(facts);
+  std::vector<Term> diff;
+  for (int d = 0; d < 3; ++d) {
+    diff.push_back(tc_.ne(w1_.tid[d], w2_.tid[d]));
+    diff.push_back(tc_.ne(w1_.bid[d], w2_.bid[d]));
+  }
+  bool once = false, unique = false;
+  std::string onceWhy;
+  {
+    Step st(*this, "coverage of '" + T.name + "': a thread stores each element at most once", linesOf(s1));
+    once = unsat(tc_.mkAnd(factsT, tc_.mkOr(onceCases)));
+    onceWhy = lastUnknown_;
+  }
+  if (once) {
+    Step st(*this, "coverage of '" + T.name + "': no two threads store the same element", linesOf(s1));
+    unique = unsat(tc_.mkAnd({factsT, tc_.mkOr(diff), tc_.mkOr(uniqueCases)}));
+  }
+  if (!once)
+    tp.coverageReason = "could not show that a thread stores each element of '" + T.name + "' at most once" +
+                        (onceWhy.empty() ? "" : ": " + onceWhy);
+  else if (!unique)
+    tp.coverageReason = "could not show that no two threads store the same element of '" + T.name + "'" +
+                        (lastUnknown_.empty() ? "" : ": " + lastUnknown_);
+
+  // The element: index tuple j in the spec's shape, flat e.
+  Element el = element(t, ext);
+  const std::vector<Term> &j = el.j;
+  Term e = el.e, elem = el.inRange;
+
+  bool complete = false;
+  if (once && unique) {
+    Step st(*this, "coverage of '" + T.name + "': every element is stored by some thread", linesOf(s1));
+    complete = completeness(s1, j, e, elem, ext, tp);
+  }
+  if (once && unique && complete)
+    tp.coverage = Status::Proven;
+
+  // equivalence at every store
+  if (!(once && unique)) {
+    tp.equivalenceReason = "needs each element stored once by one thread, which is not proven";
+    return;
+  }
+  Term want = ensuresAt(t, j);
+  for (const check::AccessSite *x : s1) {
+    if (!x->value)
+      throw GiveUp{"a stored value of '" + T.name + "' is not a number"};
+    std::vector<Term> hint;
+    delinearise(x->flat, e, ext, hint);
+    Term ctx = tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.mkAnd(hint)});
+    Term got = canonicalKernel(x->value);
+    if (got->sort == Sort::Int && want->sort == Sort::Real)
+      got = tc_.toReal(got);
+    if (got->sort != want->sort)
+      throw GiveUp{"the stored value and the spec's have different sorts"};
+    std::string why;
+    Step st(*this, "equivalence of '" + T.name + "': the value stored at line " + std::to_string(x->stmt->loc.line) +
+                       " equals the spec's ensures for that element",
+            lineOf(*x));
+    sameDivisors(got, want, ctx, T.name);
+    if (!equalTerms(got, want, ctx, 0, why)) {
+      tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
+      return;
+    }
+  }
+  tp.equivalence = Status::Proven;
+}
+
+// Whether any expression of b reads variable v.
+bool Prover::varRead(const ir::Block &b, int v) {
+  std::function<bool(const ir::ExprPtr &)> in = [&](const ir::ExprPtr &e) {
+    if (!e)
+      return false;
+    if (e->op == ir::Op::VarRef && e->id == v)
+      return true;
+    return std::any_of(e->args.begin(), e->args.end(), in);
+  };
+  for (const ir::StmtPtr &st : b) {
+    if (in(st->value) || in(st->value2) || in(st->ptr) || in(st->cond) ||
+        std::any_of(st->index.begin(), st->index.end(), in))
+      return true;
+    for (const ir::Block *c : {&st->pre, &st->body, &st->elseBody, &st->step})
+      if (varRead(*c, v))
+        return true;
+  }
+  return false;
+}
+
+// ---- accumulation with atomicAdd ---------------------------------------------------------
+//
+// A tensor every update of which is an atomicAdd whose result is unused, each site outside
+// loops (so a thread adds at most once per site): its final value is its initial value plus
+// the operands of all threads that reach a site with that element, in any order (over the
+// reals, additions commute). With a 1-D grid of 1-D blocks of constant size B, the threads
+// are g in [0, gridDim.x * B): thread g mod B of block g div B; the sum over g becomes
+// lsum.atomic.N(G), matched with the spec like any other sum.
+
+void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite *> &s1, const std::vector<Term> &ext,
+                         TensorProof &tp) {
+  if (!k_.arrays[a].elem.isFloat())
+    throw GiveUp{"integer atomics wrap around; only float atomicAdd accumulation is proven"};
+  const spec::Tensor &T = s_.tensors[t];
+  for (const check::AccessSite *x : s1) {
+    if (!x->atomic)
+      throw GiveUp{"'" + T.name + "' is updated both by atomics and by plain stores"};
+    if (x->stmt->atomic != ir::AtomicOp::Add)
+      throw GiveUp{std::string("atomic ") + ir::atomicOpName(x->stmt->atomic) + " on '" + T.name + "' is not proven yet"};
+    if (x->stmt->var >= 0 && varRead(k_.body, x->stmt->var))
+      throw GiveUp{"the value atomicAdd returns is used (it depends on the order of the threads)"};
+    if (!x->iters.empty())
+      throw GiveUp{"atomicAdd inside a loop is not proven yet"};
+    if (!x->value)
+      throw GiveUp{"an atomicAdd operand is not a number"};
+  }
+  if (T.mode != spec::Mode::InOut) {
+    std::string why = "'" + T.name + "' is accumulated with atomicAdd, so its final value depends on its content "
+                      "before the launch; it must be an inout tensor (the spec's `old`)";
+    tp.coverageReason = tp.equivalenceReason = why;
+    return;
+  }
+  int128 B = 0;
+  if (!oneDim(g_.blockDim, &B) || !oneDim(g_.gridDim, nullptr))
+    throw GiveUp{"atomic accumulation is proven for 1-D grids of 1-D blocks of constant size only"};
+  Element el = element(t, ext);
+  Term e = el.e, elem = el.inRange;
+  // Nothing is left stale: the initial content is part of the value.
+  tp.coverage = Status::Proven;
+  assumed_.insert("atomic additions to '" + T.name + "' are summed in any order (over the reals they commute)");
+
+  // Thread g's contribution, from thread w1's: shared reads resolved for w1 first (their
+  // proofs hold for every thread that reaches the site), then w1 := thread g.
+  Term g = tc_.fresh("atomic.g", Sort::Int);
+  Term Bt = tc_.intConst(B);
+  std::unordered_map<Term, Term> theta{{w1_.tid[0], tc_.mod(g, Bt)}, {w1_.tid[1], tc_.intConst(0)},
+                                       {w1_.tid[2], tc_.intConst(0)}, {w1_.bid[0], tc_.div(g, Bt)},
+                                       {w1_.bid[1], tc_.intConst(0)}, {w1_.bid[2], tc_.intConst(0)}};
+  Term body = nullptr;
+  for (const check::AccessSite *x : s1) {
+    Term here = tc_.mkAnd(x->pc, tc_.eq(x->flat, e));
+    Term v = canonicalKernel(resolveShared(x->value, tc_.mkAnd(elem, here), 0));
+    if (v->sort == Sort::Int)
+      v = tc_.toReal(v);
+    std::vector<Term> syms;
+    for (Term y : {v, here})
+      tc_.collectSymbols(y, syms);
+    for (Term y : syms) {
+      if (y->kind == smt::Kind::App && y->name.rfind("shm.", 0) == 0)
+        throw GiveUp{"an atomicAdd operand reads shared memory ksynth could not resolve to its writer"};
+      if (y->kind == smt::Kind::Var && y->name.rfind("w1.", 0) == 0 &&
+          std::find(w1_.tid.begin(), w1_.tid.end(), y) == w1_.tid.end() &&
+          std::find(w1_.bid.begin(), w1_.bid.end(), y) == w1_.bid.end())
+        throw GiveUp{"an atomicAdd operand depends on a value ksynth cannot name per thread (" + y->name + ")"};
+    }
+    // One thread per block (`if (threadIdx.x == 0) atomicAdd(...)`): a sum over blocks.
+    std::unordered_map<Term, Term> th = theta;
+    Term range = tc_.mul(g_.gridDim[0], Bt);
+    Step st(*this, "atomic additions to '" + T.name + "' at line " + std::to_string(x->stmt->loc.line) +
+                       ": whether one thread per block adds (a model, then a proof that it is always that thread)",
+            lineOf(*x));
+    smt::Result r = solve(tc_.mkAnd(elem, here));
+    if (r.status == smt::Status::Sat)
+      if (std::optional<smt::Value> tv = smt::eval(w1_.tid[0], r.model))
+        if (unsat(tc_.mkAnd({elem, here, tc_.ne(w1_.tid[0], tc_.intConst(tv->num))}))) {
+          th[w1_.tid[0]] = tc_.intConst(tv->num);
+          th[w1_.bid[0]] = g;
+          range = g_.gridDim[0];
+        }
+    Term c = tc_.ite(tc_.substitute(here, th), tc_.substitute(v, th), tc_.realConst(0));
+    std::string name = "lsum.atomic." + std::to_string(treeSums_.size());
+    treeSums_[name] = check::SumDef{g, c, {}};
+    Term app = tc_.app(name, Sort::Real, {range});
+    body = body ? tc_.add(body, app) : app;
+  }
+  Term got = tc_.add(tc_.app(check::memName(k_, a), Sort::Real, {e}), body);
+
+  Term want = ensuresAt(t, el.j);
+  if (want->sort != Sort::Real)
+    throw GiveUp{"the spec's value of '" + T.name + "' is not a real number"};
+  std::string why;
+  Step st(*this, "equivalence of '" + T.name + "': its initial content plus every atomic addition equals the "
+                 "spec's ensures", linesOf(s1));
+  if (!equalTerms(got, want, elem, 0, why)) {
+    tp.equivalenceReason = "the sum of the atomic additions: " + why;
+    return;
+  }
+  tp.equivalence = Status::Proven;
+}
+
+} // namespace ksynth::equiv::prove_detail

@@ -1,0 +1,240 @@
+// Equivalence proofs: the Prover class the prove_*.cpp files share (internal to verify/equiv).
+#pragma once
+
+#include "verify/equiv/prove.h"
+
+#include "verify/check/symexec.h"
+#include "verify/smt/solver.h"
+
+#include <array>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace ksynth::equiv::prove_detail {
+
+using check::Status;
+using smt::Sort;
+using smt::Term;
+using smt::TermContext;
+using smt::int128;
+
+struct GiveUp {
+  std::string why;
+};
+
+// Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body.
+struct SpecSum {
+  Term k = nullptr, body = nullptr;
+  std::vector<Term> params;
+};
+
+// One Prover proves one kernel against one spec (proveAgainstSpec, prove.cpp). Its members
+// are defined by part, in the prove_*.cpp file named at each ruler below, and documented there;
+// those before the first ruler in prove.cpp, but for partialFunction, divisors and
+// sameDivisors (prove_tensor.cpp).
+class Prover {
+public:
+  Prover(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const check::Options &o)
+      : k_(k), s_(s), b_(b), opts_(o), solver_(tc_, o.timeoutMs) {}
+
+  static bool nonFiniteLiteral(const ir::Expr &e);
+  static bool nonFiniteLiteral(const ir::Block &b);
+  static bool partialFunction(const std::string &n);
+  void divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term> &seen);
+  void sameDivisors(Term got, Term want, Term ctx, const std::string &tensor);
+  ProofReport run();
+
+private:
+  const ir::Kernel &k_;
+  const spec::Spec &s_;
+  const spec::Binding &b_;
+  check::Options opts_;
+  TermContext tc_;
+  smt::Solver solver_;
+  check::GlobalSyms g_;
+  check::ThreadSyms w1_, w2_, w3_;
+  check::ThreadModel m1_, m1b_, m2_, m3_;
+  std::set<int> sharedOk_; // shared arrays whose loads may be read as interval contents
+  std::unordered_map<Term, Term> oldLoads_; // load symbol -> initial content of its cell
+  std::unordered_map<Term, Term> literalOf_; // a float's exact value -> the spec constant it stands for
+  std::map<int, Term> dimTerm_, scalarTerm_;
+  std::map<int, int> arrayOf_; // spec tensor -> kernel array
+  std::map<std::string, SpecSum> specSums_;
+  std::map<int, Term> constCache_;
+  std::set<std::string> assumed_;
+  std::set<Term> boundsAdded_;
+  std::string lastUnknown_;
+  int dumped_ = 0;
+
+public:
+  std::vector<std::pair<std::string, bool>> queries; // see ProofReport::queries
+
+private:
+  std::vector<Term> threadRange(const check::ThreadSyms &t);
+
+  // What the queries asked inside a scope establish, in words, and the source lines they are
+  // about: the header of each dumped query (proof bundles), innermost step last.
+  struct StepText {
+    std::string what;
+    std::vector<unsigned> lines;
+  };
+
+  std::vector<StepText> steps_;
+
+  class Step {
+  public:
+    Step(Prover &p, std::string what, std::vector<unsigned> lines = {}) : p_(p) {
+      p_.steps_.push_back({std::move(what), std::move(lines)});
+    }
+    ~Step() { p_.steps_.pop_back(); }
+    Step(const Step &) = delete;
+    Step &operator=(const Step &) = delete;
+
+  private:
+    Prover &p_;
+  };
+
+  static std::vector<unsigned> linesOf(const std::vector<const check::AccessSite *> &sites);
+
+  static std::vector<unsigned> lineOf(const check::AccessSite &x) {
+    return x.stmt && x.stmt->loc.line ? std::vector<unsigned>{x.stmt->loc.line} : std::vector<unsigned>{};
+  }
+
+  std::string stepHeader() const;
+  void dump(Term goal, const smt::Result &r);
+  bool unsat(Term goal);
+  smt::Result solve(Term goal);
+
+  // ---- the spec as terms (prove_spec.cpp) ------------------------------------------------
+  Term floatValue(double v);
+  Term realLiteral(const spec::Term &t);
+  Term flatOf(int tensor, const std::vector<Term> &idx);
+  Term foldApp(const spec::Term &t, const std::string &prefix, std::vector<Term> &slots);
+
+  static Sort foldSort(const std::string &prefix, Term body) {
+    return prefix == "ssum." ? Sort::Real : prefix.rfind("sarg", 0) == 0 ? Sort::Int : body->sort;
+  }
+
+  Term tr(const spec::Term &t, std::vector<Term> &slots);
+  Term canonicalKernel(Term t);
+
+  void delinearise(Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
+    check::delinearise(tc_, f1, f2, ext, facts);
+  }
+
+  // ---- sums (prove_sums.cpp) -------------------------------------------------------------
+  std::vector<Term> appsWithPrefix(Term t, const std::string &prefix);
+  std::string unwrittenIn(Term t);
+  const check::SumDef *kernelSum(const std::string &name);
+  Term max0(Term x) { return tc_.ite(tc_.lt(x, tc_.intConst(0)), tc_.intConst(0), x); }
+  bool equalTerms(Term a, Term b, Term ctx, int depth, std::string &why);
+  static bool allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &perVar, size_t limit,
+                         std::vector<std::unordered_map<Term, Term>> &out);
+
+  // ---- shared memory (prove_shared.cpp) ----------------------------------------------------
+  std::vector<Term> ownStoresBefore(size_t li, bool sameInterval);
+  void checkSharedReads();
+  void checkOldReads();
+  Term resolveShared(Term t, Term ctx, int depth);
+  Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
+
+  // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
+
+  // A halving or doubling tree reduction at a store site (treeOf says when a site is one).
+  struct Tree {
+    int rounds = 0;
+    int128 cells = 0;
+    std::string fold = "lsum."; // the operation: lsum. (+), lmax. or lmin. (fmaxf, fminf, ...)
+  };
+
+  std::map<const ir::Stmt *, std::optional<Tree>> trees_;
+  std::map<std::string, check::SumDef> treeSums_; // by application name
+  bool oneDim(const std::array<Term, 3> &d, int128 *x);
+  std::unordered_map<Term, Term> roundOf(const check::AccessSite &S, Term k, Term r,
+                                         const std::array<Term, 3> &bid);
+  std::unordered_map<Term, Term> treeWitness(const Tree &t, const check::AccessSite &S,
+                                             const std::array<Term, 3> &bid);
+  bool aloneDuring(const check::AccessSite &S, Term bc0, int128 T, const std::string &what);
+  const Tree *treeOf(const check::AccessSite &S);
+  Term treeValue(const Tree &t, const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term ctx);
+
+  // ---- in-block scans (prove_scan.cpp) ------------------------------------------------------
+
+  // An inclusive scan at a store site (scanOf says when a site is one).
+  struct Scan {
+    int rounds = 0;
+    int128 cells = 0;
+    Term firstBase = nullptr, lastBase = nullptr; // R_0, W_{T-1}
+  };
+
+  std::map<const ir::Stmt *, std::optional<Scan>> scans_;
+  const Scan *scanOf(const check::AccessSite &S);
+  Term scanValue(const Scan &sc, const check::AccessSite &S, Term k, Term ctx);
+
+  // ---- index maps between a kernel's iterations and a spec's range (prove_sums.cpp) --------
+  std::vector<Term> indexMaps(Term f, Term k, Term g);
+  bool affineIn(Term phi, const std::vector<Term> &js, Term &c, std::vector<int128> &slope);
+  std::unordered_map<Term, Term> preimageOf(const std::vector<Term> &js, Term c, const std::vector<int128> &slope,
+                                            Term k);
+
+  // ---- max and min over a range (prove_extrema.cpp) ----------------------------------------
+
+  struct Candidate {
+    std::vector<Term> levels; // iteration symbols of the folds around it, outermost first
+    std::vector<Term> conds;  // where it takes part (the levels' ranges included)
+    Term term;
+  };
+
+  static bool isFoldApp(Term x, const char *prefix) {
+    return x->kind == smt::Kind::App && x->name.rfind(prefix, 0) == 0;
+  }
+
+  bool generators(Term x, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels, Term ctx,
+                  std::vector<Candidate> &out, int depth);
+  bool beyondEveryInput(Term x, Term r, bool isMax);
+  bool extremaEqual(Term t, Term q, Term ctx);
+  std::vector<Term> extremumTerms(Term t, bool isMax);
+  void matchExtrema(Term &a, Term &b, Term ctx);
+
+  // ---- argmax and argmin (prove_extrema.cpp) ----------------------------------------------
+  bool argEqual(Term l, Term q, Term ctx);
+
+  // ---- re-indexed sums (summand bijection) (prove_sums.cpp) --------------------------------
+  bool reindexed(Term l, Term q, Term ctx, int depth);
+
+  // ---- one output tensor (prove_tensor.cpp) ------------------------------------------------
+  std::vector<const check::AccessSite *> storesTo(const check::ThreadModel &m, int a);
+
+  // A symbolic element of tensor t: its index tuple j, flat address e, and j in range.
+  struct Element {
+    std::vector<Term> j;
+    Term e, inRange;
+  };
+
+  Element element(int t, const std::vector<Term> &ext);
+  Term ensuresAt(int t, const std::vector<Term> &j);
+  void proveTensor(int t, TensorProof &tp);
+  static bool varRead(const ir::Block &b, int v);
+
+  // ---- accumulation with atomicAdd (prove_tensor.cpp) --------------------------------------
+  void proveAtomic(int t, int a, const std::vector<const check::AccessSite *> &s1, const std::vector<Term> &ext,
+                   TensorProof &tp);
+
+  // ---- completeness (prove_coverage.cpp) -----------------------------------------------
+
+  struct Witness {
+    const check::AccessSite *site;
+    Term covers; // the site stores element e with these thread coordinates
+  };
+
+  Term reachable(const check::AccessSite &s);
+  bool completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
+                    Term elem, const std::vector<Term> &ext, TensorProof &tp);
+};
+
+} // namespace ksynth::equiv::prove_detail
