@@ -151,26 +151,23 @@ std::string Prover::stepHeader() const {
   return h;
 }
 
-void Prover::dump(Term goal, const smt::Result &r) {
-  if (opts_.dumpSmtDir.empty())
-    return;
-  std::filesystem::create_directories(opts_.dumpSmtDir);
-  std::vector<Term> all = solver_.background();
-  all.push_back(goal);
-  std::string name = k_.name + ".spec." + std::to_string(++dumped_);
-  queries.emplace_back(name + ".smt2", r.status == smt::Status::Unsat);
-  std::ofstream(opts_.dumpSmtDir + "/" + name + ".smt2")
-      << smt::toSmtLib2(all, "ksynth query " + name + " (coverage/equivalence; ksynth got " +
-                                 smt::statusName(r.status) + ")\nunsat means this step of the proof holds" +
-                                 stepHeader() + check::kRunWith, true);
-}
-
-bool Prover::unsat(Term goal) {
+smt::Result Prover::ask(Term goal) {
   for (Term f : tc_.boundFacts())
     if (boundsAdded_.insert(f).second)
       solver_.addBackground(f);
-  smt::Result r = solver_.check(goal);
-  dump(goal, r);
+  std::string name = k_.name + ".spec." + std::to_string(++asked_), steps = stepHeader();
+  smt::Result r = solver_.check(goal, {name, [name, steps](smt::Status st) {
+                                         return "ksynth query " + name + " (coverage/equivalence; ksynth got " +
+                                                smt::statusName(st) + ")\nunsat means this step of the proof holds" +
+                                                steps + check::kRunWith;
+                                       }});
+  if (!solver_.lastRecord()->file.empty())
+    queries.emplace_back(solver_.lastRecord()->file, r.status == smt::Status::Unsat);
+  return r;
+}
+
+bool Prover::unsat(Term goal) {
+  smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 500).c_str());
   if (r.status == smt::Status::Unknown)
@@ -181,11 +178,7 @@ bool Prover::unsat(Term goal) {
 }
 
 smt::Result Prover::solve(Term goal) {
-  for (Term f : tc_.boundFacts())
-    if (boundsAdded_.insert(f).second)
-      solver_.addBackground(f);
-  smt::Result r = solver_.check(goal);
-  dump(goal, r);
+  smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "slow solve (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 5000).c_str());
   return r;

@@ -104,7 +104,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       continue;
     // Strides of the iterations in the address.
     std::vector<Term> vs = vals;
-    std::map<Term, std::vector<Term>> iterCands;
+    std::map<Term, std::vector<Term>, smt::TermById> iterCands; // iterated: creation order
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
       c.push_back(tc_.intConst(0));

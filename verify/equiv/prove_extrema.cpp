@@ -180,7 +180,7 @@ std::vector<Term> Prover::extremumTerms(Term t, bool isMax) {
       walk(kid);
   };
   walk(t);
-  std::sort(out.begin(), out.end());
+  std::sort(out.begin(), out.end(), smt::TermById()); // creation order: the same on every run
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }

@@ -17,7 +17,7 @@ bool Prover::partialFunction(const std::string &n) {
 }
 
 // Entries: (0, divisor) and (1, partial application).
-void Prover::divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term> &seen) {
+void Prover::divisors(Term t, Divisors &out, std::set<Term> &seen) {
   if (!seen.insert(t).second)
     return;
   if (t->kind == smt::Kind::RealDiv && t->kids[1]->kind != smt::Kind::Const)
@@ -32,7 +32,7 @@ void Prover::divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term
 // value, the GPU computes an infinity or NaN while the spec has a number: each of the
 // kernel's must equal one of the spec's (same kind, equal by equalTerms under ctx).
 void Prover::sameDivisors(Term got, Term want, Term ctx, const std::string &tensor) {
-  std::set<std::pair<int, Term>> mine, theirs;
+  Divisors mine, theirs;
   std::set<Term> seen1, seen2;
   divisors(got, mine, seen1);
   divisors(want, theirs, seen2);

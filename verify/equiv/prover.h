@@ -40,12 +40,21 @@ struct SpecSum {
 class Prover {
 public:
   Prover(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const check::Options &o)
-      : k_(k), s_(s), b_(b), opts_(o), solver_(tc_, o.timeoutMs) {}
+      : k_(k), s_(s), b_(b), opts_(o), solver_(tc_, o.timeoutMs), ownLog_(o.dumpSmtDir) {
+    solver_.setLog(o.log ? o.log : &ownLog_);
+  }
 
   static bool nonFiniteLiteral(const ir::Expr &e);
   static bool nonFiniteLiteral(const ir::Block &b);
   static bool partialFunction(const std::string &n);
-  void divisors(Term t, std::set<std::pair<int, Term>> &out, std::set<Term> &seen);
+  // (category, term), by category then creation number (not address: the order reaches queries).
+  struct CategoryThenId {
+    bool operator()(const std::pair<int, Term> &a, const std::pair<int, Term> &b) const {
+      return a.first != b.first ? a.first < b.first : a.second->id < b.second->id;
+    }
+  };
+  using Divisors = std::set<std::pair<int, Term>, CategoryThenId>;
+  void divisors(Term t, Divisors &out, std::set<Term> &seen);
   void sameDivisors(Term got, Term want, Term ctx, const std::string &tensor);
   ProofReport run();
 
@@ -56,6 +65,7 @@ private:
   check::Options opts_;
   TermContext tc_;
   smt::Solver solver_;
+  smt::QueryLog ownLog_; // when Options::log names none
   check::GlobalSyms g_;
   check::ThreadSyms w1_, w2_, w3_;
   check::ThreadModel m1_, m1b_, m2_, m3_;
@@ -69,7 +79,7 @@ private:
   std::set<std::string> assumed_;
   std::set<Term> boundsAdded_;
   std::string lastUnknown_;
-  int dumped_ = 0;
+  int asked_ = 0; // the queries' numbers: NAME.spec.N
 
 public:
   std::vector<std::pair<std::string, bool>> queries; // see ProofReport::queries
@@ -106,7 +116,9 @@ private:
   }
 
   std::string stepHeader() const;
-  void dump(Term goal, const smt::Result &r);
+  // Every step query: background ∧ goal, named KERNEL.spec.N and logged (dumped with the
+  // steps it serves); unsat() for a step that must hold, solve() for one whose model is used.
+  smt::Result ask(Term goal);
   bool unsat(Term goal);
   smt::Result solve(Term goal);
 
