@@ -1,0 +1,309 @@
+// Frontend: lowering of statements (if, loops, switch, return, barriers) and declarations.
+#include "verify/frontend/lowerer.h"
+
+namespace ksynth::frontend::detail {
+
+void Lowerer::stmt(const Stmt *s) {
+  if (!s)
+    return;
+  SourceLocation sl = s->getBeginLoc();
+  if (const auto *cs = dyn_cast<CompoundStmt>(s)) {
+    std::vector<const Stmt *> kids(cs->body_begin(), cs->body_end());
+    stmtRange(kids, kids.size());
+    return;
+  }
+  if (isa<NullStmt>(s))
+    return;
+  if (const auto *ds = dyn_cast<DeclStmt>(s)) {
+    for (const Decl *d : ds->decls())
+      decl(d);
+    return;
+  }
+  if (const auto *is = dyn_cast<IfStmt>(s)) {
+    if (is->getInit())
+      stmt(is->getInit());
+    if (is->getConditionVariableDeclStmt())
+      stmt(is->getConditionVariableDeclStmt());
+    ExprPtr c = toBool(rvalue(is->getCond()));
+    auto st = emit(StmtKind::If, sl);
+    st->cond = c;
+    ir::Block *saved = cur_;
+    cur_ = &st->body;
+    stmt(is->getThen());
+    cur_ = &st->elseBody;
+    stmt(is->getElse());
+    cur_ = saved;
+    return;
+  }
+  if (const auto *fs = dyn_cast<ForStmt>(s)) {
+    stmt(fs->getInit());
+    loop(sl, fs->getCond(), fs->getBody(), fs->getInc(), true, fs->getConditionVariableDeclStmt());
+    return;
+  }
+  if (const auto *ws = dyn_cast<WhileStmt>(s)) {
+    loop(sl, ws->getCond(), ws->getBody(), nullptr, true, ws->getConditionVariableDeclStmt());
+    return;
+  }
+  if (const auto *dos = dyn_cast<DoStmt>(s)) {
+    loop(sl, dos->getCond(), dos->getBody(), nullptr, false, nullptr);
+    return;
+  }
+  if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
+    if (loops_.empty()) {
+      unsupported(sl, "break/continue outside a loop (switch is not supported)");
+      return;
+    }
+    auto e = emit(StmtKind::Exit, sl);
+    e->label = isa<BreakStmt>(s) ? loops_.back().first : loops_.back().second;
+    return;
+  }
+  if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
+    FnFrame &f = frames_.back();
+    if (rs->getRetValue()) {
+      ExprPtr v = rvalue(rs->getRetValue());
+      if (f.returnVar >= 0) {
+        auto a = emit(StmtKind::Assign, sl);
+        a->var = f.returnVar;
+        a->value = cast(v, k_.vars[f.returnVar].type);
+      }
+    }
+    auto e = emit(StmtKind::Exit, sl);
+    e->label = f.returnLabel;
+    return;
+  }
+  if (isa<GCCAsmStmt>(s) || isa<MSAsmStmt>(s)) {
+    unsupported(sl, "inline assembly");
+    return;
+  }
+  if (isa<SwitchStmt>(s)) {
+    unsupported(sl, "switch statement");
+    return;
+  }
+  if (const auto *ls = dyn_cast<LabelStmt>(s)) {
+    stmt(ls->getSubStmt()); // reached by falling through; forward gotos exit the block before it
+    return;
+  }
+  if (const auto *gs = dyn_cast<GotoStmt>(s)) {
+    auto it = gotoTargets_.find(gs->getLabel());
+    if (it == gotoTargets_.end()) {
+      unsupported(sl, "goto '" + gs->getLabel()->getNameAsString() +
+                          "' backwards or into a block (only forward gotos to a later statement of an enclosing block are supported)");
+      return;
+    }
+    auto e = emit(StmtKind::Exit, sl);
+    e->label = it->second;
+    return;
+  }
+  if (isa<IndirectGotoStmt>(s)) {
+    unsupported(sl, "computed goto");
+    return;
+  }
+  if (const auto *as = dyn_cast<AttributedStmt>(s)) {
+    stmt(as->getSubStmt());
+    return;
+  }
+  if (const auto *e = dyn_cast<Expr>(s)) {
+    discard(e);
+    return;
+  }
+  unsupported(sl, std::string("statement '") + s->getStmtClassName() + "'");
+}
+
+// The first `end` statements of a block. A label among them that a goto before it targets
+// splits the block: everything before the label goes into a KIR Block the goto exits.
+void Lowerer::stmtRange(const std::vector<const Stmt *> &kids, size_t end) {
+  for (size_t j = end; j-- > 0;) {
+    const auto *ls = dyn_cast<LabelStmt>(kids[j]);
+    if (!ls)
+      continue;
+    bool targeted = false;
+    for (size_t i = 0; i < j && !targeted; ++i)
+      targeted = gotoIn(kids[i], ls->getDecl());
+    if (!targeted)
+      continue;
+    auto blk = emit(StmtKind::Block, kids[j]->getBeginLoc());
+    blk->label = k_.newLabel();
+    ir::Block *saved = cur_;
+    cur_ = &blk->body;
+    gotoTargets_[ls->getDecl()] = blk->label;
+    // Loops inside keep their own break/continue targets; a goto leaves them.
+    stmtRange(kids, j);
+    gotoTargets_.erase(ls->getDecl());
+    cur_ = saved;
+    for (size_t i = j; i < end; ++i)
+      stmt(kids[i]);
+    return;
+  }
+  for (size_t i = 0; i < end; ++i)
+    stmt(kids[i]);
+}
+
+bool Lowerer::gotoIn(const Stmt *s, const LabelDecl *l) {
+  if (!s)
+    return false;
+  if (const auto *g = dyn_cast<GotoStmt>(s); g && g->getLabel() == l)
+    return true;
+  for (const Stmt *c : s->children())
+    if (gotoIn(c, l))
+      return true;
+  return false;
+}
+
+void Lowerer::loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,
+                   const DeclStmt *condVar) {
+  auto st = emit(StmtKind::Loop, sl);
+  st->label = k_.newLabel();
+  st->contLabel = k_.newLabel();
+  st->testFirst = testFirst;
+  ir::Block *saved = cur_;
+  cur_ = &st->pre;
+  if (condVar)
+    stmt(condVar);
+  st->cond = cond ? toBool(rvalue(cond)) : ir::mkConstBool(true);
+  loops_.push_back({st->label, st->contLabel});
+  auto bodyBlock = std::make_shared<ir::Stmt>();
+  bodyBlock->kind = StmtKind::Block;
+  bodyBlock->label = st->contLabel;
+  bodyBlock->loc = loc(sl);
+  st->body.push_back(bodyBlock);
+  cur_ = &bodyBlock->body;
+  stmt(body);
+  loops_.pop_back();
+  cur_ = &st->step;
+  if (inc)
+    discard(inc);
+  cur_ = saved;
+}
+
+void Lowerer::decl(const Decl *d) {
+  const auto *vd = dyn_cast<VarDecl>(d);
+  if (!vd) {
+    if (isa<TypedefNameDecl>(d) || isa<TagDecl>(d) || isa<StaticAssertDecl>(d))
+      return;
+    unsupported(d->getLocation(), "declaration");
+    return;
+  }
+  QualType qt = vd->getType();
+  if (vd->hasAttr<CUDASharedAttr>() || vd->isStaticLocal() || vd->hasAttr<CUDAConstantAttr>()) {
+    auto b = declareGlobal(vd);
+    if (b)
+      frames_.back().bindings[vd] = *b;
+    return;
+  }
+  if (isRecord(qt) || !arrayOfRecordElem(qt).isNull()) {
+    std::vector<int64_t> outer;
+    QualType rec = qt;
+    while (const auto *at = ctx_.getAsConstantArrayType(rec)) {
+      outer.push_back(at->getSize().getSExtValue());
+      rec = at->getElementType();
+    }
+    if (!isRecord(rec)) {
+      unsupported(vd->getLocation(), "local array of structs '" + vd->getNameAsString() + "' of type '" +
+                                         qt.getAsString() + "'");
+      return;
+    }
+    auto b = declareAgg(vd, vd->getNameAsString(), rec, outer,
+                        outer.empty() ? std::nullopt : std::optional<ir::Space>(ir::Space::Local));
+    if (!b)
+      return;
+    frames_.back().bindings[vd] = *b;
+    if (outer.empty()) {
+      initAgg(aggOfStore(aggs_[b->id], vd->getNameAsString()), rec, vd->getInit(), vd->getLocation());
+    } else if (const auto *ce = dyn_cast_or_null<CXXConstructExpr>(vd->getInit());
+               vd->hasInit() && !(ce && ce->getConstructor()->isTrivial())) {
+      unsupported(vd->getLocation(), "initialiser of local array of structs '" + vd->getNameAsString() + "'");
+    }
+    return;
+  }
+  if (pointsToRecord(qt)) {
+    auto b = declareAggPtr(vd->getLocation(), vd->getNameAsString(), qt->getPointeeType());
+    if (!b)
+      return;
+    frames_.back().bindings[vd] = *b;
+    if (vd->getInit())
+      assignAggPtr(aggs_[b->id], aggPtr(vd->getInit()), vd->getLocation());
+    return;
+  }
+  if (qt->isArrayType()) {
+    ir::Array a;
+    a.name = vd->getNameAsString();
+    a.space = ir::Space::Local;
+    QualType et = qt;
+    while (const auto *at = ctx_.getAsConstantArrayType(et)) {
+      a.dims.push_back(at->getSize().getSExtValue());
+      et = at->getElementType();
+    }
+    auto t = scalarType(et);
+    if (!t || a.dims.empty()) {
+      unsupported(vd->getLocation(), "local array '" + a.name + "' of type '" + qt.getAsString() + "'");
+      return;
+    }
+    a.elem = *t;
+    a.loc = loc(vd->getLocation());
+    int id = k_.addArray(a);
+    frames_.back().bindings[vd] = {Binding::Array, id};
+    if (const auto *il = dyn_cast_or_null<InitListExpr>(vd->getInit())) {
+      if (a.dims.size() != 1) {
+        unsupported(vd->getLocation(), "initialiser of a multi-dimensional local array");
+        return;
+      }
+      for (unsigned i = 0; i < il->getNumInits(); ++i) {
+        ExprPtr v = cast(rvalue(il->getInit(i)), a.elem); // its loads come first
+        auto s = emit(StmtKind::Store, vd->getLocation());
+        s->ptr = ir::mkArrayRef(id);
+        s->index.push_back(ir::mkConstInt(i, Type::i32()));
+        s->value = v;
+        s->text = a.name + "[" + std::to_string(i) + "]";
+      }
+    } else if (vd->hasInit()) {
+      unsupported(vd->getLocation(), "initialiser of local array '" + a.name + "'");
+    }
+    return;
+  }
+  Type t = typeOr(qt, vd->getLocation());
+  if (addressTaken_.count(vd)) {
+    // Its address is taken: a one-element array in thread-local memory.
+    ir::Array a;
+    a.name = vd->getNameAsString();
+    a.space = ir::Space::Local;
+    a.elem = t;
+    a.dims = {1};
+    a.loc = loc(vd->getLocation());
+    int id = k_.addArray(a);
+    frames_.back().bindings[vd] = {Binding::Array, id};
+    if (const Expr *init = vd->getInit()) {
+      ExprPtr v = cast(rvalue(init), t); // its loads come first
+      auto s = emit(StmtKind::Store, vd->getLocation());
+      s->ptr = ir::mkArrayRef(id);
+      s->index.push_back(ir::mkConstInt(0, Type::i32()));
+      s->value = v;
+      s->text = a.name;
+    }
+    return;
+  }
+  ir::Var v;
+  v.name = vd->getNameAsString();
+  v.type = t;
+  v.loc = loc(vd->getLocation());
+  int id = k_.addVar(v);
+  frames_.back().bindings[vd] = {Binding::Var, id};
+  if (const Expr *init = vd->getInit()) {
+    if (const auto *il = dyn_cast<InitListExpr>(init); il && il->getNumInits() == 1)
+      init = il->getInit(0); // `int x{e}` / `int x = {e}`
+    if (isa<InitListExpr>(init) || isa<CXXConstructExpr>(init)) {
+      unsupported(vd->getLocation(), "initialiser of '" + v.name + "'");
+      return;
+    }
+    ExprPtr val = rvalue(init);
+    auto s = emit(StmtKind::Assign, vd->getLocation());
+    s->var = id;
+    s->value = cast(val, t);
+  } else {
+    // An uninitialised variable holds some value until it is assigned.
+    auto s = emit(StmtKind::Havoc, vd->getLocation());
+    s->var = id;
+    s->text = "the value of uninitialised '" + v.name + "'";
+  }
+}
+
+} // namespace ksynth::frontend::detail

@@ -1,0 +1,253 @@
+// Frontend: the Lowerer (clang AST to KIR) and its structs; private to verify/frontend.
+#pragma once
+
+#include "verify/frontend/frontend.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/Decl.h>
+#include <clang/AST/Expr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/Stmt.h>
+#include <clang/Basic/SourceManager.h>
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ksynth::frontend {
+
+using namespace clang;
+using ir::ExprPtr;
+using ir::Loc;
+using ir::Op;
+using ir::StmtKind;
+using ir::Type;
+
+namespace detail {
+
+// What a C++ declaration is bound to in KIR.
+struct Binding {
+  enum Kind { Var, Array, Agg } kind = Var;
+  int id = -1; // Agg: index into Lowerer::aggs_
+};
+
+// A memory location being read or written: ptr[index...].
+struct Mem {
+  ExprPtr ptr;
+  std::vector<ExprPtr> index;
+  Type elem;
+  std::string text;
+};
+
+struct LValue {
+  bool isVar = false;
+  int var = -1;
+  Mem mem;
+  bool ok = true;
+};
+
+// Structs and classes are modelled field by field ("scalarised"): their layout is flattened
+// to leaves, each a scalar, a pointer or a constant-size array of scalars, and each leaf is
+// its own KIR variable or array. Distinct fields never share storage (unions, bit-fields
+// and virtual classes are refused), so this is exact as long as a struct's bytes are never
+// reinterpreted through another type, and every such cast is refused.
+struct Leaf {
+  std::string path;          // "x", "v.p" (nested), "s::x" (base class s), "p[4]"
+  QualType type;             // scalar or pointer type
+  std::vector<int64_t> dims; // a constant-size array of scalars: its extents
+  int64_t offset = 0;        // bytes from the start of the struct
+  int64_t size = 0;          // bytes (the whole array for an array leaf)
+};
+using Layout = std::vector<Leaf>;
+
+// The storage of a struct-typed declaration, or the pointer bundle of a pointer to struct.
+struct AggStore {
+  Layout layout;
+  std::vector<Binding> leaves;
+  bool isPtr = false;    // leaves are pointers (one per field), all at the same offset
+  bool inMemory = false; // leaves are arrays (of `outer` elements) in shared/global/... memory
+  bool arrayDecl = false; // declared as an array of structs
+  bool single = false;    // isPtr: has held a base-class pointer into a derived array (AggPtr::single)
+};
+
+// A struct-typed lvalue: one scalar lvalue per leaf.
+struct AggLV {
+  Layout layout;
+  std::vector<LValue> leaves;
+  std::string text;
+  bool ok = false;
+};
+
+// A pointer to struct: one pointer per leaf.
+struct AggPtr {
+  Layout layout;
+  std::vector<ExprPtr> ptrs;
+  std::string text;
+  bool ok = false;
+  bool single = false; // a base-class pointer into an array of a larger derived class: only
+                       // element 0 is the object it points to (b[1] steps by the base's size)
+};
+
+struct FnFrame {
+  const FunctionDecl *fd = nullptr;
+  int returnLabel = -1;
+  int returnVar = -1;
+  std::map<const ValueDecl *, Binding> bindings;
+  std::optional<AggLV> thisObj; // methods: the object `this` points to
+};
+
+// Lowers one kernel to KIR (parseSource makes one per kernel). Its members are defined, each
+// with its comment, section by section: lower_kernel.cpp (the kernel and the utilities),
+// lower_aggregates.cpp, lower_expr.cpp, lower_calls.cpp and lower_stmt.cpp.
+class Lowerer {
+public:
+  Lowerer(ASTContext &ctx, ir::Kernel &k, std::vector<Diagnostic> &notes,
+          std::map<const VarDecl *, int> &globals, std::map<const FunctionDecl *, int64_t> &fnIds);
+
+  void lowerKernel(const FunctionDecl *fd);
+
+private:
+  ASTContext &ctx_;
+  SourceManager &sm_;
+  ir::Kernel &k_;
+  std::vector<Diagnostic> &notes_;
+  std::map<const VarDecl *, int> &globalArrays_;
+  std::vector<FnFrame> frames_;
+  std::vector<std::pair<int, int>> loops_; // (break label, continue label)
+  ir::Block *cur_ = nullptr;
+  bool inKernelTop_ = false;
+  int tmpCount_ = 0;
+  std::vector<AggStore> aggs_;
+  std::map<const VarDecl *, Binding> globalAggs_;
+  std::set<std::string> bodilessSeen_;
+  std::set<std::string> fnptrAssumed_;
+  std::map<const LabelDecl *, int> gotoTargets_; // labels a forward goto may exit to now
+  std::set<const VarDecl *> addressTaken_; // locals whose address is taken: kept in local memory
+  std::map<const ValueDecl *, int> paramArray_; // pointer parameter -> its array (for __len)
+
+  static void scanAssignedParams(const Stmt *s, std::set<const VarDecl *> &out);
+  void scanAddressTaken(const Stmt *s);
+
+  // ---- utilities ----------------------------------------------------------------------
+
+  Loc loc(SourceLocation l);
+  std::string text(SourceRange r);
+  void note(SourceLocation l, const std::string &sev, const std::string &msg);
+  void unsupported(SourceLocation l, const std::string &what);
+
+  std::vector<ir::StmtPtr> pendingUnsupported_;
+  bool inAnnotation_ = false; // lowering the condition of __requires/__assume/__assert
+
+  void unmodelled(SourceLocation l);
+  ir::StmtPtr emit(StmtKind kind, SourceLocation l);
+  std::optional<Type> scalarType(QualType qt);
+  Type typeOr(QualType qt, SourceLocation l);
+  int newTemp(Type t, const std::string &hint = "t");
+  std::optional<Binding> lookup(const ValueDecl *d);
+  std::optional<Binding> declareGlobal(const VarDecl *vd);
+
+  // ---- aggregates (structs and classes) ---------------------------------------------------
+
+  static bool isRecord(QualType qt);
+  static bool pointsToRecord(QualType qt);
+  QualType arrayOfRecordElem(QualType qt);
+  std::optional<Layout> layoutOf(QualType qt, std::string &why);
+  bool flattenRecord(const RecordDecl *rd, const std::string &prefix, Layout &out, std::string &why,
+                     int64_t base = 0);
+  bool flattenType(QualType t, const std::string &path, Layout &out, std::string &why, int64_t offset);
+  static size_t findLeaf(const Layout &lay, const std::string &path);
+  template <class Agg, class Part>
+  static Agg restrictLeaves(const Agg &a, const std::vector<Part> &parts, std::vector<Part> Agg::*out,
+                            const std::string &prefix);
+  static AggLV restrictAgg(const AggLV &a, const std::string &prefix, const std::string &text);
+  static AggPtr restrictPtr(const AggPtr &a, const std::string &prefix);
+  static AggLV fieldLeaves(const AggLV &a, const std::string &name);
+  static std::string basePrefix(const CastExpr *ce);
+  std::optional<Binding> declareAgg(const VarDecl *vd, const std::string &name, QualType rec,
+                                    std::vector<int64_t> outer, std::optional<ir::Space> space);
+
+  // Base classes that some pointer conversion in the file makes point into an array of a
+  // larger derived class: pointers to them may only be used for element 0 (flow-insensitive,
+  // so a use that comes before the conversion in the text is covered too).
+  std::set<const clang::Type *> narrowedBases_;
+  bool narrowedScanned_ = false;
+
+  void scanNarrowing(const Stmt *s);
+  bool narrowedBase(QualType rec);
+  std::optional<Binding> declareAggPtr(SourceLocation sl, const std::string &name, QualType rec);
+  LValue leafLValue(const AggStore &st, size_t i, const std::string &text);
+  AggLV aggOfStore(const AggStore &st, const std::string &text);
+  AggLV deref(const AggPtr &p, ExprPtr idx, const std::string &text);
+  AggLV aggLValue(const Expr *e);
+  AggLV memberBase(const MemberExpr *me);
+  AggPtr aggPtr(const Expr *e);
+  void assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl);
+  ExprPtr readLeaf(const LValue &lv, Type t, SourceLocation sl);
+  bool copyArrayLeaf(const LValue &dst, const LValue &src, const Leaf &lf, SourceLocation sl);
+  void copyAgg(const AggLV &dst, const AggLV &src, SourceLocation sl);
+  void writeLeaf(const LValue &lv, ExprPtr v, SourceLocation sl);
+  void havocAgg(const AggLV &dst, SourceLocation sl, const std::string &why);
+  void initAgg(const AggLV &dst, QualType qt, const Expr *init, SourceLocation sl);
+  ExprPtr zeroOf(Type t);
+  void zeroAgg(const AggLV &dst, SourceLocation sl);
+  bool isTrivialRecordAssign(const Expr *e, const Expr *&lhs, const Expr *&rhs);
+
+  // ---- expressions ----------------------------------------------------------------------
+
+  ExprPtr cast(ExprPtr e, Type to, Loc l = {});
+  std::optional<int64_t> constInt(const Expr *e);
+  ExprPtr rvalue(const Expr *e);
+  ExprPtr indexValue(const Expr *e);
+  bool containsBuiltinOrCall(const Expr *e);
+  ExprPtr builtinVar(const PseudoObjectExpr *po);
+  ExprPtr castExpr(const Expr *whole, CastKind ck, const Expr *sub);
+  ExprPtr memAddress(const Mem &m, const Expr *src);
+  ExprPtr readLValue(const LValue &lv, const Expr *src);
+  void writeLValue(const LValue &lv, ExprPtr v, SourceLocation sl);
+  LValue lvalue(const Expr *e);
+  static std::optional<Op> binOp(BinaryOperatorKind k);
+  ExprPtr arith(Op op, Type t, ExprPtr a, ExprPtr b, const Expr *src);
+  ExprPtr binary(const BinaryOperator *bo);
+  ExprPtr logical(const BinaryOperator *bo);
+  ExprPtr toBool(ExprPtr e);
+  ExprPtr conditional(const Expr *c, const Expr *t, const Expr *f, const Expr *whole);
+  ExprPtr unary(const UnaryOperator *uo);
+
+  // ---- calls ------------------------------------------------------------------------------
+
+  ExprPtr callExpr(const CallExpr *call);
+  ExprPtr atomic(const CallExpr *call, const std::string &name, Type rt);
+  bool sameFnType(QualType a, QualType b);
+  std::vector<const FunctionDecl *> fileFunctions();
+
+  // Function pointers are numbers: each function of the file gets one (from 1), null is 0.
+  std::map<const FunctionDecl *, int64_t> &fnIds_;
+
+  int64_t fnId(const FunctionDecl *f);
+  ExprPtr indirectCall(const CallExpr *call);
+  static bool modifiedIn(const Stmt *s, const VarDecl *vd);
+  std::optional<int64_t> constIntThroughLocals(const Expr *e);
+  ExprPtr memOp(const CallExpr *call, bool isSet);
+  ExprPtr mul24(const CallExpr *call, bool isSigned);
+  ExprPtr curandCall(const CallExpr *call, const std::string &name, Type rt);
+  ExprPtr callWithoutBody(const CallExpr *call, const FunctionDecl *fd, Type rt);
+  ExprPtr inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt,
+                     std::optional<AggLV> thisObj = std::nullopt);
+  void discard(const Expr *e);
+
+  // ---- statements -------------------------------------------------------------------------
+
+  void stmt(const Stmt *s);
+  void stmtRange(const std::vector<const Stmt *> &kids, size_t end);
+  static bool gotoIn(const Stmt *s, const LabelDecl *l);
+  void loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,
+            const DeclStmt *condVar);
+  void decl(const Decl *d);
+};
+
+} // namespace detail
+} // namespace ksynth::frontend
