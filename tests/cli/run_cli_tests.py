@@ -76,6 +76,16 @@ def main():
     check("no file: usage exit 64", rc == 64 and "no input file" in err, err)
     rc, _, err = run(ks, "verify", os.path.join(ex, "reduce.cu"), "--checks", "nonsense")
     check("bad --checks: exit 64", rc == 64 and "unknown check" in err, err)
+    # A launch expression with a missing operand is a usage error (it crashed before).
+    for launch in ("grid=(N +* / 256) block=(256)", "grid=(N + ) block=(256)", "grid=(1) block=(256 *)"):
+        lf = os.path.join(tmp, "launch.cu")
+        open(lf, "w").write("// ksynth:launch " + launch + "\n"
+                            "__global__ void k(float *a, int N) { int i = blockIdx.x * blockDim.x + threadIdx.x;"
+                            " if (i < N) a[i] = 0; }\n")
+        rc, _, err = run(ks, "verify", lf)
+        check(f"launch line '{launch}': usage exit 64 naming the dimension", rc == 64 and "dimension" in err, f"rc={rc} {err}")
+    rc, _, err = run(ks, "verify", os.path.join(ex, "reduce.cu"), "--timeout", "nan")
+    check("--timeout nan: usage exit 64", rc == 64 and "--timeout" in err, f"rc={rc} {err}")
     bad = os.path.join(tmp, "bad.cu")
     open(bad, "w").write("__global__ void k(int *a) { a[0] = ; }\n")
     rc, out, err = run(ks, "verify", bad)
