@@ -1,6 +1,8 @@
 // Bounded equivalence: exact 128-bit rationals.
 #include "verify/equiv/bounded_detail.h"
 
+#include "util/int128.h"
+
 #include <cmath>
 
 namespace ksynth::equiv::bounded_detail {
@@ -79,17 +81,6 @@ std::optional<Rat> exactRat(double f) {
 
 double ratDouble(Rat r) { return static_cast<double>(r.n) / static_cast<double>(r.d); }
 
-std::string i128Text(i128 v) {
-  if (v == 0)
-    return "0";
-  bool neg = v < 0;
-  unsigned __int128 u = neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
-  std::string s;
-  while (u) {
-    s.insert(s.begin(), static_cast<char>('0' + static_cast<int>(u % 10)));
-    u /= 10;
-  }
-  return neg ? "-" + s : s;
-}
+std::string i128Text(i128 v) { return util::int128Text(v); }
 
 } // namespace ksynth::equiv::bounded_detail
