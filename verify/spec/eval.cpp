@@ -274,6 +274,16 @@ private:
             return mkBool(false);
       return mkBool(true);
     }
+    default: break;
+    }
+    return evalArith(t, env);
+  }
+
+  // eval() of arithmetic: + - * neg / div mod abs max min to_real and the functions; a range
+  // binder goes on to evalBinder.
+  V evalArith(const Term &t, std::vector<V> &env) {
+    auto a = [&](size_t k) { return eval(*t.args[k], env); };
+    switch (t.op) {
     case Op::Add:
     case Op::Sub:
     case Op::Mul: {
@@ -358,6 +368,12 @@ private:
     }
     default: break;
     }
+    return evalBinder(t, env);
+  }
+
+  // eval() of a range binder: sum, prod, max-over, min-over, argmax-over, argmin-over.
+  V evalBinder(const Term &t, std::vector<V> &env) {
+    auto a = [&](size_t k) { return eval(*t.args[k], env); };
     assert(isRangeBinder(t.op));
     i128 lo = a(0).i, hi = a(1).i;
     if (lo >= hi && needsNonEmptyRange(t.op))

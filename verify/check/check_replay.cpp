@@ -1,0 +1,330 @@
+// Safety checker: concrete replay of a solver model and the query driver.
+
+#include "verify/check/checker_internal.h"
+
+#include <map>
+#include <regex>
+#include <set>
+
+namespace ksynth::check::checker_detail {
+
+// ---- concrete replay ------------------------------------------------------------------
+
+interp::Env Checker::envFrom(const smt::Assignment &m) {
+  interp::Env env;
+  auto num = [&](Term t, int64_t dflt) -> int64_t {
+    auto v = smt::eval(t, m);
+    return v ? static_cast<int64_t>(v->num / v->den) : dflt;
+  };
+  for (int d = 0; d < 3; ++d) {
+    env.block[d] = num(g_.blockDim[d], 1);
+    env.grid[d] = num(g_.gridDim[d], 1);
+  }
+  for (auto &[id, t] : g_.params) {
+    interp::Value v;
+    auto x = smt::eval(t, m);
+    if (k_.vars[id].type.isFloat()) {
+      v.kind = interp::Value::Kind::Float;
+      v.f = x ? static_cast<double>(x->num) / static_cast<double>(x->den) : 0.0;
+    } else {
+      v.i = x ? x->num : 0;
+    }
+    env.params[id] = v;
+  }
+  for (auto &[id, t] : g_.lens)
+    if (mentionsLen(k_, id) || !opts_.assumes.empty())
+      env.lens[id] = num(t, 0);
+  for (const ThreadModel *tm : {&m1_, &m2_})
+    for (const LoadSym &l : tm->loads) {
+      auto f = smt::eval(l.flat, m);
+      auto v = smt::eval(l.sym, m);
+      if (!f || !v)
+        continue;
+      interp::Value val;
+      if (l.sym->sort == Sort::Real) {
+        val.kind = interp::Value::Kind::Float;
+        val.f = static_cast<double>(v->num) / static_cast<double>(v->den);
+      } else {
+        val.i = v->num;
+      }
+      env.memory.emplace(std::make_pair(l.array, static_cast<int64_t>(f->num)), val);
+    }
+  return env;
+}
+
+interp::ThreadId Checker::threadFrom(const ThreadSyms &t, const smt::Assignment &m) {
+  interp::ThreadId id;
+  for (int d = 0; d < 3; ++d) {
+    auto tv = smt::eval(t.tid[d], m);
+    auto bv = smt::eval(t.bid[d], m);
+    id.thread[d] = tv ? static_cast<int64_t>(tv->num) : 0;
+    id.block[d] = bv ? static_cast<int64_t>(bv->num) : 0;
+  }
+  return id;
+}
+
+std::string Checker::threadText(const interp::ThreadId &id, const interp::Env &env) {
+  auto d3 = [](const interp::Dim3 &d, const interp::Dim3 &extent) {
+    if (extent.y == 1 && extent.z == 1)
+      return std::to_string(d.x);
+    return "(" + std::to_string(d.x) + "," + std::to_string(d.y) + "," + std::to_string(d.z) + ")";
+  };
+  return "thread " + d3(id.thread, env.block) + " of block " + d3(id.block, env.grid);
+}
+
+nlohmann::json Checker::witnessJson(const interp::Env &env, const std::vector<interp::ThreadId> &threads) {
+  nlohmann::json w;
+  w["blockDim"] = {env.block.x, env.block.y, env.block.z};
+  w["gridDim"] = {env.grid.x, env.grid.y, env.grid.z};
+  nlohmann::json params = nlohmann::json::object();
+  for (auto &[id, v] : env.params)
+    params[k_.vars[id].name] = v.kind == interp::Value::Kind::Float ? nlohmann::json(v.f)
+                                                                   : nlohmann::json(static_cast<int64_t>(v.i));
+  w["params"] = params;
+  nlohmann::json lens = nlohmann::json::object();
+  for (auto &[id, n] : env.lens)
+    lens[k_.arrays[id].name] = n;
+  if (!lens.empty())
+    w["lengths"] = lens;
+  nlohmann::json th = nlohmann::json::array();
+  for (const auto &t : threads)
+    th.push_back({{"block", {t.block.x, t.block.y, t.block.z}}, {"thread", {t.thread.x, t.thread.y, t.thread.z}}});
+  w["threads"] = th;
+  // Initial memory the replay relied on (cells not listed are 0).
+  nlohmann::json mem = nlohmann::json::array();
+  for (auto &[key, v] : env.memory)
+    if (k_.arrays[key.first].space != ir::Space::Local)
+      mem.push_back({{"array", k_.arrays[key.first].name}, {"index", key.second},
+                     {"value", v.kind == interp::Value::Kind::Float ? nlohmann::json(v.f)
+                                                                    : nlohmann::json(static_cast<int64_t>(v.i))}});
+  if (!mem.empty())
+    w["memory"] = mem;
+  w["replayed"] = true;
+  return w;
+}
+
+std::string Checker::sizesText(const interp::Env &env) {
+  std::string s;
+  for (auto &[id, v] : env.params)
+    if (v.kind == interp::Value::Kind::Int)
+      s += (s.empty() ? "" : ", ") + k_.vars[id].name + "=" + smt::toString(v.i);
+  for (auto &[id, n] : env.lens)
+    s += (s.empty() ? "" : ", ") + std::string("__len(") + k_.arrays[id].name + ")=" + std::to_string(n);
+  std::string launch = "blockDim=(" + std::to_string(env.block.x) + "," + std::to_string(env.block.y) + "," +
+                       std::to_string(env.block.z) + ") gridDim=(" + std::to_string(env.grid.x) + "," +
+                       std::to_string(env.grid.y) + "," + std::to_string(env.grid.z) + ")";
+  return s.empty() ? launch : launch + ", " + s;
+}
+
+// Values of the named variables that occur in an access's text, e.g. "t=3, st=4".
+std::string Checker::varsIn(const std::string &text, const interp::Event &ev) {
+  std::string out;
+  std::set<std::string> seen;
+  for (auto &[id, v] : ev.vars) {
+    const std::string &n = k_.vars[id].name;
+    if (n.find('.') != std::string::npos || seen.count(n) || v.kind != interp::Value::Kind::Int)
+      continue;
+    std::regex word("\\b" + n + "\\b");
+    if (std::regex_search(text, word)) {
+      seen.insert(n);
+      out += (out.empty() ? "" : ", ") + n + "=" + smt::toString(v.i);
+    }
+  }
+  return out;
+}
+
+std::string Checker::iterText(const interp::Event &ev, const std::string &text) {
+  std::string v = varsIn(text, ev);
+  std::string it;
+  for (auto &[label, n] : ev.iterations)
+    it += (it.empty() ? "" : ",") + std::to_string(n);
+  std::string s;
+  if (!it.empty())
+    s += " in loop iteration " + it;
+  if (!v.empty())
+    s += " (" + v + ")";
+  return s;
+}
+
+// ---- query driver -------------------------------------------------------------------
+
+// Facts about products of symbolic terms that nonlinear solvers miss: for products F*X1 and
+// F*X2 with a common factor F, F >= 0 and X1 >= X2 + 1 imply F*X1 >= F*X2 + F. This is what
+// separates grid-stride iterations (i + k*stride) and row-major rows (r*N + c). Every
+// lemma is a true statement about integers, so adding it never changes what is provable.
+void Checker::addBackground(Term f) {
+  background_.push_back(f);
+  solver_.addBackground(f);
+}
+
+Term Checker::productLemmas(Term goal) {
+  std::vector<Term> prods;
+  std::set<Term> seen;
+  std::vector<Term> todo = background_;
+  todo.push_back(goal);
+  while (!todo.empty()) {
+    Term t = todo.back();
+    todo.pop_back();
+    if (!seen.insert(t).second)
+      continue;
+    if (t->kind == smt::Kind::Mul && t->sort == Sort::Int) {
+      int nonConst = 0;
+      for (Term k : t->kids)
+        nonConst += k->kind != smt::Kind::Const;
+      if (nonConst >= 2)
+        prods.push_back(t);
+    }
+    for (Term k : t->kids)
+      todo.push_back(k);
+  }
+  // (product, common factor, the other factor); by the factor's creation number, so the
+  // lemmas (and the dumped query) come out in the same order on every run.
+  std::map<Term, std::vector<std::pair<Term, Term>>, smt::TermById> byFactor;
+  for (Term p : prods)
+    for (size_t i = 0; i < p->kids.size(); ++i) {
+      Term f = p->kids[i];
+      if (f->kind == smt::Kind::Const)
+        continue;
+      Term x = tc_.intConst(1);
+      for (size_t j = 0; j < p->kids.size(); ++j)
+        if (j != i)
+          x = tc_.mul(x, p->kids[j]);
+      byFactor[f].push_back({p, x});
+    }
+  std::vector<Term> lemmas;
+  for (auto &[f, ps] : byFactor)
+    for (size_t a = 0; a < ps.size() && lemmas.size() < 400; ++a)
+      for (size_t b = a + 1; b < ps.size(); ++b) {
+        auto [p1, x1] = ps[a];
+        auto [p2, x2] = ps[b];
+        Term fPos = tc_.le(tc_.intConst(0), f);
+        lemmas.push_back(tc_.implies(tc_.mkAnd(fPos, tc_.le(tc_.add(x2, tc_.intConst(1)), x1)),
+                                     tc_.le(tc_.add(p2, f), p1)));
+        lemmas.push_back(tc_.implies(tc_.mkAnd(fPos, tc_.le(tc_.add(x1, tc_.intConst(1)), x2)),
+                                     tc_.le(tc_.add(p1, f), p2)));
+      }
+  return tc_.mkAnd(lemmas);
+}
+
+// Asks whether any candidate can happen; replays each model; excludes candidates whose
+// witness does not replay and asks again (a bounded number of times).
+void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
+  std::vector<bool> excluded(cands.size(), false);
+  std::string lastWhy;
+  for (int round = 0; round < 8; ++round) {
+    std::vector<Term> live;
+    for (size_t i = 0; i < cands.size(); ++i)
+      if (!excluded[i])
+        live.push_back(cands[i].cond);
+    Term goal = tc_.mkOr(live);
+    goal = tc_.mkAnd(goal, productLemmas(goal));
+    // The first question is the obligation's query (dumped); later ones exclude candidates
+    // that did not replay and are search steps.
+    smt::Result r = round == 0 ? solver_.check(goal, obligationQuery(o))
+                               : solver_.check(goal, {k_.name + "." + o.name + ".again" + std::to_string(round), {}});
+    if (round == 0 && !solver_.lastRecord()->file.empty())
+      o.queries.push_back(solver_.lastRecord()->file);
+    o.ms += r.ms;
+    if (r.status == smt::Status::Unsat) {
+      if (round == 0) {
+        o.status = Status::Proven;
+        return;
+      }
+      o.status = Status::Unknown;
+      o.reason = "candidate violations exist only under over-approximations and did not replay concretely (" +
+                 lastWhy + ")";
+      return;
+    }
+    if (r.status == smt::Status::Unknown) {
+      o.status = Status::Unknown;
+      o.reason = r.reason.empty() ? "solver returned unknown" : r.reason;
+      if (!lastWhy.empty())
+        o.reason += "; an earlier candidate did not replay (" + lastWhy + ")";
+      return;
+    }
+    smt::Assignment model = smallModel(goal, r.model);
+    bool progressed = false;
+    for (size_t i = 0; i < cands.size(); ++i) {
+      if (excluded[i])
+        continue;
+      auto holds = smt::eval(cands[i].cond, model);
+      if (!holds || !holds->num)
+        continue;
+      progressed = true;
+      std::string why;
+      if (cands[i].confirm(model, o, why)) {
+        o.status = Status::Refuted;
+        return;
+      }
+      lastWhy = why;
+      excluded[i] = true;
+      break;
+    }
+    if (!progressed) {
+      o.status = Status::Unknown;
+      o.reason = "could not evaluate the solver's model (internal: abstraction values missing)";
+      return;
+    }
+  }
+  o.status = Status::Unknown;
+  o.reason = "several candidate violations did not replay concretely (" + lastWhy + ")";
+}
+
+// Prefers small sizes so the witness is readable and cheap to replay.
+smt::Assignment Checker::smallModel(Term goal, const smt::Assignment &model) {
+  std::vector<Term> sizes;
+  for (auto &[id, t] : g_.params)
+    if (t->sort == Sort::Int)
+      sizes.push_back(t);
+  for (auto &[id, t] : g_.lens)
+    sizes.push_back(t);
+  for (int d = 0; d < 3; ++d) {
+    sizes.push_back(g_.gridDim[d]);
+    sizes.push_back(g_.blockDim[d]);
+  }
+  for (int128 bound : {16, 256, 4096}) {
+    std::vector<Term> cs{goal};
+    for (Term s : sizes)
+      if (s->kind != smt::Kind::Const)
+        cs.push_back(tc_.le(s, tc_.intConst(bound)));
+    for (Term s : sizes)
+      if (s->kind != smt::Kind::Const && s->sort == Sort::Int)
+        cs.push_back(tc_.ge(s, tc_.intConst(-bound)));
+    smt::Result r = solver_.check(tc_.mkAnd(cs), {k_.name + ".small-model", {}});
+    if (r.status == smt::Status::Sat)
+      return r.model;
+  }
+  return model;
+}
+
+// The obligation's query: its name and what `unsat` establishes.
+smt::Query Checker::obligationQuery(const Obligation &o) {
+  std::string header = "ksynth query " + k_.name + "." + o.name + " (" + kindName(o.kind) +
+                       ")\nunsat means the obligation holds for every admitted size and thread pair" +
+                       (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
+  return {k_.name + "." + o.name, [header](smt::Status) { return header + kRunWith; }};
+}
+
+Term Checker::distinctThreads() {
+  std::vector<Term> ne;
+  for (int d = 0; d < 3; ++d) {
+    ne.push_back(tc_.ne(t1_.tid[d], t2_.tid[d]));
+    ne.push_back(tc_.ne(t1_.bid[d], t2_.bid[d]));
+  }
+  return tc_.mkOr(ne);
+}
+
+Term Checker::sameBlock() {
+  return tc_.mkAnd({tc_.eq(t1_.bid[0], t2_.bid[0]), tc_.eq(t1_.bid[1], t2_.bid[1]), tc_.eq(t1_.bid[2], t2_.bid[2])});
+}
+
+Term Checker::linearTid(const ThreadSyms &t) {
+  return tc_.add(t.tid[0], tc_.mul(g_.blockDim[0], tc_.add(t.tid[1], tc_.mul(g_.blockDim[1], t.tid[2]))));
+}
+
+Term Checker::sameWarp() {
+  return tc_.mkAnd(sameBlock(), tc_.eq(tc_.div(linearTid(t1_), tc_.intConst(32)),
+                                       tc_.div(linearTid(t2_), tc_.intConst(32))));
+}
+
+} // namespace ksynth::check::checker_detail

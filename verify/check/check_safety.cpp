@@ -1,0 +1,288 @@
+// Safety checker: barrier divergence, bounds, overflow and assertions.
+
+#include "verify/check/checker_internal.h"
+
+#include <cassert>
+#include <functional>
+#include <map>
+
+namespace ksynth::check::checker_detail {
+
+// ---- barrier ------------------------------------------------------------------------------
+
+void Checker::checkBarriers() {
+  Obligation o;
+  o.kind = Kind::Barrier;
+  o.name = "barrier";
+  o.loc = k_.loc;
+  std::vector<Candidate> cands;
+  for (size_t i = 0; i < m1_.controls.size() && i < m2_.controls.size(); ++i) {
+    const ControlSite &x = m1_.controls[i], &y = m2_.controls[i];
+    assert(x.site == y.site);
+    std::vector<Term> eqs{x.pc, y.pc, x.grid ? tc_.tru() : x.warpOnly ? sameWarp() : sameBlock(),
+                          distinctThreads(), tc_.ne(x.cond, y.cond)};
+    for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
+      eqs.push_back(tc_.eq(x.iters[j], y.iters[j]));
+    ir::Loc loc = x.loc;
+    cands.push_back({tc_.mkAnd(eqs), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                       interp::Env env = envFrom(m);
+                       interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                       interp::Trace tr1 = interp::runThread(k_, env, i1);
+                       interp::Trace tr2 = interp::runThread(k_, env, i2);
+                       bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y &&
+                                      i1.block.z == i2.block.z;
+                       auto lin = [&](const interp::ThreadId &t) {
+                         return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
+                       };
+                       bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
+                       // Threads of one block must meet the same block and grid barriers (and,
+                       // in one warp, the same __syncwarp()s); threads of different blocks the
+                       // same grid barriers.
+                       auto seq = [sameBlk, sameWrp](const interp::Trace &t, std::string &taint) {
+                         std::vector<const ir::Stmt *> s;
+                         for (const interp::Event &e : t.events)
+                           if (e.kind == interp::EventKind::Barrier &&
+                               (e.barrier == ir::BarrierKind::Grid ||
+                                (sameBlk && e.barrier == ir::BarrierKind::Block) ||
+                                (sameWrp && e.barrier == ir::BarrierKind::Warp))) {
+                             s.push_back(e.stmt);
+                             if (taint.empty())
+                               taint = e.taint;
+                           }
+                         return s;
+                       };
+                       std::string taint;
+                       auto s1 = seq(tr1, taint), s2 = seq(tr2, taint);
+                       if (!tr1.completed || !tr2.completed) {
+                         why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+                         return false;
+                       }
+                       if (s1 == s2) {
+                         why = "both threads executed the same barriers when run concretely";
+                         return false;
+                       }
+                       if (!taint.empty()) {
+                         why = "depends on " + taint;
+                         return false;
+                       }
+                       ob.reason = sameBlk ? "barrier divergence: threads of one block reach different barriers"
+                                           : "barrier divergence: threads of the grid reach different grid barriers";
+                       ob.loc = loc;
+                       ob.notes.push_back({loc, "this condition differs between " + threadText(i1, env) + " and " +
+                                                    threadText(i2, env)});
+                       ob.notes.push_back({{}, "they execute " + std::to_string(s1.size()) + " and " +
+                                                   std::to_string(s2.size()) + " barriers; " + sizesText(env)});
+                       ob.witness = witnessJson(env, {i1, i2});
+                       return true;
+                     }});
+  }
+  if (cands.empty()) {
+    o.status = Status::Proven;
+    rep_.obligations.push_back(o);
+    return;
+  }
+  decide(o, cands);
+  rep_.obligations.push_back(o);
+}
+
+// ---- bounds -------------------------------------------------------------------------------
+
+void Checker::checkBounds() {
+  std::map<int, std::vector<size_t>> byArray;
+  std::vector<size_t> unresolved;
+  for (size_t a = 0; a < m1_.accesses.size(); ++a) {
+    if (m1_.accesses[a].array < 0)
+      unresolved.push_back(a);
+    else
+      byArray[m1_.accesses[a].array].push_back(a);
+  }
+  for (auto &[arrId, sites] : byArray) {
+    const ir::Array &arr = k_.arrays[arrId];
+    Obligation o;
+    o.kind = Kind::Bounds;
+    o.name = "bounds." + arr.name;
+    o.loc = arr.loc;
+    Term extent = nullptr;
+    if (arr.paramIndex >= 0) {
+      bool known = mentionsLen(k_, arrId);
+      for (const ir::ExprPtr &e : opts_.assumes) {
+        std::function<bool(const ir::Expr &)> has = [&](const ir::Expr &x) {
+          if (x.op == ir::Op::Len && k_.lengthRoot(x.id) == k_.lengthRoot(arrId))
+            return true;
+          for (auto &c : x.args)
+            if (has(*c))
+              return true;
+          return false;
+        };
+        known |= has(*e);
+      }
+      if (!known) {
+        o.status = Status::Unknown;
+        o.reason = "no size is known for global array '" + arr.name + "': declare one with __requires(__len(" +
+                   arr.name + ") >= ...) or --assume, or exclude bounds with --checks";
+        rep_.obligations.push_back(o);
+        continue;
+      }
+      extent = g_.lens.at(arrId);
+    } else if (arr.dynamicShared) {
+      o.status = Status::Unknown;
+      o.reason = "extent of dynamic shared array '" + arr.name + "' is not known (no shared= launch size)";
+      rep_.obligations.push_back(o);
+      continue;
+    } else {
+      extent = tc_.intConst(arr.elementCount());
+    }
+    std::vector<Candidate> cands;
+    for (size_t a : sites) {
+      const AccessSite &x = m1_.accesses[a];
+      Term in = tc_.mkAnd(tc_.le(tc_.intConst(0), x.flat), tc_.lt(x.flat, extent));
+      if (!x.idx.empty()) {
+        std::vector<Term> per;
+        for (size_t d = 0; d < x.idx.size(); ++d)
+          per.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), x.idx[d]), tc_.lt(x.idx[d], tc_.intConst(arr.dims[d]))));
+        in = tc_.mkAnd(per);
+      }
+      const ir::Stmt *st = x.stmt;
+      cands.push_back({tc_.mkAnd(x.pc, tc_.mkNot(in)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                         interp::Env env = envFrom(m);
+                         interp::ThreadId i1 = threadFrom(t1_, m);
+                         interp::Trace tr = interp::runThread(k_, env, i1);
+                         for (const interp::Event &e : tr.events) {
+                           if (e.kind != interp::EventKind::OutOfBounds || e.stmt != st)
+                             continue;
+                           if (!e.taint.empty()) {
+                             why = "depends on " + e.taint;
+                             continue;
+                           }
+                           std::string idx;
+                           for (int64_t v : e.indices)
+                             idx += "[" + std::to_string(v) + "]";
+                           ob.reason = "out-of-bounds access to " + std::string(ir::spaceName(k_.arrays[e.array].space)) +
+                                       " array '" + k_.arrays[e.array].name + "'";
+                           ob.loc = st->loc;
+                           std::string ext = k_.arrays[e.array].paramIndex >= 0
+                                                 ? std::to_string(env.lens.count(e.array) ? env.lens.at(e.array) : 0)
+                                                 : std::to_string(k_.arrays[e.array].elementCount());
+                           ob.notes.push_back({st->loc, threadText(i1, env) + (e.isWrite ? " writes " : " reads ") +
+                                                            k_.arrays[e.array].name + idx + " (as " + st->text +
+                                                            "), element " + std::to_string(e.flat) + " of " + ext +
+                                                            iterText(e, st->text)});
+                           ob.notes.push_back({{}, sizesText(env)});
+                           ob.witness = witnessJson(env, {i1});
+                           ob.witness["element"] = e.flat;
+                           return true;
+                         }
+                         if (why.empty())
+                           why = "the thread stayed in bounds when run concretely" +
+                                 (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                         return false;
+                       }});
+    }
+    decide(o, cands);
+    rep_.obligations.push_back(o);
+  }
+  if (!unresolved.empty()) {
+    Obligation o;
+    o.kind = Kind::Bounds;
+    o.name = "bounds.unresolved";
+    o.loc = m1_.accesses[unresolved[0]].stmt->loc;
+    o.status = Status::Unknown;
+    o.reason = "an access's pointer could not be resolved to one array";
+    rep_.obligations.push_back(o);
+  }
+}
+
+// ---- overflow -----------------------------------------------------------------------------
+
+void Checker::checkOverflow() {
+  Obligation o;
+  o.kind = Kind::Overflow;
+  o.name = "overflow";
+  o.loc = k_.loc;
+  std::vector<Candidate> cands;
+  for (const ArithSite &s : m1_.arith) {
+    const ir::Expr *ex = s.expr;
+    ArithKind kind = s.kind;
+    cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.ok)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                       interp::Env env = envFrom(m);
+                       interp::ThreadId i1 = threadFrom(t1_, m);
+                       interp::Trace tr = interp::runThread(k_, env, i1);
+                       for (const interp::Event &e : tr.events) {
+                         bool match = e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
+                                      (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);
+                         if (!match)
+                           continue;
+                         if (!e.taint.empty()) {
+                           why = "depends on " + e.taint;
+                           continue;
+                         }
+                         std::string what = kind == ArithKind::DivByZero ? "division by zero"
+                                            : kind == ArithKind::ShiftAmount ? "shift amount out of range"
+                                                                             : "signed integer overflow";
+                         ob.reason = what + (ex->text.empty() ? "" : " in '" + ex->text + "'");
+                         ob.loc = ex->loc;
+                         std::string exact = kind == ArithKind::DivByZero ? "" : " (exact value " + smt::toString(e.exact) + ", type " + ex->type.str() + ")";
+                         ob.notes.push_back({ex->loc, threadText(i1, env) + " computes it" + exact + iterText(e, ex->text)});
+                         ob.notes.push_back({{}, sizesText(env)});
+                         ob.witness = witnessJson(env, {i1});
+                         return true;
+                       }
+                       if (why.empty())
+                         why = "no overflow happened when the thread was run concretely" +
+                               (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                       return false;
+                     }});
+  }
+  if (cands.empty()) {
+    o.status = Status::Proven;
+    rep_.obligations.push_back(o);
+    return;
+  }
+  decide(o, cands);
+  rep_.obligations.push_back(o);
+}
+
+// ---- assert -------------------------------------------------------------------------------
+
+void Checker::checkAsserts() {
+  Obligation o;
+  o.kind = Kind::Assert;
+  o.name = "assert";
+  o.loc = k_.loc;
+  std::vector<Candidate> cands;
+  for (const AssertSite &s : m1_.asserts) {
+    const ir::Stmt *st = s.stmt;
+    cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.cond)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                       interp::Env env = envFrom(m);
+                       interp::ThreadId i1 = threadFrom(t1_, m);
+                       interp::Trace tr = interp::runThread(k_, env, i1);
+                       for (const interp::Event &e : tr.events) {
+                         if (e.kind != interp::EventKind::AssertFail || e.stmt != st)
+                           continue;
+                         if (!e.taint.empty()) {
+                           why = "depends on " + e.taint;
+                           continue;
+                         }
+                         ob.reason = "assertion '" + st->text + "' can fail";
+                         ob.loc = st->loc;
+                         ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
+                         ob.notes.push_back({{}, sizesText(env)});
+                         ob.witness = witnessJson(env, {i1});
+                         return true;
+                       }
+                       if (why.empty())
+                         why = "the assertion held when the thread was run concretely" +
+                               (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+                       return false;
+                     }});
+  }
+  if (cands.empty()) {
+    o.status = Status::Proven;
+    rep_.obligations.push_back(o);
+    return;
+  }
+  decide(o, cands);
+  rep_.obligations.push_back(o);
+}
+
+} // namespace ksynth::check::checker_detail

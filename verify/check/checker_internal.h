@@ -1,0 +1,91 @@
+// Safety checker: private declarations shared by its parts (class Checker).
+#pragma once
+
+#include "verify/check/checker.h"
+#include "verify/check/symexec.h"
+#include "verify/interp/interp.h"
+#include "verify/smt/solver.h"
+
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace ksynth::check::checker_detail {
+
+using smt::int128;
+using smt::Sort;
+using smt::Term;
+using smt::TermContext;
+
+// A candidate violation inside a disjunctive query.
+struct Candidate {
+  Term cond;
+  std::function<bool(const smt::Assignment &, Obligation &, std::string &why)> confirm;
+};
+
+class Checker {
+public:
+  Checker(const ir::Kernel &k, const Options &o);
+
+  KernelReport run();
+
+private:
+  const ir::Kernel &k_;
+  Options opts_;
+  TermContext tc_;
+  smt::Solver solver_;
+  smt::QueryLog ownLog_; // when Options::log names none
+  GlobalSyms g_;
+  ThreadSyms t1_, t2_;
+  ThreadModel m1_, m2_;
+  KernelReport rep_;
+
+  // checker.cpp: setup, vacuity, loop-summary lemma
+  static Kind kindOf(const std::string &check);
+  std::vector<std::string> orderedChecks();
+  std::vector<ir::StmtPtr> collectAssumeTexts();
+  void describeLaunch();
+  KernelReport finish();
+  bool checkSummaries();
+
+  // check_replay.cpp: concrete replay
+  interp::Env envFrom(const smt::Assignment &m);
+  interp::ThreadId threadFrom(const ThreadSyms &t, const smt::Assignment &m);
+  static std::string threadText(const interp::ThreadId &id, const interp::Env &env);
+  nlohmann::json witnessJson(const interp::Env &env, const std::vector<interp::ThreadId> &threads);
+  std::string sizesText(const interp::Env &env);
+  std::string varsIn(const std::string &text, const interp::Event &ev);
+  std::string iterText(const interp::Event &ev, const std::string &text);
+
+  // check_replay.cpp: query driver
+  void addBackground(Term f);
+  std::vector<Term> background_;
+  Term productLemmas(Term goal);
+  void decide(Obligation &o, std::vector<Candidate> &cands);
+  smt::Assignment smallModel(Term goal, const smt::Assignment &model);
+  smt::Query obligationQuery(const Obligation &o);
+  Term distinctThreads();
+  Term sameBlock();
+  Term linearTid(const ThreadSyms &t);
+  Term sameWarp();
+
+  // check_race.cpp
+  static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp);
+  // One access of a candidate race: where, and how it touches memory.
+  struct RaceAccess {
+    const ir::Stmt *stmt;
+    bool write, atomic;
+  };
+  bool replayRace(RaceAccess a, RaceAccess b, bool shared, const smt::Assignment &m, Obligation &ob, std::string &why);
+  void checkRaces();
+
+  // check_safety.cpp
+  void checkBarriers();
+  void checkBounds();
+  void checkOverflow();
+  void checkAsserts();
+};
+
+} // namespace ksynth::check::checker_detail
