@@ -1,0 +1,147 @@
+// Terms as text: show() for people, toSmtLib2() for the dumped queries of proof bundles.
+#include "verify/smt/term.h"
+
+#include <algorithm>
+#include <functional>
+#include <set>
+#include <sstream>
+#include <unordered_set>
+
+namespace ksynth::smt {
+
+std::string show(Term t) {
+  switch (t->kind) {
+  case Kind::Const:
+    if (t->sort == Sort::Bool)
+      return t->num ? "true" : "false";
+    if (t->den != 1)
+      return toString(t->num) + "/" + toString(t->den);
+    return toString(t->num);
+  case Kind::Var: return t->name;
+  case Kind::App: {
+    std::string s = t->name + "(";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      s += (i ? ", " : "") + show(t->kids[i]);
+    return s + ")";
+  }
+  default: break;
+  }
+  auto bin = [&](const char *op) {
+    std::string s = "(";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      s += (i ? std::string(" ") + op + " " : "") + show(t->kids[i]);
+    return s + ")";
+  };
+  switch (t->kind) {
+  case Kind::Add: return bin("+");
+  case Kind::Mul: return bin("*");
+  case Kind::Div: return bin("div");
+  case Kind::Mod: return bin("mod");
+  case Kind::RealDiv: return bin("/");
+  case Kind::Eq: return bin("==");
+  case Kind::Le: return bin("<=");
+  case Kind::Lt: return bin("<");
+  case Kind::And: return bin("&&");
+  case Kind::Or: return bin("||");
+  case Kind::Not: return "!" + show(t->kids[0]);
+  case Kind::ToReal: return "real(" + show(t->kids[0]) + ")";
+  case Kind::Ite:
+    return "(" + show(t->kids[0]) + " ? " + show(t->kids[1]) + " : " + show(t->kids[2]) + ")";
+  default: return "?";
+  }
+}
+
+static std::string sortName(Sort s) {
+  return s == Sort::Bool ? "Bool" : s == Sort::Int ? "Int" : "Real";
+}
+
+static std::string quoteSym(const std::string &n) {
+  for (char c : n)
+    if (!(isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'))
+      return "|" + n + "|";
+  return n;
+}
+
+static std::string smtNum(int128 v) {
+  return v < 0 ? "(- " + toString(-v) + ")" : toString(v);
+}
+
+std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &headerComment, bool pushGoal) {
+  std::ostringstream os;
+  std::istringstream hc(headerComment);
+  for (std::string line; std::getline(hc, line);)
+    os << "; " << line << "\n";
+  os << "(set-logic ALL)\n";
+  std::vector<Term> syms;
+  std::unordered_set<Term> seen;
+  std::map<std::string, Term> funs;
+  std::function<void(Term)> collect = [&](Term x) {
+    if (!seen.insert(x).second)
+      return;
+    for (Term k : x->kids)
+      collect(k);
+    if (x->kind == Kind::Var)
+      syms.push_back(x);
+    if (x->kind == Kind::App)
+      funs.emplace(x->name, x);
+  };
+  for (Term a : assertions)
+    collect(a);
+  for (auto &[name, t] : funs) {
+    os << "(declare-fun " << quoteSym(name) << " (";
+    for (size_t i = 0; i < t->kids.size(); ++i)
+      os << (i ? " " : "") << sortName(t->kids[i]->sort);
+    os << ") " << sortName(t->sort) << ")\n";
+  }
+  for (Term s : syms)
+    os << "(declare-const " << quoteSym(s->name) << " " << sortName(s->sort) << ")\n";
+  std::function<std::string(Term)> pr = [&](Term x) -> std::string {
+    auto nary = [&](const char *op) {
+      std::string s = std::string("(") + op;
+      for (Term k : x->kids)
+        s += " " + pr(k);
+      return s + ")";
+    };
+    switch (x->kind) {
+    case Kind::Const:
+      if (x->sort == Sort::Bool)
+        return x->num ? "true" : "false";
+      if (x->sort == Sort::Real) {
+        std::string r = "(/ " + toString(x->num < 0 ? -x->num : x->num) + ".0 " +
+                        toString(x->den) + ".0)";
+        return x->num < 0 ? "(- " + r + ")" : r;
+      }
+      return smtNum(x->num);
+    case Kind::Var: return quoteSym(x->name);
+    case Kind::App: return x->kids.empty() ? quoteSym(x->name) : "(" + quoteSym(x->name) + [&] {
+      std::string s;
+      for (Term k : x->kids)
+        s += " " + pr(k);
+      return s;
+    }() + ")";
+    case Kind::Add: return nary("+");
+    case Kind::Mul: return nary("*");
+    case Kind::Div: return nary("div");
+    case Kind::Mod: return nary("mod");
+    case Kind::RealDiv: return nary("/");
+    case Kind::Ite: return nary("ite");
+    case Kind::Eq: return nary("=");
+    case Kind::Le: return nary("<=");
+    case Kind::Lt: return nary("<");
+    case Kind::Not: return nary("not");
+    case Kind::And: return nary("and");
+    case Kind::Or: return nary("or");
+    case Kind::ToReal: return nary("to_real");
+    }
+    return "?";
+  };
+  for (size_t i = 0; i < assertions.size(); ++i) {
+    if (pushGoal && i + 1 == assertions.size())
+      os << "(push 1)\n";
+    os << "(assert " << pr(assertions[i]) << ")\n";
+  }
+  os << "(check-sat)\n";
+  return os.str();
+}
+
+} // namespace ksynth::smt
