@@ -5,6 +5,7 @@
 
 #include "util/files.h"
 #include "util/process.h"
+#include "util/sha256.h"
 
 #include <doctest/doctest.h>
 
@@ -68,10 +69,24 @@ TEST_CASE("bundle: written, re-checked, and every kind of tampering caught") {
   CHECK(check(dir, out) == 0);
   CHECK(out.find("CHECK-PROOF: OK") != std::string::npos);
 
-  SUBCASE("a query that is satisfiable fails the check") {
+  SUBCASE("a changed query fails on its hash (tests/cli/run_proof_tests.py also makes one sat with every hash "
+          "recomputed)") {
     REQUIRE(util::writeFileAtomic(dir / "queries" / "k.race.a.smt2", "(check-sat)\n"));
-    CHECK(check(dir, out) == 1); // its hash no longer matches either
+    CHECK(check(dir, out) == 1);
     CHECK(out.find("has changed since the proof") != std::string::npos);
+  }
+  SUBCASE("a sat query fails on the solver's answer, with every hash recomputed (as a wrong verifier would write it)") {
+    std::string sat = "(set-logic ALL)\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n";
+    REQUIRE(util::writeFileAtomic(dir / "queries" / "k.race.a.smt2", sat));
+    std::string text;
+    REQUIRE(util::readFile(dir / "proof.json", text));
+    json p = json::parse(text);
+    p["kernels"][0]["obligations"][0]["queries"][0]["sha256"] = util::sha256Hex(sat);
+    p["sha256"] = bundle::selfHash(p);
+    REQUIRE(util::writeFileAtomic(dir / "proof.json", p.dump(2)));
+    CHECK(check(dir, out) == 1);
+    CHECK(out.find("answers 'sat'") != std::string::npos);
+    CHECK(out.find("has changed") == std::string::npos); // the hashes all match
   }
   SUBCASE("an edited proof.json fails its own hash") {
     std::string text;
