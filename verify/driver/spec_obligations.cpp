@@ -28,6 +28,7 @@ void addBounded(check::KernelReport &rep, const spec::Spec &sp, const VerifyRequ
   bo.grid = opts.grid;
   bo.bound = va.bound;
   bo.budgetSeconds = va.boundBudgetS;
+  bo.log = opts.log;
   equiv::BoundedReport br = equiv::boundedCheck(k, sp, b, bo);
   std::string assumed;
   for (const std::string &a : br.assumptions)

@@ -378,7 +378,8 @@ Flow Check::solverCheck(Tuple &tu, const std::string &elem, int got, int want) {
         smt::Term lim = tr.bigConst(st.nodes[node].range);
         sv.addBackground(tc.mkAnd(tc.le(tc.neg(lim), v), tc.le(v, lim)));
       }
-    r = sv.check(goal);
+    sv.setLog(o_.log);
+    r = sv.check(goal, {k_.name + ".bounded." + std::to_string(rep_.solverQueries) + " " + elem, {}});
   } catch (const Fail &f) {
     return stop(tu.sz, elem + ": " + f.why);
   }

@@ -22,6 +22,8 @@
 // until the bound, the time budget, or a failure; `reached` is the last complete level.
 #pragma once
 
+#include "verify/smt/solver.h"
+
 #include "verify/equiv/concrete.h"
 #include "verify/ir/kir.h"
 #include "verify/spec/bind.h"
@@ -41,6 +43,7 @@ struct BoundedOptions {
   double budgetSeconds = 20; // stop starting new tuples after this
   unsigned seed = 1;         // the concrete values that steer the run (not the inputs' terms)
   unsigned solverMs = 5000;  // per Z3 query
+  smt::QueryLog *log = nullptr; // where its queries are recorded (never written: search steps)
 };
 
 struct BoundedReport {

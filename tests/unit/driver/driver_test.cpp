@@ -172,3 +172,31 @@ TEST_CASE("driver: every query is logged; --stats reports them, and the dumped o
   CHECK(st["answers"]["unsat"].get<int>() >= 4);
   CHECK(st["slowest"].size() <= 10);
 }
+
+TEST_CASE("driver: the bounded fallback's solver queries are in the log too") {
+  // |a| written as a conditional: the canonical forms differ from the spec's abs, so the
+  // bounded check asks the solver for each element.
+  std::string spec = temp("abs.smt", "(spec absum (dims N) (tensor A f32 (N) in) (tensor B f32 (N) in)\n"
+                                     "  (tensor C f32 (N) out) (ensures (C i) (+ (abs (A i)) (B i))))\n");
+  std::string kernel = temp("abs.cu", "// ksynth:launch grid=((N + 255) / 256) block=(256)\n"
+                                      "__global__ void absum(const float *A, const float *B, float *C, int N) {\n"
+                                      "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                      "  if (i < N) { float a = A[i]; C[i] = (a > 0.0f ? a : -a) + B[i]; }\n"
+                                      "}\n");
+  driver::VerifyRequest req;
+  req.file = kernel;
+  req.spec = spec;
+  req.boundedOnly = true;
+  req.bound = 2;
+  driver::FileReport r = driver::verifyFile(req);
+  REQUIRE(r.outcome == Outcome::Verified);
+  CHECK(r.verdict == check::Status::Bounded);
+  int bounded = 0;
+  for (const smt::QueryRecord &q : r.kernels.at(0).queries)
+    if (q.name.rfind("absum.bounded.", 0) == 0) {
+      ++bounded;
+      CHECK(q.status == smt::Status::Unsat);
+      CHECK(q.file.empty()); // a search step: never written
+    }
+  CHECK(bounded >= 2);
+}
