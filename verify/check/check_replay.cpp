@@ -208,6 +208,40 @@ Term Checker::productLemmas(Term goal) {
 
 // Asks whether any candidate can happen; replays each model; excludes candidates whose
 // witness does not replay and asks again (a bounded number of times).
+void Checker::settle(Obligation &o, std::vector<Candidate> &cands) {
+  if (cands.empty())
+    o.status = Status::Proven;
+  else
+    decide(o, cands);
+  rep_.obligations.push_back(o);
+}
+
+Candidate Checker::oneThreadCandidate(
+    Term cond, std::function<bool(const interp::Event &)> matches,
+    std::function<void(const interp::Event &, const interp::Env &, const interp::ThreadId &, Obligation &)> report,
+    std::string heldWhy) {
+  return {cond, [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+            interp::Env env = envFrom(m);
+            interp::ThreadId i1 = threadFrom(t1_, m);
+            interp::Trace tr = interp::runThread(k_, env, i1);
+            for (const interp::Event &e : tr.events) {
+              if (!matches(e))
+                continue;
+              if (!e.taint.empty()) {
+                why = "depends on " + e.taint;
+                continue;
+              }
+              ob.witness = witnessJson(env, {i1});
+              report(e, env, i1, ob);
+              ob.notes.push_back({{}, sizesText(env)});
+              return true;
+            }
+            if (why.empty())
+              why = heldWhy + (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
+            return false;
+          }};
+}
+
 void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
   std::vector<bool> excluded(cands.size(), false);
   std::string lastWhy;

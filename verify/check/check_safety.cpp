@@ -76,13 +76,7 @@ void Checker::checkBarriers() {
                        return true;
                      }});
   }
-  if (cands.empty()) {
-    o.status = Status::Proven;
-    rep_.obligations.push_back(o);
-    return;
-  }
-  decide(o, cands);
-  rep_.obligations.push_back(o);
+  settle(o, cands);
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -143,40 +137,25 @@ void Checker::checkBounds() {
         in = tc_.mkAnd(per);
       }
       const ir::Stmt *st = x.stmt;
-      cands.push_back({tc_.mkAnd(x.pc, tc_.mkNot(in)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
-                         interp::Env env = envFrom(m);
-                         interp::ThreadId i1 = threadFrom(t1_, m);
-                         interp::Trace tr = interp::runThread(k_, env, i1);
-                         for (const interp::Event &e : tr.events) {
-                           if (e.kind != interp::EventKind::OutOfBounds || e.stmt != st)
-                             continue;
-                           if (!e.taint.empty()) {
-                             why = "depends on " + e.taint;
-                             continue;
-                           }
-                           std::string idx;
-                           for (int64_t v : e.indices)
-                             idx += "[" + std::to_string(v) + "]";
-                           ob.reason = "out-of-bounds access to " + std::string(ir::spaceName(k_.arrays[e.array].space)) +
-                                       " array '" + k_.arrays[e.array].name + "'";
-                           ob.loc = st->loc;
-                           std::string ext = k_.arrays[e.array].paramIndex >= 0
-                                                 ? std::to_string(env.lens.count(e.array) ? env.lens.at(e.array) : 0)
-                                                 : std::to_string(k_.arrays[e.array].elementCount());
-                           ob.notes.push_back({st->loc, threadText(i1, env) + (e.isWrite ? " writes " : " reads ") +
-                                                            k_.arrays[e.array].name + idx + " (as " + st->text +
-                                                            "), element " + std::to_string(e.flat) + " of " + ext +
-                                                            iterText(e, st->text)});
-                           ob.notes.push_back({{}, sizesText(env)});
-                           ob.witness = witnessJson(env, {i1});
-                           ob.witness["element"] = e.flat;
-                           return true;
-                         }
-                         if (why.empty())
-                           why = "the thread stayed in bounds when run concretely" +
-                                 (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
-                         return false;
-                       }});
+      cands.push_back(oneThreadCandidate(
+          tc_.mkAnd(x.pc, tc_.mkNot(in)),
+          [st](const interp::Event &e) { return e.kind == interp::EventKind::OutOfBounds && e.stmt == st; },
+          [st, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
+            std::string idx;
+            for (int64_t v : e.indices)
+              idx += "[" + std::to_string(v) + "]";
+            ob.reason = "out-of-bounds access to " + std::string(ir::spaceName(k_.arrays[e.array].space)) +
+                        " array '" + k_.arrays[e.array].name + "'";
+            ob.loc = st->loc;
+            std::string ext = k_.arrays[e.array].paramIndex >= 0
+                                  ? std::to_string(env.lens.count(e.array) ? env.lens.at(e.array) : 0)
+                                  : std::to_string(k_.arrays[e.array].elementCount());
+            ob.notes.push_back({st->loc, threadText(i1, env) + (e.isWrite ? " writes " : " reads ") +
+                                             k_.arrays[e.array].name + idx + " (as " + st->text + "), element " +
+                                             std::to_string(e.flat) + " of " + ext + iterText(e, st->text)});
+            ob.witness["element"] = e.flat;
+          },
+          "the thread stayed in bounds when run concretely"));
     }
     decide(o, cands);
     rep_.obligations.push_back(o);
@@ -203,43 +182,26 @@ void Checker::checkOverflow() {
   for (const ArithSite &s : m1_.arith) {
     const ir::Expr *ex = s.expr;
     ArithKind kind = s.kind;
-    cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.ok)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
-                       interp::Env env = envFrom(m);
-                       interp::ThreadId i1 = threadFrom(t1_, m);
-                       interp::Trace tr = interp::runThread(k_, env, i1);
-                       for (const interp::Event &e : tr.events) {
-                         bool match = e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
-                                      (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);
-                         if (!match)
-                           continue;
-                         if (!e.taint.empty()) {
-                           why = "depends on " + e.taint;
-                           continue;
-                         }
-                         std::string what = kind == ArithKind::DivByZero ? "division by zero"
-                                            : kind == ArithKind::ShiftAmount ? "shift amount out of range"
-                                                                             : "signed integer overflow";
-                         ob.reason = what + (ex->text.empty() ? "" : " in '" + ex->text + "'");
-                         ob.loc = ex->loc;
-                         std::string exact = kind == ArithKind::DivByZero ? "" : " (exact value " + smt::toString(e.exact) + ", type " + ex->type.str() + ")";
-                         ob.notes.push_back({ex->loc, threadText(i1, env) + " computes it" + exact + iterText(e, ex->text)});
-                         ob.notes.push_back({{}, sizesText(env)});
-                         ob.witness = witnessJson(env, {i1});
-                         return true;
-                       }
-                       if (why.empty())
-                         why = "no overflow happened when the thread was run concretely" +
-                               (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
-                       return false;
-                     }});
+    cands.push_back(oneThreadCandidate(
+        tc_.mkAnd(s.pc, tc_.mkNot(s.ok)),
+        [ex, kind](const interp::Event &e) {
+          return e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
+                 (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);
+        },
+        [ex, kind, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
+          std::string what = kind == ArithKind::DivByZero     ? "division by zero"
+                             : kind == ArithKind::ShiftAmount ? "shift amount out of range"
+                                                              : "signed integer overflow";
+          ob.reason = what + (ex->text.empty() ? "" : " in '" + ex->text + "'");
+          ob.loc = ex->loc;
+          std::string exact = kind == ArithKind::DivByZero
+                                  ? ""
+                                  : " (exact value " + smt::toString(e.exact) + ", type " + ex->type.str() + ")";
+          ob.notes.push_back({ex->loc, threadText(i1, env) + " computes it" + exact + iterText(e, ex->text)});
+        },
+        "no overflow happened when the thread was run concretely"));
   }
-  if (cands.empty()) {
-    o.status = Status::Proven;
-    rep_.obligations.push_back(o);
-    return;
-  }
-  decide(o, cands);
-  rep_.obligations.push_back(o);
+  settle(o, cands);
 }
 
 // ---- assert -------------------------------------------------------------------------------
@@ -252,37 +214,17 @@ void Checker::checkAsserts() {
   std::vector<Candidate> cands;
   for (const AssertSite &s : m1_.asserts) {
     const ir::Stmt *st = s.stmt;
-    cands.push_back({tc_.mkAnd(s.pc, tc_.mkNot(s.cond)), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
-                       interp::Env env = envFrom(m);
-                       interp::ThreadId i1 = threadFrom(t1_, m);
-                       interp::Trace tr = interp::runThread(k_, env, i1);
-                       for (const interp::Event &e : tr.events) {
-                         if (e.kind != interp::EventKind::AssertFail || e.stmt != st)
-                           continue;
-                         if (!e.taint.empty()) {
-                           why = "depends on " + e.taint;
-                           continue;
-                         }
-                         ob.reason = "assertion '" + st->text + "' can fail";
-                         ob.loc = st->loc;
-                         ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
-                         ob.notes.push_back({{}, sizesText(env)});
-                         ob.witness = witnessJson(env, {i1});
-                         return true;
-                       }
-                       if (why.empty())
-                         why = "the assertion held when the thread was run concretely" +
-                               (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");
-                       return false;
-                     }});
+    cands.push_back(oneThreadCandidate(
+        tc_.mkAnd(s.pc, tc_.mkNot(s.cond)),
+        [st](const interp::Event &e) { return e.kind == interp::EventKind::AssertFail && e.stmt == st; },
+        [st, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
+          ob.reason = "assertion '" + st->text + "' can fail";
+          ob.loc = st->loc;
+          ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
+        },
+        "the assertion held when the thread was run concretely"));
   }
-  if (cands.empty()) {
-    o.status = Status::Proven;
-    rep_.obligations.push_back(o);
-    return;
-  }
-  decide(o, cands);
-  rep_.obligations.push_back(o);
+  settle(o, cands);
 }
 
 } // namespace ksynth::check::checker_detail

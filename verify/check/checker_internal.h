@@ -64,6 +64,16 @@ private:
   std::vector<Term> background_;
   Term productLemmas(Term goal);
   void decide(Obligation &o, std::vector<Candidate> &cands);
+  // decide(), except that no candidate at all is proven without a query; then o is reported.
+  void settle(Obligation &o, std::vector<Candidate> &cands);
+  // A violation by one thread: the model's thread is replayed and confirms it when it reaches
+  // an event `matches` accepts that does not depend on loaded values; the witness is that
+  // thread at the model's sizes, `report` adds the reason and the event's notes. `heldWhy`
+  // says what happened when no such event came.
+  Candidate oneThreadCandidate(
+      Term cond, std::function<bool(const interp::Event &)> matches,
+      std::function<void(const interp::Event &, const interp::Env &, const interp::ThreadId &, Obligation &)> report,
+      std::string heldWhy);
   smt::Assignment smallModel(Term goal, const smt::Assignment &model);
   smt::Query obligationQuery(const Obligation &o);
   Term distinctThreads();
