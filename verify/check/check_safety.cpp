@@ -206,19 +206,28 @@ void Checker::checkOverflow() {
 
 // ---- assert -------------------------------------------------------------------------------
 
-void Checker::checkAsserts() {
+// The program's own assertions, or (Kind::Warp) the rules of its warp-level primitives.
+void Checker::checkAsserts(ir::AssertKind which) {
+  bool warp = which == ir::AssertKind::Warp;
   Obligation o;
-  o.kind = Kind::Assert;
-  o.name = "assert";
+  o.kind = warp ? Kind::Warp : Kind::Assert;
+  o.name = warp ? "warp" : "assert";
   o.loc = k_.loc;
   std::vector<Candidate> cands;
+  bool any = false;
+  for (const AssertSite &s : m1_.asserts)
+    any |= s.stmt->assertKind == which;
+  if (warp && !any)
+    return; // reported only for kernels that use a warp-level primitive
   for (const AssertSite &s : m1_.asserts) {
     const ir::Stmt *st = s.stmt;
+    if (st->assertKind != which)
+      continue;
     cands.push_back(oneThreadCandidate(
         tc_.mkAnd(s.pc, tc_.mkNot(s.cond)),
         [st](const interp::Event &e) { return e.kind == interp::EventKind::AssertFail && e.stmt == st; },
         [st, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
-          ob.reason = "assertion '" + st->text + "' can fail";
+          ob.reason = st->assertKind == ir::AssertKind::Warp ? st->text : "assertion '" + st->text + "' can fail";
           ob.loc = st->loc;
           ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
         },

@@ -15,6 +15,7 @@ const char *kindName(Kind k) {
   case Kind::Bounds: return "bounds";
   case Kind::Overflow: return "overflow";
   case Kind::Assert: return "assert";
+  case Kind::Warp: return "warp";
   case Kind::Coverage: return "coverage";
   case Kind::Equivalence: return "equivalence";
   case Kind::Assumptions: return "assumptions";
@@ -23,7 +24,7 @@ const char *kindName(Kind k) {
 }
 
 bool kindFromName(const std::string &name, Kind &out) {
-  for (Kind k : {Kind::Race, Kind::Barrier, Kind::Bounds, Kind::Overflow, Kind::Assert, Kind::Coverage,
+  for (Kind k : {Kind::Race, Kind::Barrier, Kind::Bounds, Kind::Overflow, Kind::Assert, Kind::Warp, Kind::Coverage,
                  Kind::Equivalence, Kind::Assumptions})
     if (name == kindName(k)) {
       out = k;
@@ -139,7 +140,9 @@ KernelReport Checker::run() {
     else if (kind == "overflow")
       checkOverflow();
     else if (kind == "assert")
-      checkAsserts();
+      checkAsserts(ir::AssertKind::User);
+    else if (kind == "warp")
+      checkAsserts(ir::AssertKind::Warp);
   }
   return finish();
 }
@@ -152,7 +155,7 @@ Kind Checker::kindOf(const std::string &check) {
 
 std::vector<std::string> Checker::orderedChecks() {
   std::vector<std::string> out;
-  for (const char *c : {"race", "barrier", "bounds", "overflow", "assert"})
+  for (const char *c : {"race", "barrier", "bounds", "overflow", "assert", "warp"})
     if (opts_.checks.count(c))
       out.push_back(c);
   return out;

@@ -95,7 +95,7 @@ private:
   void checkBarriers();
   void checkBounds();
   void checkOverflow();
-  void checkAsserts();
+  void checkAsserts(ir::AssertKind which);
 };
 
 } // namespace ksynth::check::checker_detail

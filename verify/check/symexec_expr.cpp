@@ -3,6 +3,7 @@
 #include "verify/check/symexec_internal.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <string>
 #include <utility>
@@ -357,6 +358,24 @@ Term Exec::bitwiseOrXor(const ir::Expr &e, Term a, Term b, const ir::Type &ty) {
     int128 m;
     if (tc_.isConst(a, &m) && !tc_.isConst(b))
       std::swap(a, b);
+    // An ite over constants 0 and powers of two (a loop's halving offset, `lane ^ off`): the
+    // operation arm by arm.
+    std::function<bool(Term)> bitLeaves = [&](Term t) {
+      int128 c;
+      if (tc_.isConst(t, &c))
+        return c >= 0 && (c & (c - 1)) == 0;
+      return t->kind == smt::Kind::Ite && bitLeaves(t->kids[1]) && bitLeaves(t->kids[2]);
+    };
+    if (e.op != Op::BitAnd && b->kind == smt::Kind::Ite && tc_.range(a).first >= 0 && bitLeaves(b)) {
+      std::function<Term(Term)> arm = [&](Term t) -> Term {
+        if (t->kind == smt::Kind::Ite)
+          return tc_.ite(t->kids[0], arm(t->kids[1]), arm(t->kids[2]));
+        return bitwiseOrXor(e, a, t, ty);
+      };
+      return arm(b);
+    }
+    if (e.op != Op::BitAnd && tc_.isConst(b, &m) && m == 0)
+      return a;
     if (e.op != Op::BitAnd && tc_.isConst(b, &m) && m > 0 && (m & (m - 1)) == 0 && tc_.range(a).first >= 0) {
       Term bit = tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2));
       Term r = e.op == Op::BitXor ? tc_.add(a, tc_.sub(tc_.intConst(m), tc_.mul(tc_.intConst(2 * m), bit)))

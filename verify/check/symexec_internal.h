@@ -135,6 +135,7 @@ private:
     Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values);
                          // Extremum: the per-iteration candidate (kExtremumNone: no update)
     int k = 0;
+    bool trunc = false;  // ShiftRight: C's signed division by 2^k (rounds toward zero)
     bool isMax = false;  // Extremum, ArgExtremum: max (else min)
     int keyVar = -1;     // ArgExtremum: the fold's variable, whose update decides this one's
     bool strict = false; // ArgExtremum: replaced on > (<), not >= (<=)

@@ -55,8 +55,9 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
     // Right shifts are exact up to 64 bits, past which every 64-bit value has reached its
     // fixed point: 0, or -1 for negatives (an unsigned 2^63 needs all 64 shifts).
     int maxIter = (sm.shape == Shape::ShiftRight ? 64 : 62) / sm.k;
+    // (Division rounding toward zero reaches 0 from both sides.)
     Term r = sm.shape == Shape::ShiftRight
-                 ? tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1))
+                 ? (sm.trunc ? tc_.intConst(0) : tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1)))
                  : fresh("loopvar." + name, sort);
     if (sm.shape == Shape::ShiftLeft && ty && ty->isInt() && ty->isSigned && ty->bits < 62) {
       // A signed variable doubled past its width has overflowed on the way (undefined
@@ -72,7 +73,7 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
     }
     for (int n = maxIter; n >= 0; --n) {
       Term p = tc_.intConst(static_cast<int128>(1) << (n * sm.k));
-      Term vn = sm.shape == Shape::ShiftRight ? tc_.div(v0, p) : tc_.mul(v0, p);
+      Term vn = sm.shape == Shape::ShiftLeft ? tc_.mul(v0, p) : sm.trunc ? truncDiv(v0, p) : tc_.div(v0, p);
       r = tc_.ite(tc_.eq(i, tc_.intConst(n)), vn, r);
     }
     return r;
@@ -414,6 +415,18 @@ Exec::Summary Exec::classifyStep(Term e, Term v, uint32_t watermark, const std::
     int128 p;
     if (tc_.isConst(v->kids[1], &p) && p > 1 && (p & (p - 1)) == 0) {
       sm.shape = Shape::ShiftRight;
+      sm.k = 0;
+      while ((static_cast<int128>(1) << sm.k) < p)
+        ++sm.k;
+      return sm;
+    }
+  }
+  // v = e / 2^k on a signed e: C's division, rounding toward zero (truncDiv's form).
+  if (v->kind == smt::Kind::Ite && v->kids[2]->kind == smt::Kind::Div && v->kids[2]->kids[0] == e) {
+    int128 p;
+    if (tc_.isConst(v->kids[2]->kids[1], &p) && p > 1 && (p & (p - 1)) == 0 && truncDiv(e, v->kids[2]->kids[1]) == v) {
+      sm.shape = Shape::ShiftRight;
+      sm.trunc = true;
       sm.k = 0;
       while ((static_cast<int128>(1) << sm.k) < p)
         ++sm.k;

@@ -452,116 +452,141 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
         rep.witness[it.key()] = it.value();
     };
 
-    // Stores to inputs.
-    for (const auto &[key, cw] : run.writers) {
-      auto t = b.tensorOfArray.find(key.first);
-      if (t == b.tensorOfArray.end() || s.tensors[t->second].mode != spec::Mode::In)
-        continue;
-      const spec::Tensor &T = s.tensors[t->second];
-      nlohmann::json w;
-      w["element"] = {{"tensor", T.name}, {"index", unflatten(key.second, shapes[t->second])}};
-      w["writers"] = writersJson(cw);
-      fail(Outcome::Coverage, T.name,
-           "the kernel stores to " + T.name + tupleText(unflatten(key.second, shapes[t->second])) +
-               ", an input of the spec",
-           w);
-      return rep;
-    }
-    // Every output element: written once, with the spec's value.
-    for (size_t t = 0; t < s.tensors.size(); ++t) {
-      const spec::Tensor &T = s.tensors[t];
-      if (T.mode == spec::Mode::In)
-        continue;
-      int a = arrayOfTensor.at(static_cast<int>(t));
-      const spec::TensorValue &want = expected.outputs.at(T.name);
-      int64_t n = count(want.shape);
-      for (int64_t e = 0; e < n; ++e) {
-        std::vector<int64_t> idx = unflatten(e, want.shape);
-        std::string elem = T.name + tupleText(idx);
-        auto wit = run.writers.find({a, e});
-        nlohmann::json w;
-        w["element"] = {{"tensor", T.name}, {"index", idx}};
-        if (wit == run.writers.end() && T.mode == spec::Mode::Out) {
-          fail(Outcome::Coverage, T.name, elem + " is never written", w);
-          return rep;
-        }
-        if (wit != run.writers.end()) {
-          if (wit->second.threads.size() > 1 && !wit->second.atomic) {
-            w["writers"] = writersJson(wit->second);
-            ThreadName t1 = threadOf(wit->second.threads[0], env.block, env.grid);
-            ThreadName t2 = threadOf(wit->second.threads[1], env.block, env.grid);
-            fail(Outcome::Coverage, T.name,
-                 elem + " is written by two threads: block " + dim3Text(t1.block) + " thread " + dim3Text(t1.thread) +
-                     " and block " + dim3Text(t2.block) + " thread " + dim3Text(t2.thread),
-                 w);
-            return rep;
-          }
-        }
-        Value got;
-        if (wit != run.writers.end())
-          got = run.memory.at({a, e});
-        else
-          got = env.memory.at({a, e}); // inout, untouched
-        double x = got.kind == Value::Kind::Float ? got.f : static_cast<double>(got.i);
-        double y = want.data[static_cast<size_t>(e)];
-        if (!std::isfinite(y))
-          continue; // the spec itself is undefined here (log of a negative, ...)
-        auto details = [&]() {
-          w["expected"] = y;
-          w["computed"] = x;
-          // The spec's term for the element, with its index variables bound.
-          for (const spec::Ensures &en : s.ensures)
-            if (en.tensor == static_cast<int>(t)) {
-              std::string at;
-              for (size_t d = 0; d < en.index.size() && d < idx.size(); ++d)
-                at += (d ? ", " : "") + en.index[d] + " = " + std::to_string(idx[d]);
-              w["expected_term"] = spec::print(s, *en.body, en.index) + (at.empty() ? "" : " at " + at);
-            }
-          if (wit != run.writers.end())
-            w["writers"] = writersJson(wit->second);
-          return w;
-        };
-        bool same = spec::isFloat(T.type) ? std::fabs(x - y) <= 1e-6 * std::max({1.0, std::fabs(x), std::fabs(y)})
-                                          : x == y;
-        double x2 = x;
-        if (!got.taint.empty() && rerun.completed) {
-          auto again = rerun.memory.find({a, e});
-          if (again != rerun.memory.end())
-            x2 = again->second.kind == Value::Kind::Float ? again->second.f : static_cast<double>(again->second.i);
-        }
-        // Another value when that memory changes (two NaNs are the same outcome).
-        bool moved = x2 != x && !(std::isnan(x2) && std::isnan(x));
-        double held = kGarbage;
-        if (!moved && !got.taint.empty() && rerunNaN.completed && !std::isnan(x)) {
-          auto again = rerunNaN.memory.find({a, e});
-          if (again != rerunNaN.memory.end() && again->second.kind == Value::Kind::Float &&
-              std::isnan(again->second.f)) {
-            moved = true;
-            x2 = again->second.f;
-            held = again->second.f;
-          }
-        }
-        if (same && !moved)
+    // A failure found where a made-up value (a havoc: the result of a function without a body,
+    // ...) decided the control flow, or made the value compared, is no evidence: the size is
+    // skipped, with the reason.
+    bool invented = false;
+    auto madeUp = [&](const std::string &elem, const std::string &origin) {
+      rep.skipped.push_back(sizesText(sz) + ": " + elem + " depends on " + interp::inventedWhat(origin) +
+                            ", whose value ksynth does not know, so it was not compared");
+      invented = true;
+      return false;
+    };
+    bool failed = [&]() -> bool {
+      // Stores to inputs.
+      for (const auto &[key, cw] : run.writers) {
+        auto t = b.tensorOfArray.find(key.first);
+        if (t == b.tensorOfArray.end() || s.tensors[t->second].mode != spec::Mode::In)
           continue;
-        w = details();
-        if (moved) {
-          w["depends_on"] = got.taint;
-          w["computed_with_other_memory"] = {{"memory_holds", std::isnan(held) ? nlohmann::json("NaN") : nlohmann::json(held)},
-                                             {"computed", std::isnan(x2) ? nlohmann::json("NaN") : nlohmann::json(x2)}};
-          fail(Outcome::Equivalence, T.name,
-               elem + " depends on " + got.taint + ": it is " + numText(x) + " when that memory holds 0 and " +
-                   numText(x2) + " when it holds " + numText(held) + "; the spec gives " + numText(y),
-               w);
-          return rep;
-        }
-        {
-          std::string term = w.contains("expected_term") ? " = " + w["expected_term"].get<std::string>() : "";
-          fail(Outcome::Equivalence, T.name, elem + " is " + numText(x) + " but the spec gives " + numText(y) + term,
-               w);
-          return rep;
+        const spec::Tensor &T = s.tensors[t->second];
+        nlohmann::json w;
+        w["element"] = {{"tensor", T.name}, {"index", unflatten(key.second, shapes[t->second])}};
+        w["writers"] = writersJson(cw);
+        if (!run.inventedControl.empty())
+          return madeUp("a store to " + T.name, run.inventedControl);
+        fail(Outcome::Coverage, T.name,
+             "the kernel stores to " + T.name + tupleText(unflatten(key.second, shapes[t->second])) +
+                 ", an input of the spec",
+             w);
+        return true;
+      }
+      // Every output element: written once, with the spec's value.
+      for (size_t t = 0; t < s.tensors.size(); ++t) {
+        const spec::Tensor &T = s.tensors[t];
+        if (T.mode == spec::Mode::In)
+          continue;
+        int a = arrayOfTensor.at(static_cast<int>(t));
+        const spec::TensorValue &want = expected.outputs.at(T.name);
+        int64_t n = count(want.shape);
+        for (int64_t e = 0; e < n; ++e) {
+          std::vector<int64_t> idx = unflatten(e, want.shape);
+          std::string elem = T.name + tupleText(idx);
+          auto wit = run.writers.find({a, e});
+          nlohmann::json w;
+          w["element"] = {{"tensor", T.name}, {"index", idx}};
+          if (wit == run.writers.end() && T.mode == spec::Mode::Out) {
+            if (!run.inventedControl.empty())
+              return madeUp("whether " + elem + " is written", run.inventedControl);
+            fail(Outcome::Coverage, T.name, elem + " is never written", w);
+            return true;
+          }
+          if (wit != run.writers.end()) {
+            if (wit->second.threads.size() > 1 && !wit->second.atomic) {
+              if (!run.inventedControl.empty())
+                return madeUp("which threads write " + elem, run.inventedControl);
+              w["writers"] = writersJson(wit->second);
+              ThreadName t1 = threadOf(wit->second.threads[0], env.block, env.grid);
+              ThreadName t2 = threadOf(wit->second.threads[1], env.block, env.grid);
+              fail(Outcome::Coverage, T.name,
+                   elem + " is written by two threads: block " + dim3Text(t1.block) + " thread " + dim3Text(t1.thread) +
+                       " and block " + dim3Text(t2.block) + " thread " + dim3Text(t2.thread),
+                   w);
+              return true;
+            }
+          }
+          Value got;
+          if (wit != run.writers.end())
+            got = run.memory.at({a, e});
+          else
+            got = env.memory.at({a, e}); // inout, untouched
+          double x = got.kind == Value::Kind::Float ? got.f : static_cast<double>(got.i);
+          double y = want.data[static_cast<size_t>(e)];
+          if (!std::isfinite(y))
+            continue; // the spec itself is undefined here (log of a negative, ...)
+          auto details = [&]() {
+            w["expected"] = y;
+            w["computed"] = x;
+            // The spec's term for the element, with its index variables bound.
+            for (const spec::Ensures &en : s.ensures)
+              if (en.tensor == static_cast<int>(t)) {
+                std::string at;
+                for (size_t d = 0; d < en.index.size() && d < idx.size(); ++d)
+                  at += (d ? ", " : "") + en.index[d] + " = " + std::to_string(idx[d]);
+                w["expected_term"] = spec::print(s, *en.body, en.index) + (at.empty() ? "" : " at " + at);
+              }
+            if (wit != run.writers.end())
+              w["writers"] = writersJson(wit->second);
+            return w;
+          };
+          bool same = spec::isFloat(T.type) ? std::fabs(x - y) <= 1e-6 * std::max({1.0, std::fabs(x), std::fabs(y)})
+                                            : x == y;
+          double x2 = x;
+          if (!got.taint.empty() && rerun.completed) {
+            auto again = rerun.memory.find({a, e});
+            if (again != rerun.memory.end())
+              x2 = again->second.kind == Value::Kind::Float ? again->second.f : static_cast<double>(again->second.i);
+          }
+          // Another value when that memory changes (two NaNs are the same outcome).
+          bool moved = x2 != x && !(std::isnan(x2) && std::isnan(x));
+          double held = kGarbage;
+          if (!moved && !got.taint.empty() && rerunNaN.completed && !std::isnan(x)) {
+            auto again = rerunNaN.memory.find({a, e});
+            if (again != rerunNaN.memory.end() && again->second.kind == Value::Kind::Float &&
+                std::isnan(again->second.f)) {
+              moved = true;
+              x2 = again->second.f;
+              held = again->second.f;
+            }
+          }
+          if (same && !moved)
+            continue;
+          if (interp::isInvented(got.taint) || !run.inventedControl.empty())
+            return madeUp(elem, interp::isInvented(got.taint) ? got.taint : run.inventedControl);
+          w = details();
+          if (moved) {
+            w["depends_on"] = got.taint;
+            w["computed_with_other_memory"] = {{"memory_holds", std::isnan(held) ? nlohmann::json("NaN") : nlohmann::json(held)},
+                                               {"computed", std::isnan(x2) ? nlohmann::json("NaN") : nlohmann::json(x2)}};
+            fail(Outcome::Equivalence, T.name,
+                 elem + " depends on " + got.taint + ": it is " + numText(x) + " when that memory holds 0 and " +
+                     numText(x2) + " when it holds " + numText(held) + "; the spec gives " + numText(y),
+                 w);
+            return true;
+          }
+          {
+            std::string term = w.contains("expected_term") ? " = " + w["expected_term"].get<std::string>() : "";
+            fail(Outcome::Equivalence, T.name, elem + " is " + numText(x) + " but the spec gives " + numText(y) + term,
+                 w);
+            return true;
+          }
         }
       }
-    }
+      return false;
+    }();
+    if (failed)
+      return rep;
+    if (invented)
+      continue;
     if (std::find(rep.agreed.begin(), rep.agreed.end(), sz) == rep.agreed.end())
       rep.agreed.push_back(sz);
   }

@@ -58,6 +58,8 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       s->barrier = name == "__syncthreads" ? ir::BarrierKind::Block : ir::BarrierKind::Warp;
       return ir::mkConstInt(0, Type::i32());
     }
+    if (fromPrelude && isWarpPrimitive(name))
+      return warpCall(call, name, rt);
     if (name == "__threadfence" || name == "__threadfence_block" || name == "__threadfence_system")
       return ir::mkConstInt(0, Type::i32()); // fences order, they do not synchronise
     // Cooperative groups: g.sync() / synchronize(g) on a thread_block or grid_group.

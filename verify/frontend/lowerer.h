@@ -239,6 +239,18 @@ private:
                      std::optional<AggLV> thisObj = std::nullopt);
   void discard(const Expr *e);
 
+  // ---- warp-level primitives (lower_warp.cpp) ------------------------------------------------
+
+  std::map<std::string, int> exchange_; // virtual shared array per element type
+  static bool isWarpPrimitive(const std::string &name);
+  ExprPtr linearTid();
+  ExprPtr blockThreads();
+  int exchangeArray(Type t);
+  bool fullMask(const CallExpr *call, const std::string &name);
+  void warpBarrier(SourceLocation sl);
+  void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
+  ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
+
   // ---- statements -------------------------------------------------------------------------
 
   void stmt(const Stmt *s);

@@ -248,6 +248,8 @@ GridRun runGrid(const Kernel &k, const Env &env) {
           if (!t.m)
             continue;
           run.steps += t.m->stepsTaken();
+          if (run.inventedControl.empty())
+            run.inventedControl = t.m->trace.inventedControl;
           for (Event &ev : t.m->trace.events)
             if (run.faults.size() < 16 && !definedWrap(ev))
               run.faults.push_back({t.id, std::move(ev)});

@@ -44,6 +44,18 @@
 
 namespace ksynth::interp {
 
+namespace {
+constexpr const char *kInvented = "a value ksynth does not know: ";
+}
+
+std::string inventedOrigin(const std::string &what) { return kInvented + what; }
+
+bool isInvented(const std::string &taint) { return taint.rfind(kInvented, 0) == 0; }
+
+std::string inventedWhat(const std::string &taint) {
+  return isInvented(taint) ? taint.substr(std::string(kInvented).size()) : taint;
+}
+
 using namespace detail;
 
 Trace runThread(const Kernel &k, const Env &env, const ThreadId &tid) {

@@ -21,6 +21,14 @@
 
 namespace ksynth::interp {
 
+// A taint origin that is a value ksynth made up, not one the kernel read: a Havoc (the result of
+// a function declared without a body, a texture fetch, an uninitialised variable). Joining
+// taints keeps such an origin over a memory one, so a result that depends on a made-up value
+// says so: it is never evidence about the kernel.
+std::string inventedOrigin(const std::string &what);
+bool isInvented(const std::string &taint);
+std::string inventedWhat(const std::string &taint); // what inventedOrigin was given
+
 struct Dim3 {
   int64_t x = 1, y = 1, z = 1;
   int64_t operator[](int i) const { return i == 0 ? x : i == 1 ? y : z; }
@@ -138,6 +146,8 @@ struct Trace {
                             // "unsupported: ...", ...
   // The shared and global cells this thread wrote, with their final values (not local ones).
   std::map<std::pair<int, int64_t>, Value> writes;
+  // The first made-up value (inventedOrigin) that decided a branch, a loop test or an address.
+  std::string inventedControl;
 };
 
 struct ThreadId {
@@ -169,6 +179,9 @@ struct GridRun {
   std::map<std::pair<int, int64_t>, Value> memory; // global cells stored by the launch: final values
   std::map<std::pair<int, int64_t>, CellWrites> writers;
   int64_t steps = 0;
+  // The first made-up value that decided control flow or an address in some thread
+  // (Trace::inventedControl): which cells were written then says nothing about the kernel.
+  std::string inventedControl;
 };
 // Linear thread id in GridRun::writers: (block linear id) * threads per block + (thread
 // linear id), both x fastest.

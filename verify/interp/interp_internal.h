@@ -32,10 +32,12 @@ struct Stop { // ends the thread: runThread catches it
 struct CannotEval {}; // evalConstExpr: the expression is not a launch-time constant
 
 inline void addTaint(std::string &t, const std::string &more) {
-  if (t.empty())
+  if (t.empty() || (!more.empty() && isInvented(more) && !isInvented(t)))
     t = more;
 }
-inline std::string join(const std::string &a, const std::string &b) { return a.empty() ? b : a; }
+inline std::string join(const std::string &a, const std::string &b) {
+  return a.empty() || (!b.empty() && isInvented(b) && !isInvented(a)) ? b : a;
+}
 
 // Two's-complement wrap of an exact value into an integer (or bool) type.
 inline __int128 wrapTo(__int128 v, const Type &t) {
@@ -190,6 +192,11 @@ private:
   Flow execMerged(const Stmt &s, const Value &c);
   int64_t threadLinear() const;
   void checkNarrowing(const Value &v, const Type &from, const Type &to);
+
+  void noteInvented(const std::string &taint) {
+    if (trace.inventedControl.empty() && !taint.empty() && isInvented(taint))
+      trace.inventedControl = taint;
+  }
 
   std::string ctrl() const {
     if (!scopedCtrl.empty())

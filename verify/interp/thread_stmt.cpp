@@ -42,6 +42,7 @@ Flow Machine::execLoop(const Stmt &s) {
     cur = &s; // events of the condition belong to the Loop, not to the last body statement
     Value c = eval(*s.cond);
     dependsOn(c, "a loop test depends on a value loaded from memory");
+    noteInvented(c.taint);
     if (!c.taint.empty()) {
       addTaint(condTaint, c.taint);
       // SEMANTICS (taint): everything after a tainted test in this loop instance runs only
@@ -83,6 +84,7 @@ Flow Machine::execAccess(const Stmt &s) {
     malformed("access through a null or unassigned pointer");
   const ir::Array &arr = k.arrays[p.array];
   std::string addrT = p.taint;
+  noteInvented(p.taint);
   std::vector<__int128> idx;
   for (const ir::ExprPtr &i : s.index) {
     Value v = eval(*i);
@@ -90,6 +92,7 @@ Flow Machine::execAccess(const Stmt &s) {
       malformed("non-integer index");
     dependsOn(v, "an address depends on a value loaded from memory");
     idx.push_back(v.i);
+    noteInvented(v.taint);
     addTaint(addrT, v.taint);
   }
 
@@ -335,6 +338,7 @@ Flow Machine::exec(const Stmt &s) {
     }
     std::string saved = scopedCtrl;
     addTaint(scopedCtrl, c.taint);
+    noteInvented(c.taint);
     Flow f = execBlock(truthy(c) ? s.body : s.elseBody);
     scopedCtrl = saved;
     if (!c.taint.empty()) {
@@ -408,7 +412,7 @@ Flow Machine::exec(const Stmt &s) {
   case StmtKind::Havoc: {
     // Some value: replay picks zero and marks it as not a fact about the kernel.
     Value v = zeroOf(k.vars[s.var].type);
-    v.taint = s.text;
+    v.taint = inventedOrigin(s.text.empty() ? "the value of '" + k.vars[s.var].name + "'" : s.text);
     if (symOn()) // SEMANTICS (symbolic): a new unknown
       v.sym = env.symbolic->unknown(s.text.empty() ? k.vars[s.var].name : s.text);
     assign(s.var, std::move(v));

@@ -379,7 +379,7 @@ struct Printer {
       expr(*s.cond);
       break;
     case StmtKind::Assert:
-      os << "assert ";
+      os << (s.assertKind == AssertKind::Warp ? "assert.warp " : "assert ");
       expr(*s.cond);
       break;
     case StmtKind::Unsupported: os << "unsupported \"" << s.text << "\""; break;

@@ -155,6 +155,9 @@ enum class StmtKind : uint8_t {
 // threads of each block, like a block barrier.
 enum class BarrierKind : uint8_t { Block, Warp, Grid };
 enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc, Dec };
+// What an Assert states: the program's own `__assert`, or a rule of a warp-level primitive that
+// the frontend made explicit (a shuffle reads a lane that exists; its width is valid).
+enum class AssertKind : uint8_t { User, Warp };
 const char *atomicOpName(AtomicOp op);
 
 struct Stmt;
@@ -172,6 +175,7 @@ struct Stmt {
   ExprPtr cond;        // If/Loop/Assume/Assert
   AtomicOp atomic = AtomicOp::Add;
   BarrierKind barrier = BarrierKind::Block;
+  AssertKind assertKind = AssertKind::User;
   int label = -1;      // Block/Loop: own label (Loop: break target); Exit: target
   int contLabel = -1;  // Loop: label of the body block (continue target)
   bool testFirst = true; // Loop: false for do-while

@@ -867,6 +867,28 @@ TEST_CASE("havoc: some value, replayed as zero and tainted with where it comes f
   auto acc = eventsOf(t, EventKind::Access);
   REQUIRE(acc.size() == 1);
   CHECK(acc[0]->flat == 0);
-  CHECK(acc[0]->vars.at(x).taint == "the value of uninitialised 'x'");
-  CHECK(acc[0]->taint == "the value of uninitialised 'x'"); // the address depends on it
+  CHECK(isInvented(acc[0]->vars.at(x).taint));
+  CHECK(inventedWhat(acc[0]->vars.at(x).taint) == "the value of uninitialised 'x'");
+  CHECK(acc[0]->taint == acc[0]->vars.at(x).taint); // the address depends on it
+  CHECK(t.inventedControl == acc[0]->taint);        // and a made-up address is recorded
+}
+
+TEST_CASE("havoc: a made-up origin wins over a memory one when taints join") {
+  KB kb;
+  int p = kb.ptrParam("p", Type::i32());
+  int q = kb.ptrParam("q", Type::i32());
+  int x = kb.var("x", Type::i32());
+  int y = kb.var("y", Type::i32());
+  auto h = std::make_shared<Stmt>();
+  h->kind = StmtKind::Havoc;
+  h->var = x;
+  h->text = "the result of 'f()'";
+  // y = p[0] (tainted by memory), then q[0] = y + x: the stored value depends on both.
+  kb.body({load(y, arr(p), {i32(0)}), h, store(arr(q), {i32(0)}, ksynth::ir::mkBinary(Op::Add, Type::i32(), var(kb, y), var(kb, x)))});
+  Trace t = runThread(kb.k, launch(1), thread(0));
+  REQUIRE(t.writes.count({q, 0}) == 1);
+  const Value &v = t.writes.at({q, 0});
+  CHECK(isInvented(v.taint));
+  CHECK(inventedWhat(v.taint) == "the result of 'f()'");
+  CHECK(t.inventedControl.empty()); // no branch or address depended on it
 }

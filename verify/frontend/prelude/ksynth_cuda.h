@@ -22,6 +22,35 @@ typedef __SIZE_TYPE__ size_t;
 // __syncthreads and __threadfence* are clang builtins in CUDA mode.
 KSYNTH_DEV void __syncwarp(unsigned mask = 0xffffffffu);
 
+// Warp-level primitives (the frontend lowers them to an exchange between the lanes).
+#define KSYNTH_SHFL(T)                                                                       \
+  KSYNTH_DEV T __shfl_sync(unsigned mask, T var, int srcLane, int width = 32);               \
+  KSYNTH_DEV T __shfl_up_sync(unsigned mask, T var, unsigned delta, int width = 32);         \
+  KSYNTH_DEV T __shfl_down_sync(unsigned mask, T var, unsigned delta, int width = 32);       \
+  KSYNTH_DEV T __shfl_xor_sync(unsigned mask, T var, int laneMask, int width = 32);
+KSYNTH_SHFL(int)
+KSYNTH_SHFL(unsigned)
+KSYNTH_SHFL(long)
+KSYNTH_SHFL(unsigned long)
+KSYNTH_SHFL(long long)
+KSYNTH_SHFL(unsigned long long)
+KSYNTH_SHFL(float)
+KSYNTH_SHFL(double)
+#undef KSYNTH_SHFL
+KSYNTH_DEV unsigned __ballot_sync(unsigned mask, int predicate);
+KSYNTH_DEV int __any_sync(unsigned mask, int predicate);
+KSYNTH_DEV int __all_sync(unsigned mask, int predicate);
+KSYNTH_DEV unsigned __activemask(void);
+KSYNTH_DEV unsigned __reduce_add_sync(unsigned mask, unsigned value);
+KSYNTH_DEV int __reduce_add_sync(unsigned mask, int value);
+KSYNTH_DEV unsigned __reduce_min_sync(unsigned mask, unsigned value);
+KSYNTH_DEV int __reduce_min_sync(unsigned mask, int value);
+KSYNTH_DEV unsigned __reduce_max_sync(unsigned mask, unsigned value);
+KSYNTH_DEV int __reduce_max_sync(unsigned mask, int value);
+KSYNTH_DEV unsigned __reduce_and_sync(unsigned mask, unsigned value);
+KSYNTH_DEV unsigned __reduce_or_sync(unsigned mask, unsigned value);
+KSYNTH_DEV unsigned __reduce_xor_sync(unsigned mask, unsigned value);
+
 // Atomics (all overloads CUDA provides for these types).
 #define KSYNTH_ATOMIC(name)                                                                  \
   KSYNTH_DEV int name(int *, int);                                                           \

@@ -1,0 +1,164 @@
+// Warp-level primitives: what they lower to, and what the lowered code computes when the
+// interpreter runs a whole block (each value checked against CUDA's rules, written out here).
+#include "frontend_support.h"
+
+#include "verify/interp/interp.h"
+
+#include <algorithm>
+#include <string>
+
+using namespace ksynth::ir;
+using namespace ksynth::frontend::test;
+using ksynth::frontend::Diagnostic;
+
+namespace {
+
+// Runs the only kernel of `code`, with parameter `out` of `cells` ints, on one block of
+// `threads`; returns out's final contents (-1: not written) and, in `faults`, the run's faults.
+std::vector<int64_t> runBlock(const Kernel &k, int64_t threads, int64_t cells, std::vector<ksynth::interp::Fault> *faults = nullptr) {
+  ksynth::interp::Env env;
+  env.block = {threads, 1, 1};
+  env.grid = {1, 1, 1};
+  int out = k.findParamArray("out");
+  REQUIRE(out >= 0);
+  env.lens[out] = cells;
+  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
+  INFO(run.error);
+  REQUIRE(run.completed);
+  if (faults)
+    *faults = run.faults;
+  std::vector<int64_t> v(static_cast<size_t>(cells), -1);
+  for (int64_t c = 0; c < cells; ++c) {
+    auto it = run.memory.find({out, c});
+    if (it != run.memory.end())
+      v[static_cast<size_t>(c)] = static_cast<int64_t>(it->second.i);
+  }
+  return v;
+}
+
+} // namespace
+
+TEST_CASE("a shuffle lowers to an exchange: store, __syncwarp, warp assertion, guarded load, __syncwarp") {
+  Kernel k = one(R"(
+__global__ void k(float *out) {
+  out[threadIdx.x] = __shfl_down_sync(0xffffffff, 1.0f * threadIdx.x, 4);
+}
+)");
+  auto stores = stmts(k, StmtKind::Store), loads = stmts(k, StmtKind::Load);
+  REQUIRE(stores.size() == 2); // the exchange cell, then out[...]
+  REQUIRE(loads.size() == 1);
+  const Array &x = k.arrays[stores[0]->ptr->id];
+  CHECK(x.space == Space::Shared);
+  CHECK(x.name == "warp_xchg_f32");
+  CHECK(loads[0]->ptr->id == stores[0]->ptr->id);
+  auto barriers = stmts(k, StmtKind::Barrier);
+  REQUIRE(barriers.size() == 2);
+  for (const Stmt *b : barriers)
+    CHECK(b->barrier == BarrierKind::Warp);
+  auto asserts = stmts(k, StmtKind::Assert);
+  REQUIRE(asserts.size() == 1);
+  CHECK(asserts[0]->assertKind == AssertKind::Warp);
+  CHECK(asserts[0]->text.find("reads a lane that does not exist") != std::string::npos);
+  CHECK(stmts(k, StmtKind::Unsupported).empty());
+}
+
+TEST_CASE("a partial or computed mask, __activemask and a computed width are unsupported, with the reason") {
+  for (const char *call : {"__shfl_down_sync(0xffffu, v, 1)", "__shfl_down_sync(m, v, 1)",
+                           "__shfl_down_sync(0xffffffff, v, 1, w)", "__shfl_xor_sync(__activemask(), v, 1)"}) {
+    CAPTURE(call);
+    Kernel k = one(std::string("__global__ void k(float *out, unsigned m, int w) {\n  float v = out[0];\n  out[1] = ") +
+                   call + ";\n}\n");
+    auto u = stmts(k, StmtKind::Unsupported);
+    REQUIRE(!u.empty());
+    bool named = false;
+    for (const Stmt *s : u)
+      named |= s->text.find("mask") != std::string::npos || s->text.find("width") != std::string::npos ||
+               s->text.find("__activemask") != std::string::npos;
+    CHECK(named);
+  }
+}
+
+TEST_CASE("a function of the file without a body is some value, not a shuffle, whatever its name") {
+  std::vector<Diagnostic> notes;
+  Kernel k = one(R"(
+__device__ float __my_shfl(unsigned mask, float v, int d, int w);
+__global__ void k(float *out) {
+  out[0] = __my_shfl(0xffffffff, out[1], 1, 32);
+}
+)",
+                 &notes);
+  CHECK(stmts(k, StmtKind::Havoc).size() == 1);
+  CHECK(stmts(k, StmtKind::Barrier).empty());
+}
+
+TEST_CASE("shuffles, votes and warp reductions compute what CUDA specifies, lane by lane") {
+  Kernel k = one(R"(
+#define FULL 0xffffffffu
+__global__ void k(int *out) {
+  int t = threadIdx.x;
+  out[0 * 64 + t] = __shfl_sync(FULL, t * 10, t + 3, 8);
+  out[1 * 64 + t] = __shfl_up_sync(FULL, t * 10, 3, 8);
+  out[2 * 64 + t] = __shfl_down_sync(FULL, t * 10, 5, 16);
+  out[3 * 64 + t] = __shfl_xor_sync(FULL, t * 10, 9, 8);
+  out[4 * 64 + t] = __shfl_xor_sync(FULL, t * 10, 2);
+  out[5 * 64 + t] = (int)__ballot_sync(FULL, t % 3 == 0);
+  out[6 * 64 + t] = __reduce_max_sync(FULL, (t * 7) % 13);
+  out[7 * 64 + t] = __all_sync(FULL, t != 5) + 2 * __any_sync(FULL, t == 40);
+  out[8 * 64 + t] = (int)__reduce_add_sync(FULL, (unsigned)t);
+}
+)");
+  std::vector<int64_t> got = runBlock(k, 64, 9 * 64);
+  for (int64_t t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    int64_t lane = t % 32, base = t - lane;
+    auto at = [&](int row) { return got[static_cast<size_t>(row * 64 + t)]; };
+    // srcLane modulo the width, inside the lane's segment.
+    CHECK(at(0) == (base + (lane - lane % 8) + (t + 3) % 8) * 10);
+    // up: the lowest `delta` lanes of each segment keep their own value.
+    CHECK(at(1) == (lane % 8 >= 3 ? (t - 3) * 10 : t * 10));
+    // down: lanes whose source is past their segment keep their own value.
+    CHECK(at(2) == (lane % 16 + 5 < 16 ? (t + 5) * 10 : t * 10));
+    // xor into a later segment gives the own value; into an earlier one, that lane's.
+    int64_t x9 = lane ^ 9;
+    CHECK(at(3) == (x9 < lane - lane % 8 + 8 ? (base + x9) * 10 : t * 10));
+    CHECK(at(4) == (base + (lane ^ 2)) * 10);
+    int64_t ballot = 0, mx = 0, sum = 0;
+    bool all = true, any = false;
+    for (int64_t j = 0; j < 32; ++j) {
+      if ((base + j) % 3 == 0)
+        ballot |= int64_t{1} << j;
+      mx = std::max(mx, ((base + j) * 7) % 13);
+      all &= base + j != 5;
+      any |= base + j == 40;
+      sum += base + j;
+    }
+    CHECK(at(5) == static_cast<int32_t>(static_cast<uint32_t>(ballot)));
+    CHECK(at(6) == mx);
+    CHECK(at(7) == (all ? 1 : 0) + 2 * (any ? 1 : 0));
+    CHECK(at(8) == sum);
+  }
+}
+
+TEST_CASE("in a partial last warp a shuffle from a missing lane fails its warp assertion; votes see only real lanes") {
+  Kernel k = one(R"(
+__global__ void k(int *out) {
+  int t = threadIdx.x;
+  out[t] = __shfl_down_sync(0xffffffff, t, 8);
+  out[48 + t] = (int)__ballot_sync(0xffffffff, 1);
+}
+)");
+  std::vector<ksynth::interp::Fault> faults;
+  std::vector<int64_t> got = runBlock(k, 48, 96, &faults);
+  // Lanes 40..47 of the second warp read 48..55, which do not exist.
+  int64_t failing = 0;
+  for (const ksynth::interp::Fault &f : faults) {
+    CHECK(f.event.kind == ksynth::interp::EventKind::AssertFail);
+    CHECK(f.thread.thread.x >= 40);
+    ++failing;
+  }
+  CHECK(failing == 8);
+  CHECK(got[0] == 8);
+  CHECK(got[39] == 47);
+  CHECK(got[48 + 0] == static_cast<int32_t>(0xffffffffu));
+  CHECK(got[48 + 40] == 0xffff); // 16 lanes in the last warp
+}

@@ -1,0 +1,268 @@
+// Frontend: warp-level primitives (shuffles, votes, warp reductions).
+//
+// Each is lowered to an exchange through a per-type virtual __shared__ array of one cell per
+// thread of the block (`warp_xchg_T`, indexed by the block-linear thread id):
+//
+//     xchg[tid] = v;  __syncwarp();  [assert.warp: the source lane exists]
+//     r = in range ? xchg[warpBase + srcLane] : v;  __syncwarp();
+//
+// so their meaning needs nothing new downstream: the interpreter runs it, the symbolic
+// executor reads `xchg` like any shared array, the race check orders the exchange by the warp
+// barriers, and the barrier-divergence check is the convergence obligation (every lane of the
+// warp reaches the same primitive). Only the full mask is modelled; a lane reading from a lane
+// that does not exist (a partial last warp) fails a warp assertion.
+#include "verify/frontend/lowerer.h"
+
+namespace ksynth::frontend::detail {
+
+namespace {
+
+constexpr int64_t kWarp = 32;
+constexpr int64_t kMaxThreads = 1024; // threads in a block, at most (CUDA)
+
+bool isShuffle(const std::string &n) {
+  return n == "__shfl_sync" || n == "__shfl_up_sync" || n == "__shfl_down_sync" || n == "__shfl_xor_sync";
+}
+
+bool isVote(const std::string &n) {
+  return n == "__ballot_sync" || n == "__any_sync" || n == "__all_sync" || n == "__reduce_add_sync" ||
+         n == "__reduce_min_sync" || n == "__reduce_max_sync" || n == "__reduce_and_sync" ||
+         n == "__reduce_or_sync" || n == "__reduce_xor_sync";
+}
+
+ExprPtr i64c(int64_t v) { return ir::mkConstInt(v, Type::i64()); }
+ExprPtr bin(Op op, ExprPtr a, ExprPtr b) { return ir::mkBinary(op, Type::i64(), std::move(a), std::move(b)); }
+ExprPtr cmp(Op op, ExprPtr a, ExprPtr b) { return ir::mkBinary(op, Type::boolean(), std::move(a), std::move(b)); }
+
+} // namespace
+
+bool Lowerer::isWarpPrimitive(const std::string &name) {
+  return isShuffle(name) || isVote(name) || name == "__activemask";
+}
+
+// threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z), and the block's size.
+ExprPtr Lowerer::linearTid() {
+  auto b = [](ir::Builtin w, int d) { return ir::mkCast(Type::i64(), ir::mkBuiltin(w, d)); };
+  return bin(Op::Add, b(ir::Builtin::ThreadIdx, 0),
+             bin(Op::Mul, b(ir::Builtin::BlockDim, 0),
+                 bin(Op::Add, b(ir::Builtin::ThreadIdx, 1),
+                     bin(Op::Mul, b(ir::Builtin::BlockDim, 1), b(ir::Builtin::ThreadIdx, 2)))));
+}
+
+ExprPtr Lowerer::blockThreads() {
+  auto b = [](int d) { return ir::mkCast(Type::i64(), ir::mkBuiltin(ir::Builtin::BlockDim, d)); };
+  return bin(Op::Mul, b(0), bin(Op::Mul, b(1), b(2)));
+}
+
+int Lowerer::exchangeArray(Type t) {
+  std::string name = "warp_xchg_" + t.str();
+  auto it = exchange_.find(name);
+  if (it != exchange_.end())
+    return it->second;
+  ir::Array a;
+  a.name = name;
+  a.space = ir::Space::Shared;
+  a.elem = t;
+  a.dims = {kMaxThreads};
+  int id = k_.addArray(a);
+  exchange_[name] = id;
+  return id;
+}
+
+// The mask argument: the full mask, else the call is not modelled (reported as unsupported).
+bool Lowerer::fullMask(const CallExpr *call, const std::string &name) {
+  std::optional<int64_t> m = constInt(call->getArg(0));
+  if (m && (static_cast<uint64_t>(*m) & 0xffffffffu) == 0xffffffffu)
+    return true;
+  discard(call->getArg(0));
+  unsupported(call->getExprLoc(), name + " with " +
+                                      (m ? "the partial mask '" + text(call->getArg(0)->getSourceRange()) + "'"
+                                         : "the mask '" + text(call->getArg(0)->getSourceRange()) +
+                                               "', which is not a constant") +
+                                      ": only the full mask 0xffffffff is modelled");
+  return false;
+}
+
+void Lowerer::warpBarrier(SourceLocation sl) {
+  auto s = emit(StmtKind::Barrier, sl);
+  s->barrier = ir::BarrierKind::Warp;
+}
+
+// `violation`: what it means when cond fails (the obligation's headline).
+void Lowerer::warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation) {
+  auto s = emit(StmtKind::Assert, sl);
+  s->cond = std::move(cond);
+  s->assertKind = ir::AssertKind::Warp;
+  s->text = violation;
+}
+
+ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt) {
+  SourceLocation sl = call->getExprLoc();
+  std::string callText = text(call->getSourceRange());
+  if (name == "__activemask") {
+    unsupported(sl, "__activemask(): which lanes are active is not modelled");
+    return ir::mkConstInt(0, Type::u32());
+  }
+  if (call->getNumArgs() < 2 || rt.kind == ir::TypeKind::Void) {
+    unsupported(sl, "call '" + callText + "'");
+    return ir::mkConstInt(0, Type::i32());
+  }
+  if (!fullMask(call, name)) {
+    for (unsigned i = 1; i < call->getNumArgs(); ++i)
+      discard(call->getArg(i));
+    return ir::mkConstInt(0, rt);
+  }
+  ExprPtr tid = linearTid();
+  ExprPtr lane = bin(Op::Rem, tid, i64c(kWarp));
+  ExprPtr warpBase = bin(Op::Sub, tid, lane);
+
+  if (isVote(name)) {
+    // Every lane's operand goes through the exchange; the result folds the lanes that exist.
+    bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
+    Type et = isPred ? Type::u32() : rt;
+    ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
+                       : cast(rvalue(call->getArg(1)), et);
+    int xchg = exchangeArray(et);
+    auto st = emit(StmtKind::Store, sl);
+    st->ptr = ir::mkArrayRef(xchg);
+    st->index = {tid};
+    st->value = v;
+    st->text = name;
+    warpBarrier(sl);
+    int acc = newTemp(rt, "vote");
+    Op fold = name == "__reduce_min_sync"   ? Op::Min
+              : name == "__reduce_max_sync" ? Op::Max
+              : name == "__reduce_and_sync" ? Op::BitAnd
+              : name == "__reduce_or_sync"  ? Op::BitOr
+              : name == "__reduce_xor_sync" ? Op::BitXor
+                                            : Op::Add;
+    // The fold's start: the identity of its operation (min over an empty set never happens: the
+    // calling lane exists).
+    ExprPtr start = name == "__all_sync" ? ir::mkConstInt(1, rt)
+                    : fold == Op::Min    ? ir::mkConstInt(rt.isSigned ? INT32_MAX : -1, rt)
+                    : fold == Op::Max    ? ir::mkConstInt(rt.isSigned ? INT32_MIN : 0, rt)
+                    : fold == Op::BitAnd ? ir::mkConstInt(-1, rt)
+                                         : ir::mkConstInt(0, rt);
+    auto init = emit(StmtKind::Assign, sl);
+    init->var = acc;
+    init->value = cast(start, rt);
+    ir::Block *saved = cur_;
+    for (int64_t j = 0; j < kWarp; ++j) {
+      ExprPtr cell = bin(Op::Add, warpBase, i64c(j));
+      auto br = emit(StmtKind::If, sl);
+      br->cond = cmp(Op::Lt, cell, blockThreads());
+      cur_ = &br->body;
+      int t = newTemp(et, "lane");
+      auto ld = emit(StmtKind::Load, sl);
+      ld->var = t;
+      ld->ptr = ir::mkArrayRef(xchg);
+      ld->index = {cell};
+      ld->text = name + " (lane " + std::to_string(j) + ")";
+      ExprPtr x = ir::mkVar(t, et), a = ir::mkVar(acc, rt), nv;
+      ExprPtr bit = cmp(Op::Ne, x, ir::mkConstInt(0, et));
+      if (name == "__ballot_sync")
+        nv = ir::mkSelect(rt, bit, ir::mkBinary(Op::Add, rt, a, ir::mkConstInt(int64_t{1} << j, rt)), a);
+      else if (name == "__any_sync")
+        nv = ir::mkSelect(rt, bit, ir::mkConstInt(1, rt), a);
+      else if (name == "__all_sync")
+        nv = ir::mkSelect(rt, bit, a, ir::mkConstInt(0, rt));
+      else
+        nv = ir::mkBinary(fold, rt, a, cast(x, rt));
+      auto as = emit(StmtKind::Assign, sl);
+      as->var = acc;
+      as->value = nv;
+      cur_ = saved;
+    }
+    warpBarrier(sl);
+    return ir::mkVar(acc, rt);
+  }
+
+  // Shuffles: (mask, var, srcLane | delta | laneMask, width = warpSize).
+  if (call->getNumArgs() < 3) {
+    unsupported(sl, "call '" + callText + "'");
+    return ir::mkConstInt(0, rt);
+  }
+  int64_t width = kWarp;
+  if (call->getNumArgs() >= 4 && !call->getArg(3)->isDefaultArgument()) {
+    std::optional<int64_t> w = constInt(call->getArg(3));
+    if (!w) {
+      discard(call->getArg(3));
+      unsupported(sl, name + " with a width that is not a constant");
+      return ir::mkConstInt(0, rt);
+    }
+    width = *w;
+  }
+  ExprPtr v = cast(rvalue(call->getArg(1)), rt);
+  // delta and laneMask as the hardware reads them: 32-bit unsigned.
+  ExprPtr x = name == "__shfl_sync" ? ir::mkCast(Type::i64(), rvalue(call->getArg(2)))
+                                    : ir::mkCast(Type::i64(), cast(rvalue(call->getArg(2)), Type::u32()));
+  if (width < 1 || width > kWarp || (width & (width - 1)) != 0) {
+    // Undefined in CUDA: an obligation that fails wherever the call is reached.
+    warpAssert(sl, ir::mkConstBool(false),
+               "the width " + std::to_string(width) + " of '" + callText + "' is not a power of two in [1, 32]");
+    width = kWarp;
+  }
+  ExprPtr w = i64c(width);
+  ExprPtr segBase = bin(Op::Sub, lane, bin(Op::Rem, lane, w));
+  ExprPtr src, inRange;
+  if (name == "__shfl_sync") {
+    src = bin(Op::Add, segBase, bin(Op::BitAnd, x, i64c(width - 1)));
+    inRange = ir::mkConstBool(true);
+  } else if (name == "__shfl_up_sync") {
+    src = bin(Op::Sub, lane, x);
+    inRange = cmp(Op::Ge, bin(Op::Rem, lane, w), x);
+  } else if (name == "__shfl_down_sync") {
+    src = bin(Op::Add, lane, x);
+    inRange = cmp(Op::Lt, bin(Op::Add, bin(Op::Rem, lane, w), x), w);
+  } else { // __shfl_xor_sync: lanes of later segments (or past the warp) give the own value
+    src = bin(Op::BitXor, lane, x);
+    // (src >= 0 always holds: both operands are; said for the symbolic executor, which may not
+    // know what `^` gives.)
+    inRange = ir::mkBinary(Op::LAnd, Type::boolean(), cmp(Op::Ge, src, i64c(0)),
+                           cmp(Op::Lt, src, bin(Op::Add, segBase, w)));
+  }
+  int srcVar = newTemp(Type::i64(), "srclane");
+  auto ss = emit(StmtKind::Assign, sl);
+  ss->var = srcVar;
+  ss->value = src;
+  int inVar = newTemp(Type::boolean(), "inrange");
+  auto si = emit(StmtKind::Assign, sl);
+  si->var = inVar;
+  si->value = inRange;
+  ExprPtr srcE = ir::mkVar(srcVar, Type::i64()), inE = ir::mkVar(inVar, Type::boolean());
+
+  int xchg = exchangeArray(rt);
+  auto st = emit(StmtKind::Store, sl);
+  st->ptr = ir::mkArrayRef(xchg);
+  st->index = {tid};
+  st->value = v;
+  st->text = name;
+  warpBarrier(sl);
+  ExprPtr cell = bin(Op::Add, warpBase, srcE);
+  warpAssert(sl,
+             ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE),
+                          cmp(Op::Lt, cell, blockThreads())),
+             "'" + callText + "' reads a lane that does not exist (its block has no thread there)");
+  int r = newTemp(rt, "shfl");
+  auto def = emit(StmtKind::Assign, sl);
+  def->var = r;
+  def->value = v;
+  ir::Block *saved = cur_;
+  auto br = emit(StmtKind::If, sl);
+  br->cond = ir::mkBinary(Op::LAnd, Type::boolean(), inE, cmp(Op::Lt, cell, blockThreads()));
+  cur_ = &br->body;
+  int t = newTemp(rt, "lane");
+  auto ld = emit(StmtKind::Load, sl);
+  ld->var = t;
+  ld->ptr = ir::mkArrayRef(xchg);
+  ld->index = {cell};
+  ld->text = callText;
+  auto as = emit(StmtKind::Assign, sl);
+  as->var = r;
+  as->value = ir::mkVar(t, rt);
+  cur_ = saved;
+  warpBarrier(sl);
+  return ir::mkVar(r, rt);
+}
+
+} // namespace ksynth::frontend::detail
