@@ -60,7 +60,7 @@ void printHelp(std::ostream &out) {
             << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
             << "  -D NAME[=VALUE]      define a macro      -I DIR   add an include directory\n"
             << "  --assume EXPR        precondition over scalar parameters and __len(p), e.g. 'n <= 4096'\n"
-            << "  --checks LIST        race,barrier,bounds,overflow,assert,warp[,coverage,equivalence with --spec]\n"
+            << "  --checks LIST        race,barrier,bounds,overflow,assert,warp,align[,coverage,equivalence with --spec]\n"
             << "                       (default: all)\n"
             << "  --json               one JSON object on stdout      --sarif FILE   SARIF 2.1.0 report\n"
             << "  --dump-smt DIR       write every query as an SMT-LIB2 file\n"

@@ -17,8 +17,8 @@ namespace ksynth::cli {
 
 namespace {
 
-const std::set<std::string> kKnownChecks = {"race",     "barrier",  "bounds",     "overflow", "assert",
-                                            "warp",     "coverage", "equivalence"};
+const std::set<std::string> kKnownChecks = {"race", "barrier",  "bounds",  "overflow",   "assert",
+                                            "warp", "align", "coverage", "equivalence"};
 
 // `all` stands for every check; coverage and equivalence are kept only when a spec is given
 // (driver::resolveChecks).
@@ -26,7 +26,7 @@ bool parseChecks(const std::string &s, std::set<std::string> &out, std::string &
   out.clear();
   for (const std::string &c : driver::splitDims(s)) {
     if (c != "all" && !kKnownChecks.count(c)) {
-      err = "unknown check '" + c + "' (known: race, barrier, bounds, overflow, assert, warp, coverage, equivalence)";
+      err = "unknown check '" + c + "' (known: race, barrier, bounds, overflow, assert, warp, align, coverage, equivalence)";
       return false;
     }
     out.insert(c);
@@ -46,6 +46,7 @@ void writeSarif(const std::string &path, const std::string &file, const std::vec
            {"race", "Data race"}, {"barrier", "Barrier divergence"}, {"bounds", "Out-of-bounds access"},
            {"overflow", "Integer overflow or division by zero"}, {"assert", "Assertion failure"},
            {"warp", "Warp primitive misused (source lane, width)"},
+           {"align", "Misaligned vector access"},
            {"unsupported", "Construct not supported by the verifier"}})
     rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});
   nlohmann::json results = nlohmann::json::array();

@@ -349,7 +349,8 @@ bool mentionsOnlyUniform(const ir::Kernel &k, const ir::Expr &e) {
   case ir::Op::VarRef: return k.vars[e.id].paramIndex >= 0;
   case ir::Op::Builtin:
     return e.id == static_cast<int>(ir::Builtin::BlockDim) || e.id == static_cast<int>(ir::Builtin::GridDim);
-  case ir::Op::ArrayRef: case ir::Op::PtrAdd: return false;
+  case ir::Op::ArrayRef: case ir::Op::PtrAdd: case ir::Op::PtrOffset:
+  case ir::Op::PtrBaseAlign: return false;
   default: break;
   }
   for (const ir::ExprPtr &a : e.args)

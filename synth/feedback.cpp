@@ -9,7 +9,7 @@ using nlohmann::json;
 
 namespace {
 
-const char *const kKinds[] = {"race", "barrier", "bounds", "overflow", "assert", "warp", "coverage", "equivalence"};
+const char *const kKinds[] = {"race", "barrier", "bounds", "overflow", "assert", "warp", "align", "coverage", "equivalence"};
 
 const json &obligations(const CheckOutcome &c) {
   static const json empty = json::array();

@@ -38,7 +38,7 @@ DEFAULT_KSYNTH = os.path.join(REPO_ROOT, 'build', 'ksynth')
 DEFAULT_BASELINE = os.path.join(DEFAULT_CORPUS, 'baseline.json')
 TIMEOUT_S = 60
 
-KINDS = ('race', 'barrier', 'bounds', 'overflow', 'assert', 'warp', 'coverage', 'equivalence')
+KINDS = ('race', 'barrier', 'bounds', 'overflow', 'assert', 'warp', 'align', 'coverage', 'equivalence')
 VERDICTS = ('proven', 'refuted', 'unknown', 'bounded')
 # Exit status ksynth must return for each verdict (DESIGN.md, CLI contract).
 EXIT_FOR_VERDICT = {'proven': 0, 'refuted': 1, 'unknown': 2, 'bounded': 2}

@@ -17,6 +17,9 @@ first line, `// ksynth:spec SPEC expect=coverage|equivalence`, and must be refut
 obligation of that kind, with a witness that names the sizes and the element; and with
 `--no-tests` (the proof alone, and the bounded fallback) no obligation the tests refuted may be
 proven, nor bounded up to a size at which the tests refuted it.
+Fast reference kernels specs/fast/FILE.cu (the idioms of fast kernels: vector access, warp
+shuffles, ...) name their spec on their first line, `// ksynth:spec SPEC`; each is verified
+with every check against it and must reach the verdict of its entry "fast/FILE".
 Every spec needs a reference kernel and an entry; a verdict that differs from the entry
 fails the run (a better verdict too: update the file, so every change is reviewed).
 With --update the file is rewritten from this run (notes and args are kept).
@@ -103,6 +106,35 @@ def check_one(ks, specs, name, entry):
     return name, problems, (verdict, spec_verdict), secs, info
 
 
+def check_fast(ks, specs, path, entry):
+    """Returns (key, problems, verdict, seconds)."""
+    key = "fast/" + os.path.basename(path)[:-3]
+    with open(path) as f:
+        m = re.match(r"//\s*ksynth:spec\s+(\S+)", f.readline())
+    if not m:
+        return key, ["first line must be // ksynth:spec SPEC"], None, 0.0
+    smt = os.path.join(specs, m.group(1) + ".smt")
+    if not os.path.exists(smt):
+        return key, [f"names a spec that does not exist: {m.group(1)}"], None, 0.0
+    rc, out, err, secs = run([ks, "verify", path, "--spec", smt, "--json", *(entry or {}).get("args", [])])
+    problems = []
+    verdict = None
+    try:
+        j = json.loads(out)
+        verdict = j.get("verdict")
+        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(verdict, -1):
+            problems.append(f"exit {rc} does not match verdict {verdict}")
+        if verdict == "refuted":
+            problems.append("fast reference kernel refuted")
+    except (ValueError, KeyError):
+        problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
+    if entry is None:
+        problems.append("no entry in the expectation file")
+    elif verdict != entry.get("verdict"):
+        problems.append(f"verdict {verdict}, expected {entry.get('verdict')}")
+    return key, problems, verdict, secs
+
+
 def check_twin(ks, specs, path):
     """A buggy twin: returns (path, problems, seconds)."""
     with open(path) as f:
@@ -177,7 +209,7 @@ def main():
         if k not in names:
             failures.append(f"{k}: reference kernel without a spec")
     for n in expect:
-        if n not in names:
+        if n not in names and not n.startswith("fast/"):
             failures.append(f"{n}: expectation for a spec that does not exist")
 
     results = {}
@@ -193,6 +225,25 @@ def main():
                 if not (a.update and (p.startswith("verdict ") or p.startswith("no entry")
                                       or p.startswith("coverage/equivalence ") or p.startswith("no spec_verdict"))):
                     failures.append(f"{name}: {p}")
+
+    fast_dir = os.path.join(a.specs, "fast")
+    fasts = sorted(os.path.join(fast_dir, f) for f in os.listdir(fast_dir) if f.endswith(".cu")) \
+        if os.path.isdir(fast_dir) else []
+    fast_verdicts = {}
+    for n in expect:
+        if n.startswith("fast/") and not os.path.exists(os.path.join(a.specs, n + ".cu")):
+            failures.append(f"{n}: expectation for a fast kernel that does not exist")
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+        for key, problems, verdict, secs in ex.map(lambda p: check_fast(a.ksynth, a.specs, p,
+                                                                        expect.get("fast/" + os.path.basename(p)[:-3])),
+                                                    fasts):
+            fast_verdicts[key] = verdict
+            status = "ok  " if not problems else "FAIL"
+            print(f"{status} {key:32s} {str(verdict):8s} {secs:6.1f} s", flush=True)
+            for p in problems:
+                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
+                    failures.append(f"{key}: {p}")
+    print(f"{len(fasts)} fast reference kernels, proven: {sum(v == 'proven' for v in fast_verdicts.values())}")
 
     twins_dir = os.path.join(a.specs, "buggy")
     twins = sorted(os.path.join(twins_dir, f) for f in os.listdir(twins_dir) if f.endswith(".cu")) \
@@ -219,6 +270,10 @@ def main():
             e["verdict"] = results[n][0][0]
             e["spec_verdict"] = results[n][0][1]
             new[n] = e
+        for key, verdict in fast_verdicts.items():
+            e = dict(expect.get(key, {}))
+            e["verdict"] = verdict
+            new[key] = e
         with open(a.expect, "w") as f:
             json.dump(new, f, indent=2, sort_keys=True)
             f.write("\n")

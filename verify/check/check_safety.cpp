@@ -206,19 +206,20 @@ void Checker::checkOverflow() {
 
 // ---- assert -------------------------------------------------------------------------------
 
-// The program's own assertions, or (Kind::Warp) the rules of its warp-level primitives.
+// The program's own assertions, or (Kind::Warp, Kind::Align) the rules of its warp-level
+// primitives and of its vector accesses, which the frontend states as assertions.
 void Checker::checkAsserts(ir::AssertKind which) {
-  bool warp = which == ir::AssertKind::Warp;
+  bool implicit = which != ir::AssertKind::User;
   Obligation o;
-  o.kind = warp ? Kind::Warp : Kind::Assert;
-  o.name = warp ? "warp" : "assert";
+  o.kind = which == ir::AssertKind::Warp ? Kind::Warp : which == ir::AssertKind::Align ? Kind::Align : Kind::Assert;
+  o.name = kindName(o.kind);
   o.loc = k_.loc;
   std::vector<Candidate> cands;
   bool any = false;
   for (const AssertSite &s : m1_.asserts)
     any |= s.stmt->assertKind == which;
-  if (warp && !any)
-    return; // reported only for kernels that use a warp-level primitive
+  if (implicit && !any)
+    return; // reported only for kernels that use a warp-level primitive (a vector access)
   for (const AssertSite &s : m1_.asserts) {
     const ir::Stmt *st = s.stmt;
     if (st->assertKind != which)
@@ -227,7 +228,7 @@ void Checker::checkAsserts(ir::AssertKind which) {
         tc_.mkAnd(s.pc, tc_.mkNot(s.cond)),
         [st](const interp::Event &e) { return e.kind == interp::EventKind::AssertFail && e.stmt == st; },
         [st, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
-          ob.reason = st->assertKind == ir::AssertKind::Warp ? st->text : "assertion '" + st->text + "' can fail";
+          ob.reason = st->assertKind != ir::AssertKind::User ? st->text : "assertion '" + st->text + "' can fail";
           ob.loc = st->loc;
           ob.notes.push_back({st->loc, "it fails for " + threadText(i1, env) + iterText(e, st->text)});
         },

@@ -16,6 +16,7 @@ const char *kindName(Kind k) {
   case Kind::Overflow: return "overflow";
   case Kind::Assert: return "assert";
   case Kind::Warp: return "warp";
+  case Kind::Align: return "align";
   case Kind::Coverage: return "coverage";
   case Kind::Equivalence: return "equivalence";
   case Kind::Assumptions: return "assumptions";
@@ -24,7 +25,7 @@ const char *kindName(Kind k) {
 }
 
 bool kindFromName(const std::string &name, Kind &out) {
-  for (Kind k : {Kind::Race, Kind::Barrier, Kind::Bounds, Kind::Overflow, Kind::Assert, Kind::Warp, Kind::Coverage,
+  for (Kind k : {Kind::Race, Kind::Barrier, Kind::Bounds, Kind::Overflow, Kind::Assert, Kind::Warp, Kind::Align, Kind::Coverage,
                  Kind::Equivalence, Kind::Assumptions})
     if (name == kindName(k)) {
       out = k;
@@ -143,6 +144,8 @@ KernelReport Checker::run() {
       checkAsserts(ir::AssertKind::User);
     else if (kind == "warp")
       checkAsserts(ir::AssertKind::Warp);
+    else if (kind == "align")
+      checkAsserts(ir::AssertKind::Align);
   }
   return finish();
 }
@@ -155,7 +158,7 @@ Kind Checker::kindOf(const std::string &check) {
 
 std::vector<std::string> Checker::orderedChecks() {
   std::vector<std::string> out;
-  for (const char *c : {"race", "barrier", "bounds", "overflow", "assert", "warp"})
+  for (const char *c : {"race", "barrier", "bounds", "overflow", "assert", "warp", "align"})
     if (opts_.checks.count(c))
       out.push_back(c);
   return out;

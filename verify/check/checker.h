@@ -46,7 +46,8 @@ const char *statusName(Status s);
 // What an obligation is about. Coverage and equivalence come from a spec (verify/driver);
 // Assumptions is the vacuity check (the preconditions admit no launch at all).
 // Warp: the rules of warp-level primitives (a shuffle reads a lane that exists, its width is valid).
-enum class Kind { Race, Barrier, Bounds, Overflow, Assert, Warp, Coverage, Equivalence, Assumptions };
+// Align: a vector access is aligned to its vector type.
+enum class Kind { Race, Barrier, Bounds, Overflow, Assert, Warp, Align, Coverage, Equivalence, Assumptions };
 const char *kindName(Kind k); // "race", ... as in --checks and the JSON report
 // The kind named `name`; false for a name no obligation has.
 bool kindFromName(const std::string &name, Kind &out);
@@ -67,7 +68,7 @@ struct Obligation {
 };
 
 struct Options {
-  std::set<std::string> checks = {"race", "barrier", "bounds", "overflow", "assert", "warp"};
+  std::set<std::string> checks = {"race", "barrier", "bounds", "overflow", "assert", "warp", "align"};
   std::array<ir::ExprPtr, 3> block{}, grid{}; // nullptr: symbolic
   std::vector<ir::ExprPtr> assumes;           // extra preconditions (--assume)
   unsigned timeoutMs = 10000;

@@ -111,6 +111,27 @@ std::string memName(const ir::Kernel &k, int array) {
 std::string shmName(const ir::Kernel &k, int array) {
   return "shm." + k.arrays[array].name + "." + std::to_string(array);
 }
+std::vector<const ir::Stmt *> exchangeStores(const ir::Kernel &k) {
+  std::vector<const ir::Stmt *> out;
+  std::function<void(const ir::Block &)> walk = [&](const ir::Block &b) {
+    for (const ir::StmtPtr &st : b) {
+      if (st->kind == ir::StmtKind::Store && st->ptr && st->ptr->op == ir::Op::ArrayRef &&
+          k.arrays[st->ptr->id].warpExchange)
+        out.push_back(st.get());
+      for (const ir::Block *c : {&st->pre, &st->body, &st->elseBody, &st->step})
+        walk(*c);
+    }
+  };
+  walk(k.body);
+  return out;
+}
+
+std::string exchangeName(const ir::Kernel &k, const ir::Stmt *store) {
+  std::vector<const ir::Stmt *> all = exchangeStores(k);
+  auto it = std::find(all.begin(), all.end(), store);
+  return "wx." + std::to_string(it - all.begin());
+}
+
 int arrayOfMemName(const std::string &name) {
   size_t dot = name.rfind('.');
   if (dot == std::string::npos || dot + 1 >= name.size())

@@ -190,6 +190,11 @@ void tightenBounds(smt::TermContext &tc, const std::vector<Term> &facts);
 
 ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::string &tag);
 
+// The stores to warp-exchange arrays (ir::Array::warpExchange), in program order; the N-th
+// is named "wx.N" in terms: wx.N(cell) is the value the lane owning `cell` stored there.
+std::vector<const ir::Stmt *> exchangeStores(const ir::Kernel &k);
+std::string exchangeName(const ir::Kernel &k, const ir::Stmt *store);
+
 // sharedContent: float loads of shared arrays are shm.NAME(bc, flat), the cell's content at
 // the start of the barrier interval; sound only where the thread did not store to that cell
 // earlier in the same interval (the equivalence prover checks it; the safety checker does

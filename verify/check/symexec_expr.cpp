@@ -195,6 +195,22 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
   }
   case Op::ArrayRef:
   case Op::PtrAdd: return tc_.intConst(0);
+  case Op::PtrOffset:
+  case Op::PtrBaseAlign: {
+    SVal p = evalPtr(*e.args[0], s, pc);
+    bool off = e.op == Op::PtrOffset;
+    if (p.array >= 0)
+      return off ? p.off : tc_.intConst(k_.arrays[p.array].align);
+    if (p.array == -3) {
+      auto of = [&](const SVal::Alt &a) { return off ? a.off : tc_.intConst(k_.arrays[a.array].align); };
+      Term r = of(p.alts.back());
+      for (size_t i = p.alts.size() - 1; i-- > 0;)
+        r = tc_.ite(p.alts[i].guard, of(p.alts[i]), r);
+      return r;
+    }
+    abstraction("the offset of a pointer ksynth cannot follow as an unknown");
+    return fresh("ptroffset", Sort::Int);
+  }
   default: break;
   }
   if (e.op == Op::LAnd || e.op == Op::LOr) {

@@ -49,6 +49,9 @@ struct State {
   std::vector<SVal> vars;
   std::map<int, LocalMem> local; // Local-space array id -> contents (absent: epoch 0, no writes)
   Term bc, wc, gc; // barriers executed: block (incl. grid), all, grid
+  // Warp-exchange array -> the exchange store this thread executed last, outside loops
+  // (nullptr: not one known store).
+  std::map<int, const ir::Stmt *> lastExchange;
 };
 
 class Exec {

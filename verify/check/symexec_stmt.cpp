@@ -30,6 +30,13 @@ State Exec::merge(Term c, const State &a, const State &b) {
       r.vars[i] = {nullptr, -2, tc_.intConst(0)};
     }
   }
+  for (const auto &[arr, st] : a.lastExchange) {
+    auto o = b.lastExchange.find(arr);
+    r.lastExchange[arr] = o != b.lastExchange.end() && o->second == st ? st : nullptr;
+  }
+  for (const auto &[arr, st] : b.lastExchange)
+    if (!a.lastExchange.count(arr))
+      r.lastExchange[arr] = nullptr;
   r.bc = tc_.ite(c, a.bc, b.bc);
   r.wc = tc_.ite(c, a.wc, b.wc);
   r.gc = tc_.ite(c, a.gc, b.gc);
@@ -239,6 +246,15 @@ void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
       // Contents fixed during the kernel: the same function of the cell for every load.
       const ir::Array &ra = k_.arrays[base];
       sym = tc_.app(memName(k_, base), sortOf(ra.elem), {flatOf(st, s)});
+    } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].warpExchange) {
+      // A lane's value in a warp exchange: what the lane owning the cell stored in this
+      // exchange, wx.N(cell) for the N-th exchange store (the prover resolves it); inside a
+      // loop, where N does not say which round, or after stores on different paths, unknown.
+      auto last = s.lastExchange.find(base);
+      if (iters_.empty() && last != s.lastExchange.end() && last->second)
+        sym = tc_.app(exchangeName(k_, last->second), sortOf(k_.arrays[base].elem), {flatOf(st, s)});
+      else
+        sym = fresh("load." + v.name, sortOf(v.type));
     } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].space == ir::Space::Shared &&
                k_.arrays[base].elem.isFloat() && v.type.isFloat()) {
       // The cell's content at the start of this barrier interval (valid only where the
@@ -284,6 +300,8 @@ void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
     access(st, s, true, false, nullptr, &arr, &flat, &alts);
     for (size_t a = before; a < out_.accesses.size(); ++a)
       out_.accesses[a].value = val;
+    if (arr >= 0 && k_.arrays[arr].warpExchange)
+      s.lastExchange[arr] = iters_.empty() ? &st : nullptr;
     if (arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
       if (val && !k_.arrays[arr].elem.isPtr())
         s.local[arr].writes.push_back(std::make_shared<LocalWrite>(LocalWrite{s.pc, flat, val}));

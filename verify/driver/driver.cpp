@@ -24,7 +24,7 @@ namespace ksynth::driver {
 
 namespace {
 
-const std::set<std::string> kSafetyChecks = {"race", "barrier", "bounds", "overflow", "assert", "warp"};
+const std::set<std::string> kSafetyChecks = {"race", "barrier", "bounds", "overflow", "assert", "warp", "align"};
 const std::set<std::string> kSpecChecks = {"coverage", "equivalence"};
 
 double msSince(std::chrono::steady_clock::time_point t0) {

@@ -117,18 +117,19 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     safe &= o.status == check::Status::Proven;
   // (The warp obligation is in a report only where the kernel uses a warp-level primitive.)
   bool missing = false;
-  for (const char *need : {"race", "barrier", "bounds", "overflow", "warp"})
+  for (const char *need : {"race", "barrier", "bounds", "overflow", "warp", "align"})
     missing |= opts.checks.count(need) == 0;
   // The query files of the safety proofs, which the proofs below rest on.
   std::vector<std::string> safetyFiles = rep.lemmas;
   for (const check::Obligation &o : rep.obligations)
     if (o.kind == check::Kind::Race || o.kind == check::Kind::Barrier || o.kind == check::Kind::Bounds ||
-        o.kind == check::Kind::Overflow || o.kind == check::Kind::Warp)
+        o.kind == check::Kind::Overflow || o.kind == check::Kind::Warp ||
+        o.kind == check::Kind::Align)
       safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
   if (missing && safe) {
     // Not requested: decided here all the same (not reported), since the proofs rest on it.
     check::Options so = opts;
-    so.checks = {"race", "barrier", "bounds", "overflow", "warp"};
+    so.checks = {"race", "barrier", "bounds", "overflow", "warp", "align"};
     check::KernelReport sr = check::verifyKernel(k, so);
     safe = sr.verdict == check::Status::Proven;
     safetyFiles = sr.lemmas;

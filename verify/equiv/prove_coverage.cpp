@@ -102,8 +102,29 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       stray |= !m1_.trips.count(it);
     if (stray)
       continue;
+    // A thread that stores a run of `a` elements (vector stores: `i = 4 * gid`, then i, i + 1,
+    // ..., or a loop over the run's tail): the element's distance from the run of thread 0 of
+    // block 0, divided by a, is the writer's index along that dimension, and the remainder
+    // the iteration.
+    std::vector<std::pair<int128, Term>> runs; // (a, the run's start for thread 0 of block 0)
+    for (int d = 0; d < 3; ++d) {
+      std::unordered_map<Term, Term> z, o, base;
+      for (Term it : s->iters)
+        z[it] = o[it] = base[it] = tc_.intConst(0);
+      z[w1_.tid[d]] = tc_.intConst(0);
+      o[w1_.tid[d]] = tc_.intConst(1);
+      int128 a = 0;
+      if (!tc_.mentions(s->flat, w1_.tid[d]) ||
+          !tc_.isConst(tc_.sub(tc_.substitute(s->flat, o), tc_.substitute(s->flat, z)), &a) || a < 2)
+        continue;
+      for (int dd = 0; dd < 3; ++dd)
+        base[w1_.tid[dd]] = base[w1_.bid[dd]] = tc_.intConst(0);
+      runs.push_back({a, tc_.substitute(s->flat, base)});
+    }
     // Strides of the iterations in the address.
     std::vector<Term> vs = vals;
+    for (const auto &[a, start] : runs)
+      vs.push_back(tc_.div(tc_.sub(e, start), tc_.intConst(a)));
     std::map<Term, std::vector<Term>, smt::TermById> iterCands; // iterated: creation order
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
@@ -118,6 +139,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         c.push_back(tc_.div(v, S));
         vs.push_back(tc_.mod(v, S));
       }
+      for (const auto &[a, start] : runs)
+        c.push_back(tc_.div(tc_.mod(tc_.sub(e, start), tc_.intConst(a)), S));
     }
     std::vector<std::vector<std::pair<Term, Term>>> perVar; // (symbol, value) choices
     for (int d = 0; d < 3; ++d) {
@@ -175,7 +198,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
   };
   std::vector<Term> chosen;
   std::vector<smt::Assignment> models;
-  for (int round = 0; round < 8; ++round) {
+  for (int round = 0; round < 16; ++round) {
     Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
     smt::Result r = solve(goal);
     if (r.status == smt::Status::Unsat)

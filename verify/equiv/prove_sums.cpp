@@ -51,7 +51,7 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     why = "sums nested too deeply";
     return false;
   }
-  a = resolveShared(a, ctx, 0);
+  a = resolveWarp(resolveShared(a, ctx, 0), ctx);
   std::unordered_map<Term, Term> subA, subB;
   std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
   std::set<Term> usedS;

@@ -155,6 +155,14 @@ private:
   Term resolveShared(Term t, Term ctx, int depth);
   Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
 
+  // ---- warp exchanges (prove_warp.cpp) ---------------------------------------------------------
+  std::unordered_map<Term, Term> laneThread(Term cell);
+  bool namesWriter(Term t);
+  Term resolveExchanges(Term t, Term ctx, int depth);
+  Term asWriterSums(Term t);
+  Term laneSum(Term v, Term ctx);
+  Term resolveWarp(Term t, Term ctx);
+
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 
   // A halving or doubling tree reduction at a store site (treeOf says when a site is one).

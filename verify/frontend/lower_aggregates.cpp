@@ -265,6 +265,7 @@ std::optional<Binding> Lowerer::declareAggPtr(SourceLocation sl, const std::stri
   AggStore st;
   st.layout = *lay;
   st.isPtr = true;
+  st.stride = 0; // fixed by its first assignment, or by a use before any
   st.single = narrowedBase(rec);
   for (const Leaf &lf : *lay) {
     ir::Var v;
@@ -322,6 +323,8 @@ AggLV Lowerer::deref(const AggPtr &p, ExprPtr idx, const std::string &text) {
   }
   r.layout = p.layout;
   r.text = text;
+  if (p.stride != 1)
+    idx = ir::mkBinary(Op::Mul, Type::i64(), cast(idx, Type::i64()), ir::mkConstInt(p.stride, Type::i64()));
   for (size_t i = 0; i < p.layout.size(); ++i) {
     LValue lv;
     lv.mem.ptr = p.ptrs[i];
@@ -431,6 +434,9 @@ AggPtr Lowerer::aggPtr(const Expr *e) {
           r.layout = st.layout;
           r.text = txt;
           r.single = st.single;
+          if (aggs_[b->id].stride == 0)
+            aggs_[b->id].stride = 1; // used before any assignment: a struct pointer from now on
+          r.stride = st.stride;
           for (const Binding &lb : st.leaves) {
             if (lb.id < 0)
               return {};
@@ -498,16 +504,27 @@ AggPtr Lowerer::aggPtr(const Expr *e) {
     ExprPtr off = cast(rvalue(bo->getRHS()), Type::i64());
     if (bo->getOpcode() == BO_Sub)
       off = ir::mkUnary(Op::Neg, Type::i64(), off);
+    if (p.stride != 1)
+      off = ir::mkBinary(Op::Mul, Type::i64(), off, ir::mkConstInt(p.stride, Type::i64()));
     for (ExprPtr &q : p.ptrs)
       q = ir::mkPtrAdd(q, off, loc(sl));
     p.text = txt;
     return p;
   }
+  if (const auto *ce = dyn_cast<ExplicitCastExpr>(e)) {
+    if (ce->getCastKind() == CK_NoOp)
+      return aggPtr(ce->getSubExpr());
+    if (ce->getCastKind() == CK_BitCast)
+      return vectorView(ce);
+  }
   if (const auto *co = dyn_cast<ConditionalOperator>(e)) {
     ExprPtr c = toBool(rvalue(co->getCond()));
     AggPtr a = aggPtr(co->getTrueExpr()), b = aggPtr(co->getFalseExpr());
-    if (!a.ok || !b.ok || a.ptrs.size() != b.ptrs.size())
+    if (!a.ok || !b.ok || a.ptrs.size() != b.ptrs.size() || a.stride != b.stride) {
+      if (a.ok && b.ok && a.stride != b.stride)
+        unsupported(sl, "a choice between a vector view of an array and a struct pointer '" + txt + "'");
       return {};
+    }
     for (size_t i = 0; i < a.ptrs.size(); ++i)
       a.ptrs[i] = ir::mkSelect(Type::pointer(), c, a.ptrs[i], b.ptrs[i], loc(sl));
     a.text = txt;
@@ -523,6 +540,14 @@ void Lowerer::assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl) {
   st.single |= src.single;
   if (src.ptrs.size() != st.leaves.size()) {
     unsupported(sl, "pointer conversion between structs of different layouts");
+    return;
+  }
+  // A variable holds one kind of pointer: views of scalar arrays with one stride, or struct
+  // pointers (the stride is the variable's, for every use).
+  if (st.stride == 0 || st.stride == src.stride) {
+    st.stride = src.stride;
+  } else {
+    unsupported(sl, "pointer variable '" + src.text + "' assigned both a vector view of an array and a struct pointer");
     return;
   }
   for (size_t i = 0; i < st.leaves.size(); ++i) {

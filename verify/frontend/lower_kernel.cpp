@@ -54,6 +54,7 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
             unsupported(p->getLocation(), "pointer field '" + a.name + "' to type '" +
                                               lf.type->getPointeeType().getAsString() + "'");
           a.paramIndex = static_cast<int>(i);
+          a.align = 256; // cudaMalloc's
           a.loc = loc(p->getLocation());
           if (st.isPtr && !st.leaves.empty())
             a.sameLength = st.leaves.front().id;
@@ -82,6 +83,7 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
       a.space = ir::Space::Global;
       a.elem = et.value_or(Type::i32());
       a.paramIndex = static_cast<int>(i);
+      a.align = 256; // cudaMalloc's
       a.loc = loc(p->getLocation());
       if (!et)
         unsupported(p->getLocation(), "pointer parameter '" + name + "' to type '" +
@@ -323,6 +325,7 @@ std::optional<Binding> Lowerer::declareGlobal(const VarDecl *vd) {
   if (a.dims.empty() && !a.dynamicShared)
     a.dims.push_back(1);
   a.elem = *et;
+  a.align = ctx_.getDeclAlign(vd).getQuantity();
   a.loc = loc(vd->getLocation());
   int id = k_.addArray(a);
   globalArrays_[vd->getCanonicalDecl()] = id;

@@ -36,6 +36,8 @@ void Lowerer::stmt(const Stmt *s) {
     return;
   }
   if (const auto *fs = dyn_cast<ForStmt>(s)) {
+    if (unrolledLoop(fs))
+      return;
     stmt(fs->getInit());
     loop(sl, fs->getCond(), fs->getBody(), fs->getInc(), true, fs->getConditionVariableDeclStmt());
     return;
@@ -239,6 +241,7 @@ void Lowerer::decl(const Decl *d) {
       return;
     }
     a.elem = *t;
+    a.align = ctx_.getDeclAlign(vd).getQuantity();
     a.loc = loc(vd->getLocation());
     int id = k_.addArray(a);
     frames_.back().bindings[vd] = {Binding::Array, id};

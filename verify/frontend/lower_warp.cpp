@@ -64,6 +64,7 @@ int Lowerer::exchangeArray(Type t) {
   a.space = ir::Space::Shared;
   a.elem = t;
   a.dims = {kMaxThreads};
+  a.warpExchange = true;
   int id = k_.addArray(a);
   exchange_[name] = id;
   return id;

@@ -72,6 +72,9 @@ struct AggStore {
   bool inMemory = false; // leaves are arrays (of `outer` elements) in shared/global/... memory
   bool arrayDecl = false; // declared as an array of structs
   bool single = false;    // isPtr: has held a base-class pointer into a derived array (AggPtr::single)
+  // isPtr: AggPtr::stride of what it holds; 0 until its first assignment (or a use before one)
+  // fixes it, and every assignment must then agree (a variable never changes kind).
+  int64_t stride = 1;
 };
 
 // A struct-typed lvalue: one scalar lvalue per leaf.
@@ -90,6 +93,10 @@ struct AggPtr {
   bool ok = false;
   bool single = false; // a base-class pointer into an array of a larger derived class: only
                        // element 0 is the object it points to (b[1] steps by the base's size)
+  // Elements of the leaves' arrays per struct: 1 for a struct scalarised field by field; n for
+  // a vector type viewing an array of scalars (`reinterpret_cast<float4 *>(p)`: leaf f of
+  // element i is p[n * i + f]).
+  int64_t stride = 1;
 };
 
 struct FnFrame {
@@ -185,6 +192,8 @@ private:
   AggLV aggLValue(const Expr *e);
   AggLV memberBase(const MemberExpr *me);
   AggPtr aggPtr(const Expr *e);
+  AggPtr vectorView(const ExplicitCastExpr *ce); // lower_vector.cpp
+  bool vectorAssumed_ = false;                  // its assumption is in the kernel's list
   void assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl);
   ExprPtr readLeaf(const LValue &lv, Type t, SourceLocation sl);
   bool copyArrayLeaf(const LValue &dst, const LValue &src, const Leaf &lf, SourceLocation sl);
@@ -250,6 +259,12 @@ private:
   void warpBarrier(SourceLocation sl);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
+
+  // ---- unrolled loops around warp primitives (lower_unroll.cpp) ---------------------------
+
+  bool usesWarpPrimitive(const Stmt *s, int depth);
+  std::optional<std::vector<int64_t>> unrollValues(const ForStmt *fs, const VarDecl *&var);
+  bool unrolledLoop(const ForStmt *fs);
 
   // ---- statements -------------------------------------------------------------------------
 

@@ -120,6 +120,13 @@ Value Machine::eval(const Expr &e) {
   }
   case Op::Cast: return evalCast(e);
   case Op::Call: return evalCall(e);
+  case Op::PtrOffset:
+  case Op::PtrBaseAlign: {
+    Value p = eval(*e.args[0]);
+    if (p.kind != Value::Kind::Ptr || p.array < 0 || p.array >= static_cast<int>(k.arrays.size()))
+      malformed("ptroffset of a non-pointer");
+    return intVal(e.op == Op::PtrOffset ? p.offset : k.arrays[p.array].align, p.taint);
+  }
   case Op::PtrAdd: {
     Value p = eval(*e.args[0]);
     Value off = eval(*e.args[1]);

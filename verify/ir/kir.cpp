@@ -85,6 +85,8 @@ const char *opName(Op op) {
   case Op::Cast: return "cast";
   case Op::Call: return "call";
   case Op::PtrAdd: return "ptradd";
+  case Op::PtrOffset: return "ptroffset";
+  case Op::PtrBaseAlign: return "ptrbasealign";
   }
   return "?";
 }
@@ -379,7 +381,9 @@ struct Printer {
       expr(*s.cond);
       break;
     case StmtKind::Assert:
-      os << (s.assertKind == AssertKind::Warp ? "assert.warp " : "assert ");
+      os << (s.assertKind == AssertKind::Warp    ? "assert.warp "
+             : s.assertKind == AssertKind::Align ? "assert.align "
+                                                 : "assert ");
       expr(*s.cond);
       break;
     case StmtKind::Unsupported: os << "unsupported \"" << s.text << "\""; break;

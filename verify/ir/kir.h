@@ -73,6 +73,12 @@ struct Array {
   bool dynamicShared = false; // `extern __shared__ T s[];` (extent from the launch)
   int sameLength = -1; // another array whose __len this one shares (the fields of one
                        // pointer-to-struct parameter are one array per field)
+  // Bytes the array's first element is known to be aligned to: a pointer parameter 256 (what
+  // cudaMalloc returns, assumed), a declared array its declared alignment.
+  int64_t align = 0;
+  // The frontend's cells for warp-level primitives (lower_warp.cpp): each lane stores its
+  // value to its own cell and the lanes read each other's between two __syncwarp()s.
+  bool warpExchange = false;
   Loc loc;
   int64_t elementCount() const;
 };
@@ -101,6 +107,8 @@ enum class Op : uint8_t {
   Cast,   // args: operand; `type` is the target
   Call,   // name = math function (exp, sqrt, ...), args; a pure function of its arguments
   PtrAdd, // args: pointer, element offset
+  PtrOffset, // args: pointer; its element offset from the start of its array (i64)
+  PtrBaseAlign, // args: pointer; Array::align of its array (i64)
 };
 const char *opName(Op op);
 
@@ -157,7 +165,9 @@ enum class BarrierKind : uint8_t { Block, Warp, Grid };
 enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc, Dec };
 // What an Assert states: the program's own `__assert`, or a rule of a warp-level primitive that
 // the frontend made explicit (a shuffle reads a lane that exists; its width is valid).
-enum class AssertKind : uint8_t { User, Warp };
+// Align: a vector access (`reinterpret_cast<float4 *>(p)`) is at an offset that is a multiple of
+// the vector's alignment.
+enum class AssertKind : uint8_t { User, Warp, Align };
 const char *atomicOpName(AtomicOp op);
 
 struct Stmt;

@@ -162,3 +162,65 @@ __global__ void k(int *out) {
   CHECK(got[48 + 0] == static_cast<int32_t>(0xffffffffu));
   CHECK(got[48 + 40] == 0xffff); // 16 lanes in the last warp
 }
+
+// ---- vector access (lower_vector.cpp) ---------------------------------------------------
+
+TEST_CASE("a float4 view of a float array is four accesses of that array at 4 i + f, after an align assertion") {
+  Kernel k = one(R"(
+__global__ void k(const float *x, float *out) {
+  int i = threadIdx.x;
+  float4 v = reinterpret_cast<const float4 *>(x)[i];
+  out[4 * i] = v.x + v.y + v.z + v.w;
+}
+)");
+  int x = k.findParamArray("x");
+  auto loads = stmts(k, StmtKind::Load);
+  REQUIRE(loads.size() == 4);
+  auto asserts = stmts(k, StmtKind::Assert);
+  REQUIRE(asserts.size() == 1);
+  CHECK(asserts[0]->assertKind == AssertKind::Align);
+  CHECK(asserts[0]->text.find("16 bytes") != std::string::npos);
+  CHECK(k.arrays[x].align == 256);
+  // Run it: thread t reads x[4t .. 4t + 3].
+  ksynth::interp::Env env;
+  env.block = {8, 1, 1};
+  int out = k.findParamArray("out");
+  env.lens[x] = 32;
+  env.lens[out] = 32;
+  for (int64_t c = 0; c < 32; ++c)
+    env.memory[{x, c}] = ksynth::interp::Value::ofFloat(static_cast<double>(c));
+  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
+  REQUIRE(run.completed);
+  CHECK(run.faults.empty());
+  for (int64_t t = 0; t < 8; ++t)
+    CHECK(run.memory.at({out, 4 * t}).f == doctest::Approx(16.0 * t + 6.0));
+}
+
+TEST_CASE("a misaligned view fails its align assertion when run; a view of a type that is not a vector of the "
+          "pointer's scalars is unsupported") {
+  Kernel k = one(R"(
+__global__ void k(const float *x, float *out) {
+  float2 v = *reinterpret_cast<const float2 *>(x + threadIdx.x);
+  out[threadIdx.x] = v.x;
+}
+)");
+  ksynth::interp::Env env;
+  env.block = {2, 1, 1};
+  env.lens[k.findParamArray("x")] = 8;
+  env.lens[k.findParamArray("out")] = 8;
+  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
+  REQUIRE(run.completed);
+  REQUIRE(run.faults.size() == 1); // thread 1: x + 1 is 4 bytes past an 8-byte boundary
+  CHECK(run.faults[0].event.kind == ksynth::interp::EventKind::AssertFail);
+  CHECK(run.faults[0].thread.thread.x == 1);
+
+  Kernel bad = one(R"(
+__global__ void k(const int *x, float *out) {
+  float4 v = *reinterpret_cast<const float4 *>(x);
+  out[0] = v.x;
+}
+)");
+  auto u = stmts(bad, StmtKind::Unsupported);
+  REQUIRE(!u.empty());
+  CHECK(u[0]->text.find("is not a vector of") != std::string::npos);
+}

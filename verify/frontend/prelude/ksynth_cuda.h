@@ -163,10 +163,11 @@ KSYNTH_DEV void __threadfence(void);
 KSYNTH_DEV void __threadfence_block(void);
 KSYNTH_DEV void __threadfence_system(void);
 
-// Vector types (uint3 and dim3 come with clang's builtin variables).
+// Vector types (uint3 and dim3 come with clang's builtin variables), aligned as CUDA's are:
+// to their size, at most 16 bytes.
 #define KSYNTH_VEC(T, N2, N4)                                                                \
-  struct N2 { T x, y; };                                                                     \
-  struct N4 { T x, y, z, w; };
+  struct __align__(2 * sizeof(T)) N2 { T x, y; };                                            \
+  struct __align__(4 * sizeof(T) > 16 ? 16 : 4 * sizeof(T)) N4 { T x, y, z, w; };
 KSYNTH_VEC(int, int2, int4)
 KSYNTH_VEC(unsigned, uint2, uint4)
 KSYNTH_VEC(float, float2, float4)

@@ -1,0 +1,18 @@
+// expect: proven
+// args: --block 64
+// note: the twin of shared_view_bad.cu: the shared array is declared 16-byte aligned
+__global__ void stage4(const float *x, float *y) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(gridDim.x <= 1024);
+  __requires(__len(x) >= 256 * gridDim.x && __len(y) >= 256 * gridDim.x);
+  __shared__ __align__(16) float s[256];
+  int t = threadIdx.x, b = blockIdx.x * 256;
+  for (int k = 0; k < 4; ++k)
+    s[t + 64 * k] = x[b + t + 64 * k];
+  __syncthreads();
+  float4 v = reinterpret_cast<const float4 *>(s)[t];
+  y[b + 4 * t] = v.w;
+  y[b + 4 * t + 1] = v.z;
+  y[b + 4 * t + 2] = v.y;
+  y[b + 4 * t + 3] = v.x;
+}

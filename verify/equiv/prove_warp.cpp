@@ -1,0 +1,194 @@
+// Equivalence proofs: warp exchanges (shuffles). A lane's read of another lane's value,
+// wx.N(cell), is resolved to what the lane owning the cell stored in that exchange; a value
+// built from one value of every lane of a warp's segment, combined by additions (a shuffle
+// tree or butterfly), is recognised as the sum over those lanes.
+//
+// Why a read is the owner's value: the exchange is `xchg[me] = v; __syncwarp(); r =
+// xchg[src]; __syncwarp();` (frontend, lower_warp.cpp), the safety proofs this one rests on
+// show every lane of the warp reaches the same exchanges (barrier divergence) and no other
+// store comes between (race freedom), and the owner reaching its store at that cell is asked
+// of the solver below. The store's value is the owner's copy of the thread (w3) with its
+// coordinates set to the cell's; a value that depends on anything else of the owner (a
+// symbol ksynth cannot name per thread) is not resolved.
+#include "verify/equiv/prover.h"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace ksynth::equiv::prove_detail {
+
+namespace {
+
+bool hasApp(Term t, const std::string &prefix, std::set<Term> &seen) {
+  if (!seen.insert(t).second)
+    return false;
+  if (t->kind == smt::Kind::App && t->name.rfind(prefix, 0) == 0)
+    return true;
+  for (Term k : t->kids)
+    if (hasApp(k, prefix, seen))
+      return true;
+  return false;
+}
+
+} // namespace
+
+// w3 := the thread of w1's block whose block-linear id is `cell`.
+std::unordered_map<Term, Term> Prover::laneThread(Term cell) {
+  Term bx = g_.blockDim[0], by = g_.blockDim[1];
+  return {{w3_.tid[0], tc_.mod(cell, bx)},
+          {w3_.tid[1], tc_.mod(tc_.div(cell, bx), by)},
+          {w3_.tid[2], tc_.div(cell, tc_.mul(bx, by))},
+          {w3_.bid[0], w1_.bid[0]},
+          {w3_.bid[1], w1_.bid[1]},
+          {w3_.bid[2], w1_.bid[2]}};
+}
+
+// Whether t, w3's value with w3's coordinates substituted, still names w3 (a per-thread value).
+bool Prover::namesWriter(Term t) {
+  std::vector<Term> syms;
+  tc_.collectSymbols(t, syms);
+  for (Term x : syms)
+    if (x->kind == smt::Kind::Var && x->name.rfind("w3.", 0) == 0)
+      return true;
+  return false;
+}
+
+Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
+  std::vector<Term> apps = appsWithPrefix(t, "wx.");
+  if (apps.empty() || depth > 8)
+    return t;
+  std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
+  std::unordered_map<Term, Term> sub;
+  for (Term X : apps) {
+    size_t n = std::strtoul(X->name.c_str() + 3, nullptr, 10);
+    if (n >= stores.size() || X->kids.size() != 1)
+      continue;
+    const check::AccessSite *S = nullptr;
+    for (const check::AccessSite &a : m3_.accesses)
+      if (a.write && a.stmt == stores[n])
+        S = &a;
+    if (!S || !S->value || !S->iters.empty())
+      continue;
+    std::unordered_map<Term, Term> w = laneThread(X->kids[0]);
+    Term v = tc_.substitute(S->value, w);
+    if (namesWriter(v)) {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "warp exchange %s: the owner's value is not a function of its coordinates: %s\n",
+                X->name.c_str(), smt::show(v).substr(0, 300).c_str());
+      continue;
+    }
+    Step st(*this, "in the warp exchange at line " + std::to_string(S->stmt->loc.line) +
+                       ", the lane owning the cell read stores it there",
+            lineOf(*S));
+    Term owns = tc_.mkAnd(tc_.substitute(S->pc, w), tc_.eq(tc_.substitute(S->flat, w), X->kids[0]));
+    if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(owns))))
+      continue;
+    sub[X] = v;
+  }
+  if (sub.empty())
+    return t;
+  return resolveExchanges(tc_.substitute(t, sub), ctx, depth + 1);
+}
+
+// t with the reader's (w1's) loop folds named as the owner copy's (w3's) where the two are
+// the same function (their definitions equal once w1's symbols are renamed to w3's), so that
+// the reader's own value and the values resolved from other lanes use the same names.
+Term Prover::asWriterSums(Term t) {
+  std::unordered_map<Term, Term> sub;
+  auto rename = [&](Term x) {
+    std::vector<Term> syms;
+    tc_.collectSymbols(x, syms);
+    std::unordered_map<Term, Term> m;
+    for (Term y : syms)
+      if (y->kind == smt::Kind::Var && y->name.rfind("w1.", 0) == 0)
+        m[y] = tc_.var("w3." + y->name.substr(3), y->sort);
+    return tc_.substitute(x, m);
+  };
+  std::vector<Term> syms;
+  tc_.collectSymbols(t, syms);
+  for (Term x : syms) {
+    if (x->kind != smt::Kind::App)
+      continue;
+    size_t at = x->name.find(".w1.");
+    if (at == std::string::npos)
+      continue;
+    std::string other = x->name.substr(0, at) + ".w3." + x->name.substr(at + 4);
+    const check::SumDef *d1 = kernelSum(x->name), *d3 = kernelSum(other);
+    if (!d1 || !d3 || d1->params.size() != d3->params.size() || (d1->key == nullptr) != (d3->key == nullptr) ||
+        d1->strict != d3->strict || d1->isMax != d3->isMax || rename(d1->iter) != d3->iter ||
+        rename(d1->body) != d3->body || (d1->key && rename(d1->key) != d3->key))
+      continue;
+    bool same = true;
+    for (size_t i = 0; i < d1->params.size(); ++i)
+      same &= rename(d1->params[i]) == d3->params[i];
+    if (!same)
+      continue;
+    sub[x] = tc_.app(other, x->sort, x->kids);
+  }
+  return sub.empty() ? t : tc_.substitute(t, sub);
+}
+
+// v, with no exchange reads left, as the sum over the W lanes of the reader's segment of the
+// value one exchange store put there (the first round's: a store whose value reads no lane).
+Term Prover::laneSum(Term v, Term ctx) {
+  if (v->sort != Sort::Real)
+    return nullptr;
+  std::set<Term> seen;
+  if (hasApp(v, "wx.", seen))
+    return nullptr;
+  v = asWriterSums(v);
+  Term L = tc_.add(w1_.tid[0], tc_.mul(g_.blockDim[0], tc_.add(w1_.tid[1], tc_.mul(g_.blockDim[1], w1_.tid[2]))));
+  for (const ir::Stmt *st : check::exchangeStores(k_)) {
+    const check::AccessSite *S = nullptr;
+    for (const check::AccessSite &a : m3_.accesses)
+      if (a.write && a.stmt == st)
+        S = &a;
+    std::set<Term> seen2;
+    if (!S || !S->value || !S->iters.empty() || S->value->sort != Sort::Real || hasApp(S->value, "wx.", seen2))
+      continue;
+    for (int W : {32, 16, 8, 4, 2}) {
+      Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
+      Term explicitSum = nullptr;
+      bool ok = true;
+      for (int k = 0; k < W && ok; ++k) {
+        Term x = tc_.substitute(S->value, laneThread(tc_.add(seg, tc_.intConst(k))));
+        ok = !namesWriter(x);
+        explicitSum = explicitSum ? tc_.add(explicitSum, x) : x;
+      }
+      if (!ok)
+        break;
+      bool same = false;
+      {
+        Step s2(*this, "the value is the sum over the " + std::to_string(W) +
+                           " lanes of the reader's segment of what each stored in the exchange at line " +
+                           std::to_string(st->loc.line),
+                lineOf(*S));
+        same = unsat(tc_.mkAnd(ctx, tc_.ne(v, explicitSum)));
+      }
+      if (!same)
+        continue;
+      Term kk = tc_.fresh("lane.k", Sort::Int);
+      tc_.setBounds(kk, 0, W - 1);
+      Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
+      std::string name = "lsum.warp." + std::to_string(treeSums_.size());
+      std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
+      treeSums_[name] = check::SumDef{kk, body, params};
+      std::vector<Term> args{tc_.intConst(W)};
+      args.insert(args.end(), params.begin(), params.end());
+      return tc_.app(name, Sort::Real, args);
+    }
+  }
+  return nullptr;
+}
+
+Term Prover::resolveWarp(Term t, Term ctx) {
+  std::set<Term> seen;
+  if (!hasApp(t, "wx.", seen))
+    return t;
+  Term r = resolveExchanges(t, ctx, 0);
+  if (Term s = laneSum(r, ctx))
+    return s;
+  return r;
+}
+
+} // namespace ksynth::equiv::prove_detail

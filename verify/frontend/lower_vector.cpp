@@ -1,0 +1,84 @@
+// Frontend: vector access (float2, float4, int4, ... through a reinterpreted scalar pointer).
+//
+// `reinterpret_cast<float4 *>(p)` (or a C-style cast) of a `float *` views p's array as float4
+// elements: leaf f of element i is p[4 i + f] (AggPtr::stride), so a float4 load or store is
+// four scalar accesses of that array, the bytes the GPU's 128-bit access touches, and every
+// checker sees them as such. The view must be aligned like the vector type (a float4 at a
+// multiple of 16 bytes), or the GPU faults: the `align` obligation, an assertion at the cast
+// (every element of an aligned view is aligned, since sizeof(float4) is a multiple of 16).
+// An array's start is as aligned as its declaration says (Array::align); a pointer
+// parameter's is assumed to be 256 bytes, what cudaMalloc returns.
+#include "verify/frontend/lowerer.h"
+
+namespace ksynth::frontend::detail {
+
+AggPtr Lowerer::vectorView(const ExplicitCastExpr *ce) {
+  SourceLocation sl = ce->getExprLoc();
+  std::string txt = text(ce->getSourceRange());
+  const Expr *sub = ce->getSubExpr();
+  QualType from = sub->getType()->isPointerType() ? sub->getType()->getPointeeType() : QualType();
+  QualType to = ce->getType()->getPointeeType();
+  auto refuse = [&](const std::string &what) {
+    unsupported(sl, "cast '" + txt + "': " + what);
+    return AggPtr{};
+  };
+  const char *onlyThis = "only a pointer to scalars viewed as a vector type of those scalars is modelled";
+  if (from.isNull() || to.isNull())
+    return refuse(onlyThis);
+  std::optional<Type> se = scalarType(from);
+  std::string why;
+  std::optional<Layout> lay = layoutOf(to, why);
+  if (!se.has_value() || !lay.has_value() || lay->empty())
+    return refuse(onlyThis);
+  Type elem = *se;
+  if (elem.isPtr())
+    return refuse(onlyThis);
+  int64_t es = ctx_.getTypeSizeInChars(from).getQuantity();
+  int64_t n = static_cast<int64_t>(lay->size());
+  for (int64_t f = 0; f < n; ++f) {
+    const Leaf &lf = (*lay)[static_cast<size_t>(f)];
+    std::optional<Type> lt = scalarType(lf.type);
+    if (!lf.dims.empty() || !lt || !(*lt == elem) || lf.offset != f * es)
+      return refuse("'" + to.getAsString() + "' is not a vector of '" + from.getAsString() + "'");
+  }
+  if (ctx_.getTypeSizeInChars(to).getQuantity() != n * es)
+    return refuse("'" + to.getAsString() + "' has padding");
+  int64_t align = ctx_.getTypeAlignInChars(to).getQuantity();
+
+  ExprPtr p = rvalue(sub);
+  if (!vectorAssumed_) {
+    vectorAssumed_ = true;
+    k_.assumptions.push_back("pointer parameters point to memory aligned to 256 bytes (as cudaMalloc returns it)");
+  }
+  // offset * sizeof(T) is a multiple of align, and the array's start aligned at least as much.
+  ExprPtr off = ir::mkUnary(Op::PtrOffset, Type::i64(), p);
+  ExprPtr a = ir::mkConstInt(align, Type::i64());
+  // (The vector's alignment is a multiple of its element's size: the offset in elements is
+  // a multiple of align / sizeof(T), the smaller query.)
+  ExprPtr offOk = ir::mkBinary(Op::Eq, Type::boolean(),
+                               align % es == 0
+                                   ? ir::mkBinary(Op::Rem, Type::i64(), off, ir::mkConstInt(align / es, Type::i64()))
+                                   : ir::mkBinary(Op::Rem, Type::i64(),
+                                                  ir::mkBinary(Op::Mul, Type::i64(), off, ir::mkConstInt(es, Type::i64())),
+                                                  a),
+                               ir::mkConstInt(0, Type::i64()));
+  ExprPtr baseOk = ir::mkBinary(Op::Eq, Type::boolean(),
+                                ir::mkBinary(Op::Rem, Type::i64(), ir::mkUnary(Op::PtrBaseAlign, Type::i64(), p), a),
+                                ir::mkConstInt(0, Type::i64()));
+  auto s = emit(StmtKind::Assert, sl);
+  s->cond = ir::mkBinary(Op::LAnd, Type::boolean(), baseOk, offOk);
+  s->assertKind = ir::AssertKind::Align;
+  s->text = "'" + txt + "' is not aligned to " + std::to_string(align) + " bytes, as '" + to.getAsString() +
+            "' must be";
+
+  AggPtr r;
+  r.ok = true;
+  r.layout = *lay;
+  r.text = txt;
+  r.stride = n;
+  for (int64_t f = 0; f < n; ++f)
+    r.ptrs.push_back(f == 0 ? p : ir::mkPtrAdd(p, ir::mkConstInt(f, Type::i64()), loc(sl)));
+  return r;
+}
+
+} // namespace ksynth::frontend::detail
