@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Re-checks the committed proof bundles of the spec library (proofs/NAME/, written by
+"""Re-checks the committed proof bundles of the spec library (proofs/NAME/, and proofs/fast/NAME/
+for the fast reference kernels specs/fast/NAME.cu, written by
 scripts/update-proofs.sh) as an auditor would: `ksynth check-proof proofs/NAME --kernel
 specs/NAME.cu --spec specs/NAME.smt`, once with the z3 executable and once with cvc5.
 
@@ -23,9 +24,19 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+def spec_of(name):
+    """The spec a bundle's kernel is verified against: NAME's own, or for a fast reference
+    kernel fast/NAME the one its first line names (// ksynth:spec SPEC)."""
+    if not name.startswith("fast/"):
+        return name
+    with open(os.path.join(ROOT, "specs", name + ".cu")) as f:
+        m = re.match(r"//\s*ksynth:spec\s+(\S+)", f.readline())
+    return m.group(1) if m else name
+
+
 def check_proof(ks, name, solver, timeout):
     cmd = [ks, "check-proof", os.path.join(ROOT, "proofs", name), "--kernel",
-           os.path.join(ROOT, "specs", name + ".cu"), "--spec", os.path.join(ROOT, "specs", name + ".smt"),
+           os.path.join(ROOT, "specs", name + ".cu"), "--spec", os.path.join(ROOT, "specs", spec_of(name) + ".smt"),
            "--solver", solver, "--timeout", str(timeout)]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
     return p.returncode, p.stdout + p.stderr
@@ -41,6 +52,9 @@ def main():
         expected = json.load(f)
     unsolved = expected.get("cvc5_unsolved", {})
     names = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
+    fast = os.path.join(ROOT, "specs", "fast")
+    if os.path.isdir(fast):
+        names += sorted("fast/" + os.path.splitext(f)[0] for f in os.listdir(fast) if f.endswith(".cu"))
     if a.only:
         names = [a.only]
     failures = []

@@ -74,8 +74,8 @@ struct Array {
   int sameLength = -1; // another array whose __len this one shares (the fields of one
                        // pointer-to-struct parameter are one array per field)
   // Bytes the array's first element is known to be aligned to: a pointer parameter 256 (what
-  // cudaMalloc returns, assumed), a declared array its declared alignment.
-  int64_t align = 0;
+  // cudaMalloc returns, assumed), a declared array its declared alignment; 1 where unknown.
+  int64_t align = 1;
   // The frontend's cells for warp-level primitives (lower_warp.cpp): each lane stores its
   // value to its own cell and the lanes read each other's between two __syncwarp()s.
   bool warpExchange = false;
