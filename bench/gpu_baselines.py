@@ -55,6 +55,7 @@ def main():
     cases.append(("add2d", {"M": M, "N": M}, lambda: torch.add(X, Y)))
     cases.append(("transpose", {"H": M, "W": M}, lambda: X.t().contiguous()))
     cases.append(("row_sum", {"R": M, "C": M}, lambda: X.sum(dim=1)))
+    cases.append(("row_max", {"R": M, "C": M}, lambda: X.amax(dim=1)))
     cases.append(("softmax", {"R": M, "C": M}, lambda: torch.softmax(X, dim=1)))
     Gm, Bt = rnd(M), rnd(M)
     cases.append(("layernorm", {"R": M, "C": M}, lambda: F.layer_norm(X, (M,), Gm, Bt, eps=0.25)))

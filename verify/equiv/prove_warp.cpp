@@ -83,6 +83,29 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     Term owns = tc_.mkAnd(tc_.substitute(S->pc, w), tc_.eq(tc_.substitute(S->flat, w), X->kids[0]));
     if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(owns))))
       continue;
+    // A store whose value reads no lane (a first round): lanev.N(cell), an unknown function of
+    // the cell standing for that value (it is one: no symbol of the owner is left), so the
+    // identities below are about cells, not about what each lane computed.
+    // In a later round's value, the owner's own first-round values are lanev too (by
+    // definition: lanev.B(cell) is the value of base store B with the owner's coordinates
+    // those of the cell).
+    std::set<Term> seen;
+    if (!hasApp(S->value, "wx.", seen)) {
+      sub[X] = tc_.app("lanev." + std::to_string(n), v->sort, {X->kids[0]});
+      continue;
+    }
+    for (size_t b = 0; b < stores.size(); ++b) {
+      const check::AccessSite *B = nullptr;
+      for (const check::AccessSite &a : m3_.accesses)
+        if (a.write && a.stmt == stores[b])
+          B = &a;
+      std::set<Term> seenB;
+      if (!B || !B->value || !B->iters.empty() || hasApp(B->value, "wx.", seenB))
+        continue;
+      Term mine = tc_.substitute(B->value, w);
+      if (tc_.mentions(v, mine))
+        v = tc_.substitute(v, {{mine, tc_.app("lanev." + std::to_string(b), mine->sort, {X->kids[0]})}});
+    }
     sub[X] = v;
   }
   if (sub.empty())
@@ -128,8 +151,9 @@ Term Prover::asWriterSums(Term t) {
   return sub.empty() ? t : tc_.substitute(t, sub);
 }
 
-// v, with no exchange reads left, as the sum over the W lanes of the reader's segment of the
-// value one exchange store put there (the first round's: a store whose value reads no lane).
+// v, with no exchange reads left, as the sum (the max, the min) over the W lanes of the
+// reader's segment of the value one exchange store put there (the first round's: a store whose
+// value reads no lane): lsum.warp.N(W, the reader's coordinates), lmax.warp.N, lmin.warp.N.
 Term Prover::laneSum(Term v, Term ctx) {
   if (v->sort != Sort::Real)
     return nullptr;
@@ -137,42 +161,91 @@ Term Prover::laneSum(Term v, Term ctx) {
   if (hasApp(v, "wx.", seen))
     return nullptr;
   v = asWriterSums(v);
+  std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
   Term L = tc_.add(w1_.tid[0], tc_.mul(g_.blockDim[0], tc_.add(w1_.tid[1], tc_.mul(g_.blockDim[1], w1_.tid[2]))));
-  for (const ir::Stmt *st : check::exchangeStores(k_)) {
-    const check::AccessSite *S = nullptr;
+  for (size_t n = 0; n < stores.size(); ++n) {
+    const ir::Stmt *st = stores[n];
+    const check::AccessSite *S = nullptr, *S1 = nullptr;
     for (const check::AccessSite &a : m3_.accesses)
       if (a.write && a.stmt == st)
         S = &a;
+    for (const check::AccessSite &a : m1_.accesses)
+      if (a.write && a.stmt == st)
+        S1 = &a;
     std::set<Term> seen2;
-    if (!S || !S->value || !S->iters.empty() || S->value->sort != Sort::Real || hasApp(S->value, "wx.", seen2))
+    if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
+        hasApp(S->value, "wx.", seen2))
       continue;
+    std::string lanev = "lanev." + std::to_string(n);
+    // The reader's own value from this store, as lanev.n(its own cell): checked equal.
+    Term own = asWriterSums(S1->value);
+    Term ownCell = tc_.app(lanev, own->sort, {L});
+    Term va = v;
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "warp: store %zu, own value %s (%s in the value)\n", n, smt::show(own).substr(0, 300).c_str(),
+              tc_.mentions(v, own) ? "found" : "not found");
+    if (tc_.mentions(v, own)) {
+      Step s1(*this, "the reader's own value in the exchange at line " + std::to_string(st->loc.line) +
+                         " is the one its lane stores there",
+              lineOf(*S));
+      if (!unsat(tc_.mkAnd(ctx, tc_.ne(own, tc_.substitute(S->value, laneThread(L)))))) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "warp: own value %s\n  is not the lane's %s\n", smt::show(own).substr(0, 400).c_str(),
+                  smt::show(tc_.substitute(S->value, laneThread(L))).substr(0, 400).c_str());
+        continue;
+      }
+      va = tc_.substitute(v, {{own, ownCell}});
+    }
+    // The fold the value's top is made of: + for sums, an ite of a comparison (fmaxf, fminf).
+    Term p = nullptr, q = nullptr;
+    bool isMax = false;
+    enum class Fold { Sum, Max, Min } fold = Fold::Sum;
+    if (check::extremumOf(v, p, q, isMax))
+      fold = isMax ? Fold::Max : Fold::Min;
+    const char *what = fold == Fold::Sum ? "sum" : fold == Fold::Max ? "max" : "min";
     for (int W : {32, 16, 8, 4, 2}) {
       Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
-      Term explicitSum = nullptr;
+      Term all = nullptr;
+      std::vector<Term> xs;
       bool ok = true;
       for (int k = 0; k < W && ok; ++k) {
-        Term x = tc_.substitute(S->value, laneThread(tc_.add(seg, tc_.intConst(k))));
-        ok = !namesWriter(x);
-        explicitSum = explicitSum ? tc_.add(explicitSum, x) : x;
+        Term cell = tc_.add(seg, tc_.intConst(k));
+        ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
+        Term x = tc_.app(lanev, own->sort, {cell});
+        xs.push_back(x);
+        all = all ? tc_.add(all, x) : x;
       }
       if (!ok)
         break;
       bool same = false;
       {
-        Step s2(*this, "the value is the sum over the " + std::to_string(W) +
+        Step s2(*this, std::string("the value is the ") + what + " over the " + std::to_string(W) +
                            " lanes of the reader's segment of what each stored in the exchange at line " +
                            std::to_string(st->loc.line),
                 lineOf(*S));
-        same = unsat(tc_.mkAnd(ctx, tc_.ne(v, explicitSum)));
+        if (fold == Fold::Sum) {
+          same = unsat(tc_.mkAnd(ctx, tc_.ne(va, all)));
+        } else {
+          // max(S) = v iff v is at least (most) every element and equals one of them.
+          std::vector<Term> below, isOne;
+          for (Term x : xs) {
+            below.push_back(fold == Fold::Max ? tc_.lt(va, x) : tc_.lt(x, va));
+            isOne.push_back(tc_.eq(va, x));
+          }
+          same = unsat(tc_.mkAnd(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne)))));
+        }
       }
       if (!same)
         continue;
       Term kk = tc_.fresh("lane.k", Sort::Int);
       tc_.setBounds(kk, 0, W - 1);
       Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
-      std::string name = "lsum.warp." + std::to_string(treeSums_.size());
+      std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
+                         std::to_string(treeSums_.size());
       std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
-      treeSums_[name] = check::SumDef{kk, body, params};
+      check::SumDef def{kk, body, params};
+      def.isMax = fold != Fold::Min;
+      treeSums_[name] = def;
       std::vector<Term> args{tc_.intConst(W)};
       args.insert(args.end(), params.begin(), params.end());
       return tc_.app(name, Sort::Real, args);

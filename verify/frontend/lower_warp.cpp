@@ -97,6 +97,19 @@ void Lowerer::warpAssert(SourceLocation sl, ExprPtr cond, const std::string &vio
   s->text = violation;
 }
 
+// The first half of an exchange: this lane's value into its own cell, then __syncwarp().
+// Returns the exchange array.
+int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name) {
+  int xchg = exchangeArray(t);
+  auto st = emit(StmtKind::Store, sl);
+  st->ptr = ir::mkArrayRef(xchg);
+  st->index = {std::move(tid)};
+  st->value = std::move(v);
+  st->text = name;
+  warpBarrier(sl);
+  return xchg;
+}
+
 ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt) {
   SourceLocation sl = call->getExprLoc();
   std::string callText = text(call->getSourceRange());
@@ -123,13 +136,7 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
     Type et = isPred ? Type::u32() : rt;
     ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
                        : cast(rvalue(call->getArg(1)), et);
-    int xchg = exchangeArray(et);
-    auto st = emit(StmtKind::Store, sl);
-    st->ptr = ir::mkArrayRef(xchg);
-    st->index = {tid};
-    st->value = v;
-    st->text = name;
-    warpBarrier(sl);
+    int xchg = offerToLanes(sl, et, tid, v, name);
     int acc = newTemp(rt, "vote");
     Op fold = name == "__reduce_min_sync"   ? Op::Min
               : name == "__reduce_max_sync" ? Op::Max
@@ -232,13 +239,7 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   si->value = inRange;
   ExprPtr srcE = ir::mkVar(srcVar, Type::i64()), inE = ir::mkVar(inVar, Type::boolean());
 
-  int xchg = exchangeArray(rt);
-  auto st = emit(StmtKind::Store, sl);
-  st->ptr = ir::mkArrayRef(xchg);
-  st->index = {tid};
-  st->value = v;
-  st->text = name;
-  warpBarrier(sl);
+  int xchg = offerToLanes(sl, rt, tid, v, name);
   ExprPtr cell = bin(Op::Add, warpBase, srcE);
   warpAssert(sl,
              ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE),

@@ -257,6 +257,7 @@ private:
   int exchangeArray(Type t);
   bool fullMask(const CallExpr *call, const std::string &name);
   void warpBarrier(SourceLocation sl);
+  int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
 

@@ -2,9 +2,11 @@
 #include "verify/smt/term.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <functional>
 #include <set>
 #include <sstream>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace ksynth::smt {
@@ -95,7 +97,29 @@ std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &he
   }
   for (Term s : syms)
     os << "(declare-const " << quoteSym(s->name) << " " << sortName(s->sort) << ")\n";
-  std::function<std::string(Term)> pr = [&](Term x) -> std::string {
+  // Terms are DAGs; printed as trees, one with much sharing (a max over the lanes of a warp,
+  // each max an ite that repeats its operands) can grow exponentially. A query whose tree
+  // would have more than kShareAbove nodes is written with each compound subterm used more
+  // than once defined once (define-fun), in dependency order; smaller ones are written plain.
+  constexpr uint64_t kShareAbove = 50000;
+  std::unordered_map<Term, uint64_t> treeSize;
+  std::function<uint64_t(Term)> sizeOf = [&](Term x) -> uint64_t {
+    if (auto it = treeSize.find(x); it != treeSize.end())
+      return it->second;
+    uint64_t n = 1;
+    for (Term k : x->kids)
+      n = std::min<uint64_t>(n + sizeOf(k), uint64_t{1} << 40);
+    treeSize[x] = n;
+    return n;
+  };
+  uint64_t total = 0;
+  for (Term a : assertions)
+    total += sizeOf(a);
+  std::unordered_map<Term, std::string> named;
+  std::function<std::string(Term)> pr;
+  pr = [&](Term x) -> std::string {
+    if (auto it = named.find(x); it != named.end())
+      return it->second;
     auto nary = [&](const char *op) {
       std::string s = std::string("(") + op;
       for (Term k : x->kids)
@@ -135,6 +159,33 @@ std::string toSmtLib2(const std::vector<Term> &assertions, const std::string &he
     }
     return "?";
   };
+  if (total > kShareAbove) {
+    std::unordered_map<Term, int> uses;
+    std::unordered_set<Term> visited;
+    std::vector<Term> order; // post-order: kids before parents
+    std::function<void(Term)> count = [&](Term x) {
+      if (!visited.insert(x).second)
+        return;
+      for (Term k : x->kids) {
+        ++uses[k];
+        count(k);
+      }
+      order.push_back(x);
+    };
+    for (Term a : assertions) {
+      ++uses[a];
+      count(a);
+    }
+    for (Term x : order) {
+      bool compound = !x->kids.empty() && x->kind != Kind::Const && x->kind != Kind::Var;
+      if (!compound || uses[x] < 2)
+        continue;
+      std::string body = pr(x); // its kids are named already where shared
+      std::string name = "ksynth.s." + std::to_string(named.size());
+      os << "(define-fun " << name << " () " << sortName(x->sort) << " " << body << ")\n";
+      named[x] = name;
+    }
+  }
   for (size_t i = 0; i < assertions.size(); ++i) {
     if (pushGoal && i + 1 == assertions.size())
       os << "(push 1)\n";
