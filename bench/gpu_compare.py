@@ -8,7 +8,8 @@ import argparse, json
 # Cases timed against another case's baseline (the same operation at the same sizes).
 ALIAS = {"matmul_tiled": "matmul", "softmax_unverified": "softmax", "reduce_atomic": "atomic_sum",
          "vec_add_after_hang": "vec_add", "vec_add_float4": "vec_add", "relu_float4": "relu",
-         "row_sum_warp": "row_sum", "row_max_warp": "row_max"}
+         "row_sum_warp": "row_sum", "row_max_warp": "row_max",
+         "saxpy_float4": "saxpy"}
 
 
 def main():

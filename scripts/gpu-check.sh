@@ -62,6 +62,7 @@ run vec_add_float4 $S/fast/vec_add_float4.cu $S/vec_add.smt --size N=$N1
 run relu_float4 $S/fast/relu_float4.cu $S/relu.smt --size N=$N1
 run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
 run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
+run saxpy_float4 $S/fast/saxpy_float4.cu $S/saxpy.smt --size N=$N1 a=0.5
 # Library baselines at the same sizes.
 if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"

@@ -160,6 +160,9 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       neg->text = text(call->getSourceRange());
       return ir::mkSelect(rt, ir::mkBinary(Op::Lt, Type::boolean(), a, ir::mkConstInt(0, rt)), neg, a);
     }
+    if (fromPrelude && rt.isFloat())
+      if (ExprPtr r = exactIntrinsic(call, name, rt))
+        return r;
     if (rt.isFloat() && fd->getNumParams() >= 1 && fd->getNumParams() <= 3) {
       std::vector<ExprPtr> args;
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
@@ -180,6 +183,48 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
     return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
   }
   return inlineCall(call, fd, rt, thisObj);
+}
+
+// Fused and rounding-mode intrinsics whose meaning over the reals is an exact operation
+// (DESIGN: float rounding is not modelled): fmaf(a, b, c) is a * b + c, __fdividef(a, b) and
+// __fdiv_rn(a, b) are a / b, __frcp_rn(x) is 1 / x, __fadd_rn/__fsub_rn/__fmul_rn their
+// operation, __fsqrt_rn/__frsqrt_rn sqrtf/rsqrtf, __saturatef(x) is x clamped to [0, 1].
+// nullptr for any other call.
+ExprPtr Lowerer::exactIntrinsic(const CallExpr *call, const std::string &name, Type rt) {
+  SourceLocation sl = call->getExprLoc();
+  unsigned n = call->getNumArgs();
+  auto arg = [&](unsigned i) { return cast(rvalue(call->getArg(i)), rt); };
+  auto bin = [&](Op op, ExprPtr a, ExprPtr b) {
+    auto e = std::const_pointer_cast<ir::Expr>(ir::mkBinary(op, rt, std::move(a), std::move(b), loc(sl)));
+    e->text = text(call->getSourceRange());
+    return ExprPtr(e);
+  };
+  if (n == 3 && (name == "fmaf" || name == "fma" || name == "__fmaf_rn" || name == "__fma_rn")) {
+    ExprPtr a = arg(0), b = arg(1), c = arg(2);
+    return bin(Op::Add, bin(Op::Mul, a, b), c);
+  }
+  if (n == 2) {
+    Op op = name == "__fdividef" || name == "__fdiv_rn" ? Op::Div
+            : name == "__fadd_rn"                       ? Op::Add
+            : name == "__fsub_rn"                       ? Op::Sub
+            : name == "__fmul_rn"                       ? Op::Mul
+                                                        : Op::Const;
+    if (op != Op::Const) {
+      ExprPtr a = arg(0), b = arg(1);
+      return bin(op, a, b);
+    }
+  }
+  if (n == 1) {
+    if (name == "__frcp_rn")
+      return bin(Op::Div, ir::mkConstFloat(1.0, rt), arg(0));
+    if (name == "__fsqrt_rn" || name == "__frsqrt_rn")
+      return ir::mkCall(name == "__fsqrt_rn" ? "sqrtf" : "rsqrtf", rt, {arg(0)}, loc(sl));
+    if (name == "__saturatef") {
+      ExprPtr x = arg(0);
+      return bin(Op::Min, bin(Op::Max, x, ir::mkConstFloat(0.0, rt)), ir::mkConstFloat(1.0, rt));
+    }
+  }
+  return nullptr;
 }
 
 ExprPtr Lowerer::atomic(const CallExpr *call, const std::string &name, Type rt) {

@@ -230,6 +230,7 @@ private:
 
   ExprPtr callExpr(const CallExpr *call);
   ExprPtr atomic(const CallExpr *call, const std::string &name, Type rt);
+  ExprPtr exactIntrinsic(const CallExpr *call, const std::string &name, Type rt);
   bool sameFnType(QualType a, QualType b);
   std::vector<const FunctionDecl *> fileFunctions();
 

@@ -111,6 +111,15 @@ KSYNTH_DEV float fmaf(float, float, float);
 KSYNTH_DEV double fma(double, double, double);
 KSYNTH_DEV float __fmaf_rn(float, float, float);
 KSYNTH_DEV float __fdividef(float, float);
+KSYNTH_DEV float __fdiv_rn(float, float);
+KSYNTH_DEV float __fadd_rn(float, float);
+KSYNTH_DEV float __fsub_rn(float, float);
+KSYNTH_DEV float __fmul_rn(float, float);
+KSYNTH_DEV float __frcp_rn(float);
+KSYNTH_DEV float __fsqrt_rn(float);
+KSYNTH_DEV float __frsqrt_rn(float);
+KSYNTH_DEV float __saturatef(float);
+KSYNTH_DEV double __fma_rn(double, double, double);
 
 // GPUVerify's annotation language (meaning given by ksynth's frontend).
 KSYNTH_DEV void __requires(bool);
