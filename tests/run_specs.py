@@ -49,6 +49,15 @@ def run(cmd, timeout=300):
         return 124, "", "timed out", time.time() - t0
 
 
+EXIT_FOR = {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}
+
+
+def exit_matches(rc, verdict, problems):
+    """Records a problem when ksynth's exit status is not the one its verdict has."""
+    if rc != EXIT_FOR.get(verdict, -1):
+        problems.append(f"exit {rc} does not match verdict {verdict}")
+
+
 def check_one(ks, specs, name, entry):
     """Returns (name, problems, verdict, seconds, spec_info)."""
     problems = []
@@ -72,8 +81,7 @@ def check_one(ks, specs, name, entry):
     try:
         j = json.loads(out)
         verdict = j.get("verdict")
-        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(verdict, -1):
-            problems.append(f"exit {rc} does not match verdict {verdict}")
+        exit_matches(rc, verdict, problems)
         if verdict == "proven":
             kinds = {o["kind"] for k in j["kernels"] for o in k["obligations"]}
             if not {"race", "barrier", "bounds", "overflow"} <= kinds:
@@ -90,8 +98,7 @@ def check_one(ks, specs, name, entry):
         if bad or j["verdict"] == "refuted":
             problems.append("reference kernel refuted against its spec: " + "; ".join(o.get("reason", "") for o in bad))
         spec_verdict = j["verdict"]
-        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(spec_verdict, -1):
-            problems.append(f"exit {rc} does not match verdict {spec_verdict}")
+        exit_matches(rc, spec_verdict, problems)
         want = (entry or {}).get("spec_verdict")
         if want is not None and spec_verdict != want:
             problems.append(f"coverage/equivalence {spec_verdict}, expected {want}")
@@ -122,8 +129,7 @@ def check_fast(ks, specs, path, entry):
     try:
         j = json.loads(out)
         verdict = j.get("verdict")
-        if rc != {"proven": 0, "refuted": 1, "unknown": 2, "bounded": 2}.get(verdict, -1):
-            problems.append(f"exit {rc} does not match verdict {verdict}")
+        exit_matches(rc, verdict, problems)
         if verdict == "refuted":
             problems.append("fast reference kernel refuted")
     except (ValueError, KeyError):
