@@ -19,15 +19,12 @@ namespace ksynth::equiv::prove_detail {
 
 namespace {
 
-bool hasApp(Term t, const std::string &prefix, std::set<Term> &seen) {
-  if (!seen.insert(t).second)
-    return false;
-  if (t->kind == smt::Kind::App && t->name.rfind(prefix, 0) == 0)
-    return true;
-  for (Term k : t->kids)
-    if (hasApp(k, prefix, seen))
-      return true;
-  return false;
+// The store site `st` of thread copy m, or nullptr.
+const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *st) {
+  for (const check::AccessSite &a : m.accesses)
+    if (a.write && a.stmt == st)
+      return &a;
+  return nullptr;
 }
 
 } // namespace
@@ -63,10 +60,7 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     size_t n = std::strtoul(X->name.c_str() + 3, nullptr, 10);
     if (n >= stores.size() || X->kids.size() != 1)
       continue;
-    const check::AccessSite *S = nullptr;
-    for (const check::AccessSite &a : m3_.accesses)
-      if (a.write && a.stmt == stores[n])
-        S = &a;
+    const check::AccessSite *S = storeSite(m3_, stores[n]);
     if (!S || !S->value || !S->iters.empty())
       continue;
     std::unordered_map<Term, Term> w = laneThread(X->kids[0]);
@@ -89,18 +83,13 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     // In a later round's value, the owner's own first-round values are lanev too (by
     // definition: lanev.B(cell) is the value of base store B with the owner's coordinates
     // those of the cell).
-    std::set<Term> seen;
-    if (!hasApp(S->value, "wx.", seen)) {
+    if (appsWithPrefix(S->value, "wx.").empty()) {
       sub[X] = tc_.app("lanev." + std::to_string(n), v->sort, {X->kids[0]});
       continue;
     }
     for (size_t b = 0; b < stores.size(); ++b) {
-      const check::AccessSite *B = nullptr;
-      for (const check::AccessSite &a : m3_.accesses)
-        if (a.write && a.stmt == stores[b])
-          B = &a;
-      std::set<Term> seenB;
-      if (!B || !B->value || !B->iters.empty() || hasApp(B->value, "wx.", seenB))
+      const check::AccessSite *B = storeSite(m3_, stores[b]);
+      if (!B || !B->value || !B->iters.empty() || !appsWithPrefix(B->value, "wx.").empty())
         continue;
       Term mine = tc_.substitute(B->value, w);
       if (tc_.mentions(v, mine))
@@ -157,33 +146,22 @@ Term Prover::asWriterSums(Term t) {
 Term Prover::laneSum(Term v, Term ctx) {
   if (v->sort != Sort::Real)
     return nullptr;
-  std::set<Term> seen;
-  if (hasApp(v, "wx.", seen))
+  if (!appsWithPrefix(v, "wx.").empty())
     return nullptr;
   v = asWriterSums(v);
   std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
   Term L = tc_.add(w1_.tid[0], tc_.mul(g_.blockDim[0], tc_.add(w1_.tid[1], tc_.mul(g_.blockDim[1], w1_.tid[2]))));
   for (size_t n = 0; n < stores.size(); ++n) {
     const ir::Stmt *st = stores[n];
-    const check::AccessSite *S = nullptr, *S1 = nullptr;
-    for (const check::AccessSite &a : m3_.accesses)
-      if (a.write && a.stmt == st)
-        S = &a;
-    for (const check::AccessSite &a : m1_.accesses)
-      if (a.write && a.stmt == st)
-        S1 = &a;
-    std::set<Term> seen2;
+    const check::AccessSite *S = storeSite(m3_, st), *S1 = storeSite(m1_, st);
     if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
-        hasApp(S->value, "wx.", seen2))
+        !appsWithPrefix(S->value, "wx.").empty())
       continue;
     std::string lanev = "lanev." + std::to_string(n);
     // The reader's own value from this store, as lanev.n(its own cell): checked equal.
     Term own = asWriterSums(S1->value);
     Term ownCell = tc_.app(lanev, own->sort, {L});
     Term va = v;
-    if (getenv("KSYNTH_DEBUG_EQ"))
-      fprintf(stderr, "warp: store %zu, own value %s (%s in the value)\n", n, smt::show(own).substr(0, 300).c_str(),
-              tc_.mentions(v, own) ? "found" : "not found");
     if (tc_.mentions(v, own)) {
       Step s1(*this, "the reader's own value in the exchange at line " + std::to_string(st->loc.line) +
                          " is the one its lane stores there",
@@ -255,8 +233,7 @@ Term Prover::laneSum(Term v, Term ctx) {
 }
 
 Term Prover::resolveWarp(Term t, Term ctx) {
-  std::set<Term> seen;
-  if (!hasApp(t, "wx.", seen))
+  if (appsWithPrefix(t, "wx.").empty())
     return t;
   Term r = resolveExchanges(t, ctx, 0);
   if (Term s = laneSum(r, ctx))

@@ -204,14 +204,12 @@ ExprPtr Lowerer::exactIntrinsic(const CallExpr *call, const std::string &name, T
     return bin(Op::Add, bin(Op::Mul, a, b), c);
   }
   if (n == 2) {
-    Op op = name == "__fdividef" || name == "__fdiv_rn" ? Op::Div
-            : name == "__fadd_rn"                       ? Op::Add
-            : name == "__fsub_rn"                       ? Op::Sub
-            : name == "__fmul_rn"                       ? Op::Mul
-                                                        : Op::Const;
-    if (op != Op::Const) {
+    static const std::map<std::string, Op> ops = {{"__fdividef", Op::Div}, {"__fdiv_rn", Op::Div},
+                                                  {"__fadd_rn", Op::Add},  {"__fsub_rn", Op::Sub},
+                                                  {"__fmul_rn", Op::Mul}};
+    if (auto it = ops.find(name); it != ops.end()) {
       ExprPtr a = arg(0), b = arg(1);
-      return bin(op, a, b);
+      return bin(it->second, a, b);
     }
   }
   if (n == 1) {
