@@ -310,7 +310,7 @@ void Exec::run() {
   s.gc = tc_.intConst(0);
   kernelHasBarrier_ = ir::containsBarrier(k_.body);
   kernelHasGridBarrier_ = ir::containsGridBarrier(k_.body);
-  block(k_.body, s, false);
+  block(k_.body, s, ir::SyncLevel::None);
   out_.reachEnd = s.pc;
 }
 

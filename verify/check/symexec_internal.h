@@ -118,7 +118,8 @@ private:
   Term readLocal(const State &s, int arr, Term flat, ir::Type t);
   void forgetLocals(State &s, const std::set<int> &arrays, bool all);
   static void storedLocals(const ir::Kernel &k, const ir::Block &b, std::set<int> &out, bool &any);
-  void block(const ir::Block &b, State &s, bool barrierAfter);
+  // `after`: the strongest barrier that may follow in the thread's program.
+  void block(const ir::Block &b, State &s, ir::SyncLevel after);
   void access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded,
               int *arrOut = nullptr, Term *flatOut = nullptr, std::vector<SVal::Alt> *alts = nullptr);
   static int baseArrayOf(const ir::Expr &p);
@@ -126,8 +127,9 @@ private:
   void boundToType(Term sym, const ir::Type &t);
   Term idxOf(const ir::Stmt &st, const State &s);
   void assign(State &s, int var, const ir::Expr &value);
-  void stmt(const ir::Stmt &st, State &s, bool barrierAfter);
-  static bool hasNonWarpBarrier(const ir::Block &b);
+  void stmt(const ir::Stmt &st, State &s, ir::SyncLevel after);
+  void recordControl(const ir::Stmt &st, const State &s, Term cond, const std::vector<const ir::Block *> &inside,
+                     ir::SyncLevel after);
   static void assignedVars(const ir::Block &b, std::set<int> &out);
 
   // ---- loops (symexec_loops.cpp) --------------------------------------------------------
@@ -146,7 +148,7 @@ private:
   };
   // What loop() finds out about one loop before its recorded pass, for its later phases.
   struct LoopFacts {
-    bool barrierAfterBody = false;
+    ir::SyncLevel afterBody = ir::SyncLevel::None; // the strongest barrier after the body
     std::set<int> modified;       // variables the loop assigns
     std::vector<int> outer;       // labels outside the loop that it may exit to
     bool irregular = false;       // break/return inside
@@ -158,7 +160,7 @@ private:
     Summary bcSum, wcSum, gcSum;
   };
 
-  State iteration(const ir::Stmt &L, State s, Term &cond, bool barrierAfterBody, bool record,
+  State iteration(const ir::Stmt &L, State s, Term &cond, ir::SyncLevel afterBody, bool record,
                   Term iterPcExtra);
   Term valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort,
                const ir::Type *ty = nullptr);
@@ -169,7 +171,7 @@ private:
   Term accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
                    const std::map<int, Term> &entrySym,
                    const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters);
-  void loop(const ir::Stmt &L, State &s, bool barrierAfter);
+  void loop(const ir::Stmt &L, State &s, ir::SyncLevel after);
   void detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f);
   Summary classifyStep(Term e, Term v, uint32_t watermark, const std::set<Term> &entryIds);
   void findArgExtremum(std::map<int, Summary> &summary, const std::map<int, Term> &entrySym, const State &end,
@@ -177,7 +179,7 @@ private:
   State stateAt(const State &s, LoopFacts &f, Term i, const std::string &why);
   int128 tripBound(const ir::Stmt &L, const State &s, LoopFacts &f);
   Term recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 maxTrips);
-  State afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, LoopFacts &f, Term i);
+  State afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, LoopFacts &f, Term i);
 };
 
 } // namespace detail

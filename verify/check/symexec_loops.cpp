@@ -15,32 +15,28 @@ namespace ksynth::check::detail {
 
 // One iteration: pre, test, body, step. Returns the state at the end of the iteration and
 // the loop condition's value.
-State Exec::iteration(const ir::Stmt &L, State s, Term &cond, bool barrierAfterBody, bool record,
+State Exec::iteration(const ir::Stmt &L, State s, Term &cond, ir::SyncLevel afterBody, bool record,
                        Term iterPcExtra) {
   if (L.testFirst) {
     s.pc = tc_.mkAnd(s.pc, iterPcExtra);
-    block(L.pre, s, true);
+    block(L.pre, s, ir::SyncLevel::Block);
     cond = eval(*L.cond, s, s.pc);
-    if (record && !dry_ && (ir::containsBarrier(L.body) || ir::containsBarrier(L.step) ||
-                            (barrierAfterBody && !ir::exitsLeaving(L.body).empty()))) {
-      out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
-      out_.controls.back().grid = ir::containsGridBarrier(L.body) || ir::containsGridBarrier(L.step) ||
-                                  (kernelHasGridBarrier_ && barrierAfterBody &&
-                                   !ir::exitsLeaving(L.body).empty());
+    if (record) {
+      // The test decides the body and step, and leaving early skips nothing more than they do
+      // (their barriers are in afterBody).
+      recordControl(L, s, cond, {&L.body, &L.step}, afterBody);
     }
     s.pc = tc_.mkAnd(s.pc, cond);
-    block(L.body, s, barrierAfterBody);
-    block(L.step, s, barrierAfterBody);
+    block(L.body, s, afterBody);
+    block(L.step, s, afterBody);
   } else {
     s.pc = tc_.mkAnd(s.pc, iterPcExtra);
-    block(L.body, s, barrierAfterBody);
-    block(L.step, s, barrierAfterBody);
-    block(L.pre, s, true);
+    block(L.body, s, afterBody);
+    block(L.step, s, afterBody);
+    block(L.pre, s, ir::SyncLevel::Block);
     cond = eval(*L.cond, s, s.pc);
-    if (record && !dry_ && ir::containsBarrier(L.body)) {
-      out_.controls.push_back({&L, L.loc, false, s.pc, cond, iters_});
-      out_.controls.back().grid = ir::containsGridBarrier(L.body);
-    }
+    if (record)
+      recordControl(L, s, cond, {&L.body}, ir::SyncLevel::None);
   }
   return s;
 }
@@ -235,10 +231,9 @@ Term Exec::accumulated(int v, const Summary &sm, const State &s, Term n, std::ma
   return tc_.ite(tc_.le(tc_.intConst(1), n), folded, v0);
 }
 
-void Exec::loop(const ir::Stmt &L, State &s, bool barrierAfter) {
+void Exec::loop(const ir::Stmt &L, State &s, ir::SyncLevel after) {
   LoopFacts f;
-  bool hasBarrier = ir::containsBarrier(L.body) || ir::containsBarrier(L.step);
-  f.barrierAfterBody = barrierAfter || hasBarrier;
+  f.afterBody = std::max({after, ir::strongestBarrier(L.body), ir::strongestBarrier(L.step)});
   for (const ir::Block *b : {&L.pre, &L.body, &L.step})
     assignedVars(*b, f.modified);
   std::vector<int> leaving;
@@ -267,7 +262,7 @@ void Exec::loop(const ir::Stmt &L, State &s, bool barrierAfter) {
   // 2. The recorded pass at a symbolic iteration i.
   Term i = recordedPass(L, s, f, maxTrips);
   // 3. After the loop: n iterations were completed.
-  s = afterLoop(L, s, barrierAfter, f, i);
+  s = afterLoop(L, s, after, f, i);
 }
 
 // The detection pass: one iteration from symbolic entry values, whose results give each
@@ -300,7 +295,7 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
   dry_ = true;
   auto savedExits = pendingExits_;
   Term cond;
-  State end = iteration(L, entry, cond, f.barrierAfterBody, false, tc_.tru());
+  State end = iteration(L, entry, cond, f.afterBody, false, tc_.tru());
   pendingExits_ = savedExits;
   dry_ = savedDry;
   auto classify = [&](Term e, Term v) { return classifyStep(e, v, watermark, entryIds); };
@@ -318,7 +313,7 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
     noWrap_ = true;
     auto saved2 = pendingExits_;
     Term c2;
-    State end2 = iteration(L, entry, c2, f.barrierAfterBody, false, tc_.tru());
+    State end2 = iteration(L, entry, c2, f.afterBody, false, tc_.tru());
     pendingExits_ = saved2;
     noWrap_ = false;
     dry_ = savedDry;
@@ -570,7 +565,7 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
     bool savedDry = dry_;
     dry_ = true;
     auto savedExits = pendingExits_;
-    block(L.pre, prev, true);
+    block(L.pre, prev, ir::SyncLevel::Block);
     Term cp = eval(*L.cond, prev, prev.pc);
     pendingExits_ = savedExits;
     dry_ = savedDry;
@@ -583,7 +578,7 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
     bool savedDry = dry_;
     dry_ = true;
     auto savedExits = pendingExits_;
-    block(L.pre, probe, true);
+    block(L.pre, probe, ir::SyncLevel::Block);
     Term c = eval(*L.cond, probe, probe.pc);
     pendingExits_ = savedExits;
     dry_ = savedDry;
@@ -592,7 +587,7 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
   iters_.push_back(i);
   auto savedExits = pendingExits_;
   Term cond;
-  State endI = iteration(L, atI, cond, f.barrierAfterBody, true, extra);
+  State endI = iteration(L, atI, cond, f.afterBody, true, extra);
   if (!dry_)
     for (int v : f.modified) {
       const Summary &sm = f.summary[v];
@@ -610,7 +605,7 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
 }
 
 // The state after the loop entered in state s; i is the recorded pass's iteration symbol.
-State Exec::afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, LoopFacts &f, Term i) {
+State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, LoopFacts &f, Term i) {
   uint32_t exitMark = tc_.fresh("watermark", Sort::Bool)->id;
   Term n = fresh("trips", Sort::Int);
   State after = stateAt(s, f, n, "exit");
@@ -620,7 +615,7 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, Loop
     bool savedDry = dry_;
     dry_ = true;
     auto saved2 = pendingExits_;
-    block(L.pre, probe, true);
+    block(L.pre, probe, ir::SyncLevel::Block);
     Term cn = eval(*L.cond, probe, probe.pc);
     pendingExits_ = saved2;
     dry_ = savedDry;
@@ -650,7 +645,7 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, Loop
     State prev = stateAt(s, f, tc_.sub(n, tc_.intConst(1)), "prev");
     dry_ = true;
     auto saved3 = pendingExits_;
-    block(L.pre, prev, true);
+    block(L.pre, prev, ir::SyncLevel::Block);
     Term cp = eval(*L.cond, prev, prev.pc);
     pendingExits_ = saved3;
     dry_ = savedDry;
@@ -662,7 +657,7 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, bool barrierAfter, Loop
     }
     // The state after the loop is the state at n after running `pre` once more.
     after.pc = tc_.mkAnd(s.pc, exitCond);
-    block(L.pre, after, barrierAfter);
+    block(L.pre, after, next);
     after.pc = tc_.mkAnd(s.pc, exitCond);
   } else {
     abstraction("loop with break/return: state after it summarised as unknown");

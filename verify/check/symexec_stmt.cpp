@@ -99,13 +99,36 @@ void Exec::storedLocals(const ir::Kernel &k, const ir::Block &b, std::set<int> &
   }
 }
 
-void Exec::block(const ir::Block &b, State &s, bool barrierAfter) {
-  for (size_t i = 0; i < b.size(); ++i) {
-    bool after = barrierAfter;
-    for (size_t j = i + 1; j < b.size() && !after; ++j)
-      after = ir::containsBarrier({b[j]});
-    stmt(*b[i], s, after);
+void Exec::block(const ir::Block &b, State &s, ir::SyncLevel after) {
+  // The strongest barrier after each statement, from the last one back.
+  std::vector<ir::SyncLevel> later(b.size() + 1, after);
+  for (size_t i = b.size(); i-- > 0;)
+    later[i] = std::max(later[i + 1], ir::strongestBarrier({b[i]}));
+  for (size_t i = 0; i < b.size(); ++i)
+    stmt(*b[i], s, later[i + 1]);
+}
+
+// Records a condition that decides which barriers a thread executes: one with a barrier in
+// the blocks it controls, or one that may leave them early while a barrier follows. The
+// threads that must agree on it are those that must meet the same barriers: the grid where a
+// grid barrier is at stake, the block where a block barrier is, else the warp (only
+// __syncwarp()s, the warp primitives' included, inside and after).
+void Exec::recordControl(const ir::Stmt &st, const State &s, Term cond, const std::vector<const ir::Block *> &inside,
+                         ir::SyncLevel after) {
+  if (dry_)
+    return;
+  ir::SyncLevel in = ir::SyncLevel::None;
+  bool exits = false, grid = false;
+  for (const ir::Block *b : inside) {
+    in = std::max(in, ir::strongestBarrier(*b));
+    exits |= !ir::exitsLeaving(*b).empty();
+    grid |= ir::containsGridBarrier(*b);
   }
+  ir::SyncLevel at = exits ? std::max(in, after) : in; // the strongest barrier this condition decides
+  if (at == ir::SyncLevel::None)
+    return;
+  out_.controls.push_back({&st, st.loc, at == ir::SyncLevel::Warp, s.pc, cond, iters_});
+  out_.controls.back().grid = grid || (kernelHasGridBarrier_ && exits && after == ir::SyncLevel::Block);
 }
 
 void Exec::access(const ir::Stmt &st, State &s, bool write, bool atomic, Term *loaded, int *arrOut,
@@ -224,7 +247,7 @@ void Exec::assign(State &s, int var, const ir::Expr &value) {
   s.vars[var] = {eval(value, s, s.pc)};
 }
 
-void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
+void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
   if (s.pc == tc_.fls())
     return;
   switch (st.kind) {
@@ -346,31 +369,18 @@ void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
   }
   case StmtKind::If: {
     Term c = eval(*st.cond, s, s.pc);
-    bool relevant = ir::containsBarrier(st.body) || ir::containsBarrier(st.elseBody) ||
-                    (barrierAfter && (!ir::exitsLeaving(st.body).empty() ||
-                                      !ir::exitsLeaving(st.elseBody).empty()));
-    if (relevant && !dry_) {
-      // Only __syncwarp()s inside (and no early exit before a later barrier): the lanes of
-      // one warp must agree, other warps may differ.
-      bool exits = !ir::exitsLeaving(st.body).empty() || !ir::exitsLeaving(st.elseBody).empty();
-      bool warpOnly = !hasNonWarpBarrier(st.body) && !hasNonWarpBarrier(st.elseBody) && !(barrierAfter && exits);
-      out_.controls.push_back({&st, st.loc, warpOnly, s.pc, c, iters_});
-      out_.controls.back().grid =
-          ir::containsGridBarrier(st.body) || ir::containsGridBarrier(st.elseBody) ||
-          (kernelHasGridBarrier_ && barrierAfter &&
-           (!ir::exitsLeaving(st.body).empty() || !ir::exitsLeaving(st.elseBody).empty()));
-    }
+    recordControl(st, s, c, {&st.body, &st.elseBody}, after);
     State t = s, e = s;
     t.pc = tc_.mkAnd(s.pc, c);
     e.pc = tc_.mkAnd(s.pc, tc_.mkNot(c));
-    block(st.body, t, barrierAfter);
-    block(st.elseBody, e, barrierAfter);
+    block(st.body, t, after);
+    block(st.elseBody, e, after);
     s = merge(c, t, e);
     return;
   }
   case StmtKind::Block: {
     pendingExits_.erase(st.label);
-    block(st.body, s, barrierAfter);
+    block(st.body, s, after);
     auto it = pendingExits_.find(st.label);
     if (it != pendingExits_.end()) {
       for (State &x : it->second)
@@ -384,7 +394,7 @@ void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
     s.pc = tc_.fls();
     return;
   }
-  case StmtKind::Loop: loop(st, s, barrierAfter); return;
+  case StmtKind::Loop: loop(st, s, after); return;
   case StmtKind::Barrier:
     if (st.barrier != ir::BarrierKind::Warp)
       s.bc = tc_.add(s.bc, tc_.intConst(1));
@@ -416,17 +426,6 @@ void Exec::stmt(const ir::Stmt &st, State &s, bool barrierAfter) {
     return;
   }
   }
-}
-
-bool Exec::hasNonWarpBarrier(const ir::Block &b) {
-  for (const auto &s : b) {
-    if (s->kind == StmtKind::Barrier && s->barrier != ir::BarrierKind::Warp)
-      return true;
-    for (const ir::Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
-      if (hasNonWarpBarrier(*c))
-        return true;
-  }
-  return false;
 }
 
 void Exec::assignedVars(const ir::Block &b, std::set<int> &out) {

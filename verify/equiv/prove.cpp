@@ -163,13 +163,15 @@ smt::Result Prover::ask(Term goal) {
                                        }});
   if (!solver_.lastRecord()->file.empty())
     queries.emplace_back(solver_.lastRecord()->file, r.status == smt::Status::Unsat);
+  if (getenv("KSYNTH_DEBUG_STEPS"))
+    fprintf(stderr, "query %s (%.0f ms, %s):%s\n", name.c_str(), r.ms, smt::statusName(r.status), steps.c_str());
   return r;
 }
 
 bool Prover::unsat(Term goal) {
   smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 500).c_str());
+    fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal, 500).c_str());
   if (r.status == smt::Status::Unknown)
     lastUnknown_ = "the solver gave up (" + r.reason + ")";
   else if (r.status == smt::Status::Sat)
@@ -177,10 +179,48 @@ bool Prover::unsat(Term goal) {
   return r.status == smt::Status::Unsat;
 }
 
+// The conjuncts of ctx over `about`'s own variables: a weaker premise (what is unsat with it
+// is unsat under ctx too) that spares the solver a reader's whole path condition where a
+// lane's facts decide. unsatFocused: ctx && rest unsat, asked with that first, then with ctx.
+Term Prover::focus(Term ctx, Term about) {
+  auto vars = [&](Term t) {
+    std::vector<Term> syms, out;
+    tc_.collectSymbols(t, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::Var)
+        out.push_back(x);
+    return out;
+  };
+  std::vector<Term> mine = vars(about);
+  std::set<Term> own(mine.begin(), mine.end());
+  std::vector<Term> keep, todo{ctx};
+  while (!todo.empty()) {
+    Term c = todo.back();
+    todo.pop_back();
+    if (c->kind == smt::Kind::And) {
+      todo.insert(todo.end(), c->kids.begin(), c->kids.end());
+      continue;
+    }
+    bool closed = true;
+    for (Term x : vars(c))
+      closed &= own.count(x) > 0;
+    if (closed)
+      keep.push_back(c);
+  }
+  return tc_.mkAnd(keep);
+}
+
+bool Prover::unsatFocused(Term ctx, Term rest) {
+  Term light = focus(ctx, rest);
+  if (light != ctx && unsat(tc_.mkAnd(light, rest)))
+    return true;
+  return unsat(tc_.mkAnd(ctx, rest));
+}
+
 smt::Result Prover::solve(Term goal) {
   smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "slow solve (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal).substr(0, 5000).c_str());
+    fprintf(stderr, "slow solve (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal, 5000).c_str());
   return r;
 }
 

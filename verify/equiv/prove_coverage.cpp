@@ -44,7 +44,7 @@ Term Prover::reachable(const check::AccessSite &s) {
     for (Term c : conj)
       if (tc_.mentions(c, n) && !ecs.count(c)) {
         if (getenv("KSYNTH_DEBUG_EQ"))
-          fprintf(stderr, "reachable: %s uses %s beyond its exit %s\n", smt::show(c).c_str(), smt::show(n).c_str(),
+          fprintf(stderr, "reachable: %s uses %s beyond its exit %s\n", smt::show(c, 400).c_str(), smt::show(n, 400).c_str(),
                   smt::show(exitCond).c_str());
         return nullptr; // the trip count is used beyond the loop's exit
       }

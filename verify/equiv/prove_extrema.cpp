@@ -45,7 +45,10 @@ bool Prover::generators(Term x, bool isMax, const std::vector<Term> &conds, cons
     c2.push_back(tc_.le(tc_.intConst(0), j));
     c2.push_back(tc_.lt(j, x->kids[0]));
     l2.push_back(j);
-    Term body = resolveShared(canonicalKernel(tc_.substitute(def->body, m)), tc_.mkAnd(ctx, tc_.mkAnd(c2)), 0);
+    Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c2));
+    Term body = canonicalKernel(tc_.substitute(def->body, m));
+    if (!appsWithPrefix(body, "shm.").empty())
+      body = resolveShared(foldUnder(body, dom), dom, 0);
     return generators(body, isMax, c2, l2, ctx, out, depth + 1);
   }
   if (x->kind == smt::Kind::Ite) {
@@ -108,13 +111,13 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
   std::vector<Candidate> cands;
   if (!generators(t, isMax, {}, {}, ctx, cands, 0) || cands.empty()) {
     if (debug)
-      fprintf(stderr, "extremum: %s has no candidates ksynth can name\n", smt::show(t).substr(0, 300).c_str());
+      fprintf(stderr, "extremum: %s has no candidates ksynth can name\n", smt::show(t, 300).c_str());
     return false;
   }
   if (debug)
     for (const Candidate &c : cands)
-      fprintf(stderr, "extremum: candidate %s (%zu levels) where %s\n", smt::show(c.term).substr(0, 300).c_str(),
-              c.levels.size(), smt::show(tc_.mkAnd(c.conds)).substr(0, 300).c_str());
+      fprintf(stderr, "extremum: candidate %s (%zu levels) where %s\n", smt::show(c.term, 300).c_str(),
+              c.levels.size(), smt::show(tc_.mkAnd(c.conds), 300).c_str());
   Term k = tc_.fresh("ext.k", Sort::Int);
   Term first = tc_.substitute(f, {{sd.k, lo}});
   std::vector<Term> hits;
@@ -130,7 +133,7 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
         if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkAnd(live, tc_.eq(c.term, tc_.substitute(f, {{sd.k, phi}}))))))) {
           if (getenv("KSYNTH_DEBUG_EQ"))
             fprintf(stderr, "extremum: candidate %s is not the spec's term at %s\n",
-                    smt::show(c.term).substr(0, 300).c_str(), smt::show(phi).c_str());
+                    smt::show(c.term, 300).c_str(), smt::show(phi).c_str());
           continue;
         }
       }
@@ -150,7 +153,7 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
     }
     if (!found) {
       if (debug)
-        fprintf(stderr, "extremum: no index map for candidate %s\n", smt::show(c.term).substr(0, 300).c_str());
+        fprintf(stderr, "extremum: no index map for candidate %s\n", smt::show(c.term, 300).c_str());
       return false;
     }
   }

@@ -1,8 +1,10 @@
 // Equivalence proofs: shared memory, each read resolved to the value its writer stored.
 #include "verify/equiv/prover.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <set>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -115,6 +117,11 @@ Term Prover::resolveShared(Term t, Term ctx, int depth) {
   std::vector<Term> apps = appsWithPrefix(t, "shm.");
   if (apps.empty() || depth > 4)
     return t;
+  // A read under a condition (`lane < 8 ? part[lane] : 0`) has a writer only where the
+  // condition holds: each arm is resolved under its own.
+  if (t->kind == smt::Kind::Ite)
+    return tc_.ite(t->kids[0], resolveShared(t->kids[1], tc_.mkAnd(ctx, t->kids[0]), depth),
+                   resolveShared(t->kids[2], tc_.mkAnd(ctx, tc_.mkNot(t->kids[0])), depth));
   std::unordered_map<Term, Term> sub;
   for (Term X : apps) {
     int a = check::arrayOfMemName(X->name);
@@ -127,6 +134,26 @@ Term Prover::resolveShared(Term t, Term ctx, int depth) {
   if (sub.empty())
     return t;
   return resolveShared(tc_.substitute(t, sub), ctx, depth + 1);
+}
+
+// The constants D of the quotients x div D in t (D > 1).
+std::vector<int128> Prover::divisorsOf(Term t, Term x) {
+  std::vector<int128> out;
+  std::vector<Term> todo{t};
+  std::set<Term> seen;
+  while (!todo.empty()) {
+    Term u = todo.back();
+    todo.pop_back();
+    if (!seen.insert(u).second)
+      continue;
+    int128 D = 0;
+    if (u->kind == smt::Kind::Div && u->kids.size() == 2 && u->kids[0] == x && tc_.isConst(u->kids[1], &D) && D > 1 &&
+        std::find(out.begin(), out.end(), D) == out.end())
+      out.push_back(D);
+    for (Term k : u->kids)
+      todo.push_back(k);
+  }
+  return out;
 }
 
 // exclusive: X is the content at the very start of interval b (a tree's operands), so
@@ -184,11 +211,16 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       for (Term x : {S.value, S.pc, S.flat, S.bc})
         used |= tc_.mentions(x, w3_.tid[d]);
       std::vector<std::pair<Term, Term>> ch;
-      if (!used)
+      if (!used) {
         ch.push_back({w3_.tid[d], tc_.intConst(0)});
-      else
+      } else {
         for (Term v : vals)
           ch.push_back({w3_.tid[d], v});
+        // A cell indexed by tid / D (a warp's slot, D = 32) is stored by the thread D * index.
+        for (int128 D : divisorsOf(S.flat, w3_.tid[d]))
+          for (Term v : idx)
+            ch.push_back({w3_.tid[d], tc_.mul(tc_.intConst(D), v)});
+      }
       perVar.push_back(ch);
     }
     if (!S.iters.empty()) {
@@ -294,14 +326,18 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
         }
         if (debug)
           fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(),
-                  smt::show(stores).substr(0, 400).c_str());
+                  smt::show(stores, 400).c_str());
         continue;
       }
       if (tree)
         return treeValue(*tree, S, w, ctx);
       if (scan)
         return scanValue(*scan, S, tc_.sub(c, scan->lastBase), ctx);
-      return canonicalKernel(tc_.substitute(S.value, w));
+      // A warp's reduced value (shuffles) is resolved as the writer's, before canonical forms.
+      Term val = tc_.substitute(S.value, w);
+      if (!appsWithPrefix(val, "wx.").empty())
+        val = resolveWarp(val, ctx, &w);
+      return canonicalKernel(val);
     }
   }
   return nullptr;

@@ -51,13 +51,16 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     why = "sums nested too deeply";
     return false;
   }
-  a = resolveWarp(resolveShared(a, ctx, 0), ctx);
+  // Exchanges first: a value read from shared memory and then shuffled stays a lane's value
+  // (its writers are resolved inside the lane sum's terms); then shared memory, whose writers'
+  // values may hold exchanges again.
+  a = resolveWarp(resolveShared(resolveWarp(a, ctx), ctx, 0), ctx);
   std::unordered_map<Term, Term> subA, subB;
   std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
   std::set<Term> usedS;
   if (getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a).substr(0, 600).c_str(),
-            smt::show(b).substr(0, 600).c_str());
+    fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a, 600).c_str(),
+            smt::show(b, 600).c_str());
   for (Term l : ks) {
     const check::SumDef *ld = kernelSum(l->name);
     if (!ld)
@@ -234,17 +237,107 @@ std::unordered_map<Term, Term> Prover::preimageOf(const std::vector<Term> &js, T
   Term off = tc_.sub(k, c);
   if (js.size() == 1) {
     pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
-  } else if (js.size() == 2 && slope[1] == 1) {
-    pre[js[0]] = tc_.div(off, tc_.intConst(slope[0]));
-    pre[js[1]] = tc_.mod(off, tc_.intConst(slope[0]));
-  } else if (js.size() == 2 && slope[0] == 1) {
-    pre[js[0]] = tc_.mod(off, tc_.intConst(slope[1]));
-    pre[js[1]] = tc_.div(off, tc_.intConst(slope[1]));
+    return pre;
   }
+  // Mixed radix: with the slopes in increasing order s0 = 1 | s1 | s2 ..., level i's digit
+  // is (off mod s(i+1)) div s(i), the last level's off div s(last) (a tile of the outer: (T, 1);
+  // a strided inner level: (1, S); a block's warps, lanes and strided loop: (32, 1, 256)).
+  std::vector<size_t> order(js.size());
+  for (size_t i = 0; i < order.size(); ++i)
+    order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return slope[a] < slope[b]; });
+  if (slope[order[0]] != 1)
+    return {};
+  for (size_t i = 0; i + 1 < order.size(); ++i) {
+    int128 lo = slope[order[i]], hi = slope[order[i + 1]];
+    if (lo <= 0 || hi <= lo || hi % lo != 0)
+      return {};
+    pre[js[order[i]]] = tc_.div(tc_.mod(off, tc_.intConst(hi)), tc_.intConst(lo));
+  }
+  pre[js[order.back()]] = tc_.div(off, tc_.intConst(slope[order.back()]));
   return pre;
 }
 
 // ---- re-indexed sums (summand bijection) -------------------------------------------------
+
+// t with each x mod m (x div m), m a positive constant, replaced by x (by 0) where dom implies
+// 0 <= x < m: a lane's index inside a warp of a larger block, once the levels' ranges show it
+// is one; and each ite(c, a, b) by a (by b) where dom implies c (not c): a lane that exists.
+// (itesOnly: the conditions alone.) The solver decides; the forms are equal wherever dom holds. Only forms over thread and
+// level indices are tried (one over a problem size, such as a trip count, seldom folds).
+Term Prover::foldUnder(Term t, Term dom, bool itesOnly) {
+  auto overSizes = [&](Term u) {
+    std::vector<Term> syms;
+    tc_.collectSymbols(u, syms);
+    for (Term x : syms)
+      if (x->kind == smt::Kind::App || x->name.rfind("param.", 0) == 0)
+        return true;
+    return false;
+  };
+  // Asked under the facts of dom over the fact's own variables only: a fold is an
+  // optimisation of the form, and a whole path condition can take the solver seconds.
+  auto holds = [&](Term fact) { return unsat(tc_.mkAnd(focus(dom, fact), tc_.mkNot(fact))); };
+  for (int round = 0; round < 4; ++round) {
+    std::vector<Term> todo{t}, found;
+    std::set<Term> seen;
+    while (!todo.empty()) {
+      Term u = todo.back();
+      todo.pop_back();
+      if (!seen.insert(u).second)
+        continue;
+      int128 m = 0;
+      if ((!itesOnly && (u->kind == smt::Kind::Mod || u->kind == smt::Kind::Div) && tc_.isConst(u->kids[1], &m) &&
+           m > 0) ||
+          (u->kind == smt::Kind::Ite && u->kids[0]->kind != smt::Kind::Const))
+        if (!overSizes(u->kind == smt::Kind::Ite ? u->kids[0] : u))
+          found.push_back(u);
+      for (Term k : u->kids)
+        todo.push_back(k);
+    }
+    std::unordered_map<Term, Term> sub;
+    std::unordered_map<Term, Term> decided; // condition -> its value under dom
+    auto reduced = [&](Term u) {
+      int128 m = 0;
+      tc_.isConst(u->kids[1], &m);
+      return tc_.mkAnd(tc_.le(tc_.intConst(0), u->kids[0]), tc_.lt(u->kids[0], tc_.intConst(m)));
+    };
+    {
+      // Usually every one folds the same way (lanes of a warp that exists): asked at once.
+      std::vector<Term> all;
+      for (Term u : found)
+        all.push_back(u->kind == smt::Kind::Ite ? u->kids[0] : reduced(u));
+      Step st(*this, "indices are already reduced and conditions hold where the term is used");
+      if (!all.empty() && holds(tc_.mkAnd(all))) {
+        for (Term u : found)
+          sub[u] = u->kind == smt::Kind::Ite ? u->kids[1] : u->kind == smt::Kind::Mod ? u->kids[0] : tc_.intConst(0);
+        found.clear();
+      }
+    }
+    for (Term u : found) {
+      if (u->kind == smt::Kind::Ite) {
+        Term c = u->kids[0];
+        auto [it, fresh] = decided.try_emplace(c, nullptr);
+        if (fresh) {
+          Step st(*this, "a condition is decided where the term is used");
+          if (holds(c))
+            it->second = tc_.tru();
+          else if (holds(tc_.mkNot(c)))
+            it->second = tc_.fls();
+        }
+        if (it->second)
+          sub[u] = it->second == tc_.tru() ? u->kids[1] : u->kids[2];
+        continue;
+      }
+      Step st(*this, "an index is already reduced: 0 <= x < m, so x mod m = x and x div m = 0");
+      if (holds(reduced(u)))
+        sub[u] = u->kind == smt::Kind::Mod ? u->kids[0] : tc_.intConst(0);
+    }
+    if (sub.empty())
+      return t;
+    t = tc_.substitute(t, sub);
+  }
+  return t;
+}
 
 // The kernel sum l (one loop, or a loop whose every step is one inner loop: tiles) equals
 // the spec sum q when an index map phi from the kernel's iterations to the spec's index is
@@ -267,29 +360,36 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   lv.push_back({j1, l->kids[0]});
   Term g = canonicalKernel(tc_.substitute(ld->body, m1));
   Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
-  // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
-  if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App && g->kids[1]->name.rfind("lsum.", 0) == 0 &&
-      g->kids[2] == tc_.realConst(0)) {
-    std::vector<Term> args = g->kids[1]->kids;
-    args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
-    g = tc_.app(g->kids[1]->name, Sort::Real, args);
-  }
-  if (g->kind == smt::Kind::App && g->name.rfind("lsum.", 0) == 0) {
+  // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
+  // one more level, up to three.
+  for (;;) {
+    if (!appsWithPrefix(g, "shm.").empty())
+      g = resolveShared(foldUnder(g, dom), dom, 0);
+    // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
+    if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App &&
+        g->kids[1]->name.rfind("lsum.", 0) == 0 && g->kids[2] == tc_.realConst(0)) {
+      std::vector<Term> args = g->kids[1]->kids;
+      args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
+      g = tc_.app(g->kids[1]->name, Sort::Real, args);
+    }
+    if (lv.size() >= 3 || g->kind != smt::Kind::App || g->name.rfind("lsum.", 0) != 0)
+      break;
     const check::SumDef *in = kernelSum(g->name);
     if (!in)
       return false;
-    Term j2 = tc_.fresh("bij.j", Sort::Int);
-    int128 n2 = 0;
-    if (tc_.isConst(g->kids[0], &n2) && n2 > 0)
-      tc_.setBounds(j2, 0, n2 - 1); // true wherever j2 is used (inside dom), lets i/16 fold
-    std::unordered_map<Term, Term> m2{{in->iter, j2}};
+    Term jn = tc_.fresh("bij.j", Sort::Int);
+    int128 nn = 0;
+    if (tc_.isConst(g->kids[0], &nn) && nn > 0)
+      tc_.setBounds(jn, 0, nn - 1); // true wherever jn is used (inside dom), lets i/16 fold
+    std::unordered_map<Term, Term> mn{{in->iter, jn}};
     for (size_t p = 0; p < in->params.size(); ++p)
-      m2[in->params[p]] = g->kids[p + 1];
-    lv.push_back({j2, g->kids[0]});
-    dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), j2), tc_.lt(j2, g->kids[0])});
-    g = canonicalKernel(tc_.substitute(in->body, m2));
+      mn[in->params[p]] = g->kids[p + 1];
+    lv.push_back({jn, g->kids[0]});
+    dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
+    g = canonicalKernel(tc_.substitute(in->body, mn));
   }
-  g = resolveShared(g, dom, 0);
+  if (lv.size() > 1)
+    g = foldUnder(g, dom);
   std::unordered_map<Term, Term> ms;
   for (size_t p = 0; p < sd.params.size(); ++p)
     ms[sd.params[p]] = q->kids[p + 2];
@@ -297,7 +397,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   // Sums inside the terms that do not depend on the iteration (layernorm's mean inside the
   // variance) are matched first and replaced by one unknown on both sides.
   if (getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g).substr(0, 800).c_str());
+    fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g, 800).c_str());
   if (!appsWithPrefix(g, "lsum.").empty()) {
     std::unordered_map<Term, Term> subG, subF;
     for (Term gl : appsWithPrefix(g, "lsum.")) {
@@ -322,7 +422,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
   std::vector<Term> phis = indexMaps(f, sd.k, g);
   if (getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g).c_str());
+    fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g, 800).c_str());
   std::vector<Term> js;
   for (const Level &L : lv)
     js.push_back(L.j);
@@ -343,7 +443,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       {
       if (getenv("KSYNTH_DEBUG_EQ"))
         fprintf(stderr, "reindex: %s fails for phi = %s\n  kernel %s\n  spec %s\n  %s\n", "terms",
-                smt::show(phi).c_str(), smt::show(g).substr(0, 800).c_str(), smt::show(fphi).substr(0, 800).c_str(),
+                smt::show(phi).c_str(), smt::show(g, 800).c_str(), smt::show(fphi, 800).c_str(),
                 lastUnknown_.c_str());
       continue;
     }
@@ -370,7 +470,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     if (!unsat(tc_.mkAnd({dom, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)})))
       {
       if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi).c_str());
+        fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi, 400).c_str());
       continue;
     }
     // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
@@ -384,7 +484,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
       {
       if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi).c_str());
+        fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi, 400).c_str());
       continue;
     }
     return true;

@@ -53,7 +53,7 @@ void Prover::sameDivisors(Term got, Term want, Term ctx, const std::string &tens
     }
     if (!matched)
       throw GiveUp{"the kernel's value of '" + tensor + "' divides by or applies a partial function to " +
-                   smt::show(d).substr(0, 120) +
+                   smt::show(d, 120) +
                    ", which the spec's does not (where that has no real value the kernel computes none)"};
   }
 }

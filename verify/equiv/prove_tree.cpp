@@ -127,7 +127,7 @@ const Prover::Tree *Prover::treeOf(const check::AccessSite &S) {
           !unsat(tc_.mkAnd({lastPc, tc_.le(zero, k), stores, tc_.mkNot(pcK)}))) {
         if (getenv("KSYNTH_DEBUG_EQ"))
           fprintf(stderr, "tree (%s) at line %u fails in round %d: pc %s\n", doubling ? "doubling" : "halving",
-                  S.stmt->loc.line, static_cast<int>(r), smt::show(pcK).substr(0, 300).c_str());
+                  S.stmt->loc.line, static_cast<int>(r), smt::show(pcK, 300).c_str());
         return false;
       }
     }

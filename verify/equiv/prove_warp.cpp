@@ -12,8 +12,10 @@
 // symbol ksynth cannot name per thread) is not resolved.
 #include "verify/equiv/prover.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -68,14 +70,14 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     if (namesWriter(v)) {
       if (getenv("KSYNTH_DEBUG_EQ"))
         fprintf(stderr, "warp exchange %s: the owner's value is not a function of its coordinates: %s\n",
-                X->name.c_str(), smt::show(v).substr(0, 300).c_str());
+                X->name.c_str(), smt::show(v, 300).c_str());
       continue;
     }
     Step st(*this, "in the warp exchange at line " + std::to_string(S->stmt->loc.line) +
                        ", the lane owning the cell read stores it there",
             lineOf(*S));
     Term owns = tc_.mkAnd(tc_.substitute(S->pc, w), tc_.eq(tc_.substitute(S->flat, w), X->kids[0]));
-    if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(owns))))
+    if (!unsatFocused(ctx, tc_.mkNot(owns)))
       continue;
     // A store whose value reads no lane (a first round): lanev.N(cell), an unknown function of
     // the cell standing for that value (it is one: no symbol of the owner is left), so the
@@ -83,8 +85,9 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     // In a later round's value, the owner's own first-round values are lanev too (by
     // definition: lanev.B(cell) is the value of base store B with the owner's coordinates
     // those of the cell).
+    // (A constant stays itself: laneSum below names those lanes by it too.)
     if (appsWithPrefix(S->value, "wx.").empty()) {
-      sub[X] = tc_.app("lanev." + std::to_string(n), v->sort, {X->kids[0]});
+      sub[X] = v->kind == smt::Kind::Const ? v : tc_.app("lanev." + std::to_string(n), v->sort, {X->kids[0]});
       continue;
     }
     for (size_t b = 0; b < stores.size(); ++b) {
@@ -140,17 +143,57 @@ Term Prover::asWriterSums(Term t) {
   return sub.empty() ? t : tc_.substitute(t, sub);
 }
 
+// Whether v is the fold of exactly the terms xs: fold 0 a sum (v's summands, nested additions
+// flattened and zeros left out, are xs's as a multiset), 1 (-1) a max (min) (v's operands, nested
+// max (min) nodes flattened, are xs's as a set: max is idempotent). Decided on the terms,
+// without the solver, where a shuffle tree's value is a large nest of them.
+bool Prover::sameLeaves(Term v, const std::vector<Term> &xs, int fold) {
+  std::vector<Term> leaves, want;
+  std::function<void(Term)> walk = [&](Term x) {
+    Term p, q;
+    bool mx = false;
+    if (fold == 0 && x->kind == smt::Kind::Add) {
+      for (Term k : x->kids)
+        walk(k);
+    } else if (fold != 0 && check::extremumOf(x, p, q, mx) && mx == (fold > 0)) {
+      walk(p);
+      walk(q);
+    } else if (!(fold == 0 && x == tc_.realConst(0))) {
+      leaves.push_back(x);
+    }
+  };
+  walk(v);
+  for (Term x : xs)
+    if (!(fold == 0 && x == tc_.realConst(0)))
+      want.push_back(x);
+  std::sort(leaves.begin(), leaves.end(), smt::TermById());
+  std::sort(want.begin(), want.end(), smt::TermById());
+  if (fold != 0) {
+    leaves.erase(std::unique(leaves.begin(), leaves.end()), leaves.end());
+    want.erase(std::unique(want.begin(), want.end()), want.end());
+  }
+  return leaves == want;
+}
+
 // v, with no exchange reads left, as the sum (the max, the min) over the W lanes of the
 // reader's segment of the value one exchange store put there (the first round's: a store whose
 // value reads no lane): lsum.warp.N(W, the reader's coordinates), lmax.warp.N, lmin.warp.N.
-Term Prover::laneSum(Term v, Term ctx) {
+//
+// The reader is w1, or (`reader`: w3's coordinates set) another thread of w1's block whose
+// value this is, such as the writer of a shared cell w1 reads: a block reduction's warp sums.
+Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (v->sort != Sort::Real)
     return nullptr;
   if (!appsWithPrefix(v, "wx.").empty())
     return nullptr;
-  v = asWriterSums(v);
+  if (!reader)
+    v = asWriterSums(v);
   std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
-  Term L = tc_.add(w1_.tid[0], tc_.mul(g_.blockDim[0], tc_.add(w1_.tid[1], tc_.mul(g_.blockDim[1], w1_.tid[2]))));
+  std::array<Term, 3> tid = w1_.tid;
+  if (reader)
+    for (int d = 0; d < 3; ++d)
+      tid[d] = reader->at(w3_.tid[d]);
+  Term L = tc_.add(tid[0], tc_.mul(g_.blockDim[0], tc_.add(tid[1], tc_.mul(g_.blockDim[1], tid[2]))));
   for (size_t n = 0; n < stores.size(); ++n) {
     const ir::Stmt *st = stores[n];
     const check::AccessSite *S = storeSite(m3_, st), *S1 = storeSite(m1_, st);
@@ -158,18 +201,21 @@ Term Prover::laneSum(Term v, Term ctx) {
         !appsWithPrefix(S->value, "wx.").empty())
       continue;
     std::string lanev = "lanev." + std::to_string(n);
-    // The reader's own value from this store, as lanev.n(its own cell): checked equal.
-    Term own = asWriterSums(S1->value);
+    // The reader's own value from this store, as lanev.n(its own cell): for w1 checked equal
+    // (w1's copy names its loop sums apart), for another thread its copy's value by definition.
+    Term own = reader ? tc_.substitute(S->value, *reader) : asWriterSums(S1->value);
     Term ownCell = tc_.app(lanev, own->sort, {L});
     Term va = v;
-    if (tc_.mentions(v, own)) {
+    if (reader && tc_.mentions(v, own)) {
+      va = tc_.substitute(v, {{own, ownCell}});
+    } else if (tc_.mentions(v, own)) {
       Step s1(*this, "the reader's own value in the exchange at line " + std::to_string(st->loc.line) +
                          " is the one its lane stores there",
               lineOf(*S));
       if (!unsat(tc_.mkAnd(ctx, tc_.ne(own, tc_.substitute(S->value, laneThread(L)))))) {
         if (getenv("KSYNTH_DEBUG_EQ"))
-          fprintf(stderr, "warp: own value %s\n  is not the lane's %s\n", smt::show(own).substr(0, 400).c_str(),
-                  smt::show(tc_.substitute(S->value, laneThread(L))).substr(0, 400).c_str());
+          fprintf(stderr, "warp: own value %s\n  is not the lane's %s\n", smt::show(own, 400).c_str(),
+                  smt::show(tc_.substitute(S->value, laneThread(L)), 400).c_str());
         continue;
       }
       va = tc_.substitute(v, {{own, ownCell}});
@@ -181,6 +227,12 @@ Term Prover::laneSum(Term v, Term ctx) {
     if (check::extremumOf(v, p, q, isMax))
       fold = isMax ? Fold::Max : Fold::Min;
     const char *what = fold == Fold::Sum ? "sum" : fold == Fold::Max ? "max" : "min";
+    // Which lanes exist and which offsets stay in the segment, decided once (a reader whose
+    // coordinates are symbolic, a warp's first lane 32 j, leaves them as conditions).
+    va = foldUnder(va, focus(ctx, va), reader != nullptr);
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "warp: store %zu, %s over lanes of %s?\n  own %s\n  value %s\n", n, what, smt::show(L, 200).c_str(),
+              smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
     for (int W : {32, 16, 8, 4, 2}) {
       Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
       Term all = nullptr;
@@ -188,8 +240,11 @@ Term Prover::laneSum(Term v, Term ctx) {
       bool ok = true;
       for (int k = 0; k < W && ok; ++k) {
         Term cell = tc_.add(seg, tc_.intConst(k));
-        ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
-        Term x = tc_.app(lanev, own->sort, {cell});
+        Term vk = tc_.substitute(S->value, laneThread(cell));
+        ok = !namesWriter(vk);
+        // A lane whose value is a constant (a padding lane: `lane < 8 ? part[lane] : 0`) was
+        // folded into the other lanes' values as that constant, not named.
+        Term x = vk->kind == smt::Kind::Const ? vk : tc_.app(lanev, own->sort, {cell});
         xs.push_back(x);
         all = all ? tc_.add(all, x) : x;
       }
@@ -201,8 +256,10 @@ Term Prover::laneSum(Term v, Term ctx) {
                            " lanes of the reader's segment of what each stored in the exchange at line " +
                            std::to_string(st->loc.line),
                 lineOf(*S));
-        if (fold == Fold::Sum) {
-          same = unsat(tc_.mkAnd(ctx, tc_.ne(va, all)));
+        if (sameLeaves(va, xs, fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1)) {
+          same = true; // the same terms, combined by an associative and commutative fold
+        } else if (fold == Fold::Sum) {
+          same = unsatFocused(ctx, tc_.ne(va, all));
         } else {
           // max(S) = v iff v is at least (most) every element and equals one of them.
           std::vector<Term> below, isOne;
@@ -210,7 +267,7 @@ Term Prover::laneSum(Term v, Term ctx) {
             below.push_back(fold == Fold::Max ? tc_.lt(va, x) : tc_.lt(x, va));
             isOne.push_back(tc_.eq(va, x));
           }
-          same = unsat(tc_.mkAnd(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne)))));
+          same = unsatFocused(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne))));
         }
       }
       if (!same)
@@ -220,23 +277,23 @@ Term Prover::laneSum(Term v, Term ctx) {
       Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
       std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
                          std::to_string(treeSums_.size());
+      // (body is in w1's coordinates, through seg: the parameters; the reader's are the arguments)
       std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
       check::SumDef def{kk, body, params};
       def.isMax = fold != Fold::Min;
       treeSums_[name] = def;
-      std::vector<Term> args{tc_.intConst(W)};
-      args.insert(args.end(), params.begin(), params.end());
+      std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
       return tc_.app(name, Sort::Real, args);
     }
   }
   return nullptr;
 }
 
-Term Prover::resolveWarp(Term t, Term ctx) {
+Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (appsWithPrefix(t, "wx.").empty())
     return t;
   Term r = resolveExchanges(t, ctx, 0);
-  if (Term s = laneSum(r, ctx))
+  if (Term s = laneSum(r, ctx, reader))
     return s;
   return r;
 }

@@ -120,6 +120,8 @@ private:
   // steps it serves); unsat() for a step that must hold, solve() for one whose model is used.
   smt::Result ask(Term goal);
   bool unsat(Term goal);
+  Term focus(Term ctx, Term about);
+  bool unsatFocused(Term ctx, Term rest);
   smt::Result solve(Term goal);
 
   // ---- the spec as terms (prove_spec.cpp) ------------------------------------------------
@@ -134,6 +136,7 @@ private:
 
   Term tr(const spec::Term &t, std::vector<Term> &slots);
   Term canonicalKernel(Term t);
+  Term foldUnder(Term t, Term dom, bool itesOnly = false);
 
   void delinearise(Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
     check::delinearise(tc_, f1, f2, ext, facts);
@@ -154,14 +157,16 @@ private:
   void checkOldReads();
   Term resolveShared(Term t, Term ctx, int depth);
   Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
+  std::vector<int128> divisorsOf(Term t, Term x);
 
   // ---- warp exchanges (prove_warp.cpp) ---------------------------------------------------------
   std::unordered_map<Term, Term> laneThread(Term cell);
   bool namesWriter(Term t);
   Term resolveExchanges(Term t, Term ctx, int depth);
   Term asWriterSums(Term t);
-  Term laneSum(Term v, Term ctx);
-  Term resolveWarp(Term t, Term ctx);
+  bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
+  Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
+  Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 

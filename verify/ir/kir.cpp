@@ -231,6 +231,19 @@ bool containsBarrier(const Block &b) {
   return false;
 }
 
+SyncLevel strongestBarrier(const Block &b) {
+  SyncLevel best = SyncLevel::None;
+  for (const StmtPtr &s : b) {
+    if (s->kind == StmtKind::Barrier)
+      best = std::max(best, s->barrier == BarrierKind::Warp ? SyncLevel::Warp : SyncLevel::Block);
+    for (const Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
+      best = std::max(best, strongestBarrier(*c));
+    if (best == SyncLevel::Block)
+      break;
+  }
+  return best;
+}
+
 static void collectLabels(const Block &b, std::set<int> &own, std::set<int> &targets) {
   for (const StmtPtr &s : b) {
     if (s->kind == StmtKind::Exit)

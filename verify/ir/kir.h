@@ -233,6 +233,10 @@ std::string print(const Kernel &k, const Expr &e);
 // Structural queries shared by the checker and the interpreter.
 bool containsBarrier(const Block &b);
 bool containsGridBarrier(const Block &b);
+// The strongest barrier `b` may execute: none, only __syncwarp()s, or a block or grid barrier.
+// Ordered, so that std::max joins two.
+enum class SyncLevel : uint8_t { None, Warp, Block };
+SyncLevel strongestBarrier(const Block &b);
 // Labels targeted by an Exit inside `b` that are not labels of Blocks/Loops inside `b`.
 std::vector<int> exitsLeaving(const Block &b);
 

@@ -11,46 +11,79 @@
 
 namespace ksynth::smt {
 
-std::string show(Term t) {
+namespace {
+
+// Appends t's text to out, stopping once out holds `limit` characters (a term shared many
+// times in a DAG would print exponentially long otherwise).
+void showInto(Term t, std::string &out, size_t limit) {
+  if (out.size() >= limit)
+    return;
   switch (t->kind) {
   case Kind::Const:
     if (t->sort == Sort::Bool)
-      return t->num ? "true" : "false";
-    if (t->den != 1)
-      return toString(t->num) + "/" + toString(t->den);
-    return toString(t->num);
-  case Kind::Var: return t->name;
-  case Kind::App: {
-    std::string s = t->name + "(";
-    for (size_t i = 0; i < t->kids.size(); ++i)
-      s += (i ? ", " : "") + show(t->kids[i]);
-    return s + ")";
-  }
+      out += t->num ? "true" : "false";
+    else if (t->den != 1)
+      out += toString(t->num) + "/" + toString(t->den);
+    else
+      out += toString(t->num);
+    return;
+  case Kind::Var: out += t->name; return;
+  case Kind::App:
+    out += t->name + "(";
+    for (size_t i = 0; i < t->kids.size() && out.size() < limit; ++i) {
+      if (i)
+        out += ", ";
+      showInto(t->kids[i], out, limit);
+    }
+    out += ")";
+    return;
+  case Kind::Not: out += "!"; showInto(t->kids[0], out, limit); return;
+  case Kind::ToReal: out += "real("; showInto(t->kids[0], out, limit); out += ")"; return;
+  case Kind::Ite:
+    out += "(";
+    showInto(t->kids[0], out, limit);
+    out += " ? ";
+    showInto(t->kids[1], out, limit);
+    out += " : ";
+    showInto(t->kids[2], out, limit);
+    out += ")";
+    return;
   default: break;
   }
-  auto bin = [&](const char *op) {
-    std::string s = "(";
-    for (size_t i = 0; i < t->kids.size(); ++i)
-      s += (i ? std::string(" ") + op + " " : "") + show(t->kids[i]);
-    return s + ")";
-  };
-  switch (t->kind) {
-  case Kind::Add: return bin("+");
-  case Kind::Mul: return bin("*");
-  case Kind::Div: return bin("div");
-  case Kind::Mod: return bin("mod");
-  case Kind::RealDiv: return bin("/");
-  case Kind::Eq: return bin("==");
-  case Kind::Le: return bin("<=");
-  case Kind::Lt: return bin("<");
-  case Kind::And: return bin("&&");
-  case Kind::Or: return bin("||");
-  case Kind::Not: return "!" + show(t->kids[0]);
-  case Kind::ToReal: return "real(" + show(t->kids[0]) + ")";
-  case Kind::Ite:
-    return "(" + show(t->kids[0]) + " ? " + show(t->kids[1]) + " : " + show(t->kids[2]) + ")";
-  default: return "?";
+  const char *op = t->kind == Kind::Add       ? "+"
+                   : t->kind == Kind::Mul     ? "*"
+                   : t->kind == Kind::Div     ? "div"
+                   : t->kind == Kind::Mod     ? "mod"
+                   : t->kind == Kind::RealDiv ? "/"
+                   : t->kind == Kind::Eq      ? "=="
+                   : t->kind == Kind::Le      ? "<="
+                   : t->kind == Kind::Lt      ? "<"
+                   : t->kind == Kind::And     ? "&&"
+                   : t->kind == Kind::Or      ? "||"
+                                              : nullptr;
+  if (!op) {
+    out += "?";
+    return;
   }
+  out += "(";
+  for (size_t i = 0; i < t->kids.size() && out.size() < limit; ++i) {
+    if (i)
+      out += std::string(" ") + op + " ";
+    showInto(t->kids[i], out, limit);
+  }
+  out += ")";
+}
+
+} // namespace
+
+std::string show(Term t, size_t limit) {
+  std::string out;
+  showInto(t, out, limit);
+  if (out.size() > limit) {
+    out.resize(limit);
+    out += "...";
+  }
+  return out;
 }
 
 static std::string sortName(Sort s) {

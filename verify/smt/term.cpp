@@ -689,7 +689,14 @@ static Value normal(int128 n, int128 d) {
   return {n, d};
 }
 
-std::optional<Value> eval(Term t, const Assignment &a) {
+namespace {
+
+// eval() with each shared subterm's value computed once (terms are DAGs: a tree walk can take
+// exponential time).
+using EvalMemo = std::unordered_map<Term, std::optional<Value>>;
+std::optional<Value> evalIn(Term t, const Assignment &a, EvalMemo &memo);
+
+std::optional<Value> evalNode(Term t, const Assignment &a, EvalMemo &memo) {
   switch (t->kind) {
   case Kind::Const: return Value{t->num, t->den};
   case Kind::Var:
@@ -703,13 +710,13 @@ std::optional<Value> eval(Term t, const Assignment &a) {
   }
   std::vector<Value> k;
   if (t->kind == Kind::Ite) {
-    auto c = eval(t->kids[0], a);
+    auto c = evalIn(t->kids[0], a, memo);
     if (!c)
       return std::nullopt;
-    return eval(c->num ? t->kids[1] : t->kids[2], a);
+    return evalIn(c->num ? t->kids[1] : t->kids[2], a, memo);
   }
   for (Term c : t->kids) {
-    auto v = eval(c, a);
+    auto v = evalIn(c, a, memo);
     if (!v)
       return std::nullopt;
     k.push_back(*v);
@@ -762,6 +769,23 @@ std::optional<Value> eval(Term t, const Assignment &a) {
   case Kind::ToReal: return k[0];
   default: return std::nullopt;
   }
+}
+
+std::optional<Value> evalIn(Term t, const Assignment &a, EvalMemo &memo) {
+  if (t->kids.empty())
+    return evalNode(t, a, memo);
+  if (auto it = memo.find(t); it != memo.end())
+    return it->second;
+  std::optional<Value> v = evalNode(t, a, memo);
+  memo.emplace(t, v);
+  return v;
+}
+
+} // namespace
+
+std::optional<Value> eval(Term t, const Assignment &a) {
+  EvalMemo memo;
+  return evalIn(t, a, memo);
 }
 
 } // namespace ksynth::smt

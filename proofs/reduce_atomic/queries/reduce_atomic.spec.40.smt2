@@ -106,5 +106,5 @@
 (assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 255)))
 (push 1)
-(assert (and (<= 0 |bij.k!0|) (<= (+ |bij.k!0| 1) param.N) (not (and (<= 0 (div |bij.k!0| 256)) (<= (+ (div |bij.k!0| 256) 1) (div (+ param.N 255) 256)) (= |bij.k!0| (+ (* 256 (div |bij.k!0| 256)) (mod |bij.k!0| 256)))))))
+(assert (and (<= 0 |bij.k!0|) (<= (+ |bij.k!0| 1) param.N) (not (and (<= 0 (div |bij.k!0| 256)) (<= (+ (div |bij.k!0| 256) 1) (div (+ param.N 255) 256)) (= |bij.k!0| (+ (mod |bij.k!0| 256) (* 256 (div |bij.k!0| 256))))))))
 (check-sat)

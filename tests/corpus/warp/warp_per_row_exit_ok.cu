@@ -1,7 +1,6 @@
 // expect: proven
 // args: --block 256
 // note: a row per warp, 8 warps per block: warps past the last row return before the shuffles; the exit is uniform within each warp, so every lane of a shuffling warp takes part
-// known-bug: the barrier obligation asks an exit before a later barrier to be uniform per block, although only warp barriers (the shuffles) follow; ends unknown
 __global__ void row_sums(const float *X, float *Y, int R, int C) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(R >= 0 && C >= 0 && R <= 65536 && C <= 16384);

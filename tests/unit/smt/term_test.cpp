@@ -98,3 +98,25 @@ TEST_CASE("SMT-LIB dump: a term with much sharing is written with its shared sub
   std::string plain = toSmtLib2({tc.lt(tc.var("a", Sort::Int), tc.intConst(3))}, "plain");
   CHECK(plain.find("define-fun") == std::string::npos);
 }
+
+TEST_CASE("a term shared many times evaluates and prints in time linear in its nodes") {
+  // t(i+1) = ite(t(i) < 5, t(i), t(i) + 1): 40 levels, 2^40 nodes as a tree, 40 as a DAG.
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int);
+  Term t = x;
+  for (int i = 0; i < 40; ++i)
+    t = tc.ite(tc.lt(t, tc.intConst(5)), t, tc.add(t, tc.intConst(1)));
+  Assignment a;
+  a[x] = Value{2, 1};
+  std::optional<Value> v = eval(t, a);
+  REQUIRE(v.has_value());
+  CHECK(v->num == 2);
+  a[x] = Value{7, 1};
+  v = eval(t, a);
+  REQUIRE(v.has_value());
+  CHECK(v->num == 47);
+  std::string s = show(t, 200);
+  CHECK(s.size() <= 203);
+  CHECK(s.substr(s.size() - 3) == "...");
+  CHECK(show(x, 200) == "x");
+}

@@ -1,0 +1,22 @@
+// expect: refuted barrier
+// args: --block 256
+// note: twin of warp_per_row_exit_ok.cu: the exit is uniform within each warp, but a __syncthreads() follows it, which every thread of the block must reach
+__global__ void row_sums_staged(const float *X, float *Y, int R, int C) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(R >= 0 && C >= 0 && R <= 65536 && C <= 16384);
+  __requires(__len(X) >= R * C && __len(Y) >= R);
+  __shared__ float part[256];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int r = blockIdx.x * 8 + warp;
+  if (r >= R)
+    return;
+  float acc = 0.0f;
+  for (int c = lane; c < C; c += 32)
+    acc += X[r * C + c];
+  for (int off = 16; off > 0; off >>= 1)
+    acc += __shfl_down_sync(0xffffffffu, acc, off);
+  part[threadIdx.x] = acc;
+  __syncthreads();
+  if (lane == 0)
+    Y[r] = part[threadIdx.x];
+}
