@@ -139,19 +139,15 @@ Term Prover::resolveShared(Term t, Term ctx, int depth) {
 // The constants D of the quotients x div D in t (D > 1).
 std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   std::vector<int128> out;
-  std::vector<Term> todo{t};
-  std::set<Term> seen;
-  while (!todo.empty()) {
-    Term u = todo.back();
-    todo.pop_back();
-    if (!seen.insert(u).second)
-      continue;
+  for (Term u : smt::subterms(t)) {
     int128 D = 0;
-    if (u->kind == smt::Kind::Div && u->kids.size() == 2 && u->kids[0] == x && tc_.isConst(u->kids[1], &D) && D > 1 &&
-        std::find(out.begin(), out.end(), D) == out.end())
+    // (x itself, or a sum with x as a term: a linear thread id, tid.x + 256 * tid.y + ...)
+    bool over = u->kind == smt::Kind::Div && u->kids.size() == 2 &&
+                (u->kids[0] == x || (u->kids[0]->kind == smt::Kind::Add &&
+                                     std::find(u->kids[0]->kids.begin(), u->kids[0]->kids.end(), x) !=
+                                         u->kids[0]->kids.end()));
+    if (over && tc_.isConst(u->kids[1], &D) && D > 1 && std::find(out.begin(), out.end(), D) == out.end())
       out.push_back(D);
-    for (Term k : u->kids)
-      todo.push_back(k);
   }
   return out;
 }

@@ -278,21 +278,14 @@ Term Prover::foldUnder(Term t, Term dom, bool itesOnly) {
   // optimisation of the form, and a whole path condition can take the solver seconds.
   auto holds = [&](Term fact) { return unsat(tc_.mkAnd(focus(dom, fact), tc_.mkNot(fact))); };
   for (int round = 0; round < 4; ++round) {
-    std::vector<Term> todo{t}, found;
-    std::set<Term> seen;
-    while (!todo.empty()) {
-      Term u = todo.back();
-      todo.pop_back();
-      if (!seen.insert(u).second)
-        continue;
+    std::vector<Term> found;
+    for (Term u : smt::subterms(t)) {
       int128 m = 0;
       if ((!itesOnly && (u->kind == smt::Kind::Mod || u->kind == smt::Kind::Div) && tc_.isConst(u->kids[1], &m) &&
            m > 0) ||
           (u->kind == smt::Kind::Ite && u->kids[0]->kind != smt::Kind::Const))
         if (!overSizes(u->kind == smt::Kind::Ite ? u->kids[0] : u))
           found.push_back(u);
-      for (Term k : u->kids)
-        todo.push_back(k);
     }
     std::unordered_map<Term, Term> sub;
     std::unordered_map<Term, Term> decided; // condition -> its value under dom

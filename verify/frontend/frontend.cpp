@@ -73,6 +73,7 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
       {"/ksynth-prelude/device_launch_parameters.h", "#pragma once\n"},
       {"/ksynth-prelude/cuda_fp16.h", "#pragma once\n"},
       {"/ksynth-prelude/cooperative_groups.h", "#pragma once\n"},
+      {"/ksynth-prelude/cooperative_groups/reduce.h", "#pragma once\n"},
       {"/ksynth-prelude/curand.h", "#pragma once\n"},
       {"/ksynth-prelude/curand_kernel.h", "#pragma once\n"},
       {"/ksynth-prelude/device_functions.h", "#pragma once\n"},

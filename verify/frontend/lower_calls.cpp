@@ -62,6 +62,15 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       return warpCall(call, name, rt);
     if (name == "__threadfence" || name == "__threadfence_block" || name == "__threadfence_system")
       return ir::mkConstInt(0, Type::i32()); // fences order, they do not synchronise
+    // Cooperative groups' tiles: a warp's segments (lower_warp.cpp).
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call))
+      if (int64_t size = tileSize(mc->getObjectType()))
+        return tileCall(call, name, rt, size);
+    if (name == "reduce" && call->getNumArgs() == 3)
+      if (int64_t size = tileSize(call->getArg(0)->getType()))
+        return tileReduce(call, rt, size);
+    if (name == "tiled_partition" && call->getNumArgs() == 1 && tileSize(call->getType()))
+      return ir::mkConstInt(0, Type::i32()); // a handle without state, as this_thread_block()
     // Cooperative groups: g.sync() / synchronize(g) on a thread_block or grid_group.
     if (name == "sync" || name == "synchronize") {
       QualType gt;

@@ -46,6 +46,10 @@ bool Lowerer::usesWarpPrimitive(const Stmt *s, int depth) {
     if (const FunctionDecl *fd = ce->getDirectCallee()) {
       if (isWarpPrimitive(fd->getNameAsString()))
         return true;
+      const auto *mc = dyn_cast<CXXMemberCallExpr>(ce);
+      if ((mc && tileSize(mc->getObjectType())) ||
+          (fd->getNameAsString() == "reduce" && ce->getNumArgs() == 3 && tileSize(ce->getArg(0)->getType())))
+        return true; // a cooperative-groups tile's shuffle or sync
       const FunctionDecl *def = nullptr;
       if (fd->hasBody(def) && usesWarpPrimitive(def->getBody(), depth + 1))
         return true;

@@ -204,6 +204,16 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   // delta and laneMask as the hardware reads them: 32-bit unsigned.
   ExprPtr x = name == "__shfl_sync" ? ir::mkCast(Type::i64(), rvalue(call->getArg(2)))
                                     : ir::mkCast(Type::i64(), cast(rvalue(call->getArg(2)), Type::u32()));
+  return shuffle(sl, name, rt, v, x, width, callText);
+}
+
+// The exchange of one shuffle (name: __shfl_sync, __shfl_up/down/xor_sync) of v, with the source
+// lane, delta or lane mask x (an i64), over segments of `width` lanes.
+ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
+                         const std::string &callText) {
+  ExprPtr tid = linearTid();
+  ExprPtr lane = bin(Op::Rem, tid, i64c(kWarp));
+  ExprPtr warpBase = bin(Op::Sub, tid, lane);
   if (width < 1 || width > kWarp || (width & (width - 1)) != 0) {
     // Undefined in CUDA: an obligation that fails wherever the call is reached.
     warpAssert(sl, ir::mkConstBool(false),
@@ -265,6 +275,82 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   cur_ = saved;
   warpBarrier(sl);
   return ir::mkVar(r, rt);
+}
+
+// ---- cooperative groups: thread_block_tile<Size> -------------------------------------------
+//
+// A tile of Size <= 32 threads (a power of two) is a segment of a warp: its shuffles are the
+// warp shuffles with width Size, its sync() a __syncwarp() (every lane of the warp takes part,
+// as with the full mask), its thread_rank() the lane's index in the segment.
+
+// Size of the tile type t (thread_block_tile<Size>), or 0 if t is not one.
+int64_t Lowerer::tileSize(QualType t) {
+  const auto *rd = t.isNull() ? nullptr : t.getNonReferenceType().getCanonicalType()->getAsRecordDecl();
+  const auto *sd = dyn_cast_or_null<ClassTemplateSpecializationDecl>(rd);
+  if (!sd || sd->getNameAsString() != "thread_block_tile" || sd->getTemplateArgs().size() < 1 ||
+      sd->getTemplateArgs()[0].getKind() != TemplateArgument::Integral)
+    return 0;
+  return sd->getTemplateArgs()[0].getAsIntegral().getExtValue();
+}
+
+ExprPtr Lowerer::tileCall(const CallExpr *call, const std::string &name, Type rt, int64_t size) {
+  SourceLocation sl = call->getExprLoc();
+  std::string callText = text(call->getSourceRange());
+  if (size < 1 || size > kWarp || (size & (size - 1)) != 0) {
+    unsupported(sl, "a thread_block_tile of " + std::to_string(size) + " threads (ksynth models tiles of a power "
+                    "of two up to 32 threads)");
+    return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+  }
+  ExprPtr rank = bin(Op::Rem, linearTid(), i64c(size));
+  if (name == "sync") {
+    warpBarrier(sl);
+    return ir::mkConstInt(0, Type::i32());
+  }
+  if (name == "thread_rank")
+    return cast(rank, rt);
+  if (name == "meta_group_rank")
+    return cast(bin(Op::Div, linearTid(), i64c(size)), rt);
+  if (name == "size" || name == "num_threads")
+    return ir::mkConstInt(size, rt);
+  static const std::map<std::string, std::string> shuffles = {
+      {"shfl", "__shfl_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_down", "__shfl_down_sync"},
+      {"shfl_xor", "__shfl_xor_sync"}};
+  auto it = shuffles.find(name);
+  if (it != shuffles.end() && call->getNumArgs() == 2 && rt.kind != ir::TypeKind::Void) {
+    ExprPtr v = cast(rvalue(call->getArg(0)), rt);
+    ExprPtr x = it->first == "shfl" ? ir::mkCast(Type::i64(), rvalue(call->getArg(1)))
+                                    : ir::mkCast(Type::i64(), cast(rvalue(call->getArg(1)), Type::u32()));
+    return shuffle(sl, it->second, rt, v, x, size, callText);
+  }
+  unsupported(sl, "thread_block_tile method '" + callText + "'");
+  return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+}
+
+// cg::reduce(tile, v, op), op cg::plus<T>, cg::less<T> (the least) or cg::greater<T> (the
+// greatest): a butterfly over the tile (every lane gets the result), as the library computes it.
+ExprPtr Lowerer::tileReduce(const CallExpr *call, Type rt, int64_t size) {
+  SourceLocation sl = call->getExprLoc();
+  const auto *rd = call->getArg(2)->getType().getNonReferenceType().getCanonicalType()->getAsRecordDecl();
+  std::string op = rd ? rd->getNameAsString() : "";
+  if ((op != "plus" && op != "less" && op != "greater") || rt.kind == ir::TypeKind::Void || size < 1 ||
+      size > kWarp || (size & (size - 1)) != 0) {
+    unsupported(sl, "cg::reduce '" + text(call->getSourceRange()) + "' (ksynth models plus, less and greater "
+                    "over tiles of a power of two up to 32 threads)");
+    return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+  }
+  int acc = newTemp(rt, "reduce");
+  auto init = emit(StmtKind::Assign, sl);
+  init->var = acc;
+  init->value = cast(rvalue(call->getArg(1)), rt);
+  for (int64_t off = size / 2; off > 0; off /= 2) {
+    ExprPtr other = shuffle(sl, "__shfl_xor_sync", rt, ir::mkVar(acc, rt), i64c(off), size,
+                            text(call->getSourceRange()));
+    auto as = emit(StmtKind::Assign, sl);
+    as->var = acc;
+    as->value = op == "plus" ? ir::mkBinary(Op::Add, rt, ir::mkVar(acc, rt), other)
+                             : ir::mkBinary(op == "less" ? Op::Min : Op::Max, rt, ir::mkVar(acc, rt), other);
+  }
+  return ir::mkVar(acc, rt);
 }
 
 } // namespace ksynth::frontend::detail

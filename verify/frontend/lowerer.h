@@ -261,6 +261,11 @@ private:
   int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
+  ExprPtr shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
+                  const std::string &callText);
+  static int64_t tileSize(QualType t);
+  ExprPtr tileCall(const CallExpr *call, const std::string &name, Type rt, int64_t size);
+  ExprPtr tileReduce(const CallExpr *call, Type rt, int64_t size);
 
   // ---- unrolled loops around warp primitives (lower_unroll.cpp) ---------------------------
 

@@ -783,6 +783,20 @@ std::optional<Value> evalIn(Term t, const Assignment &a, EvalMemo &memo) {
 
 } // namespace
 
+std::vector<Term> subterms(Term t) {
+  std::vector<Term> out, todo{t};
+  std::unordered_set<Term> seen;
+  while (!todo.empty()) {
+    Term u = todo.back();
+    todo.pop_back();
+    if (!seen.insert(u).second)
+      continue;
+    out.push_back(u);
+    todo.insert(todo.end(), u->kids.begin(), u->kids.end());
+  }
+  return out;
+}
+
 std::optional<Value> eval(Term t, const Assignment &a) {
   EvalMemo memo;
   return evalIn(t, a, memo);

@@ -145,6 +145,8 @@ std::optional<Value> eval(Term t, const Assignment &a);
 // Human-readable infix rendering, for diagnostics and tests.
 // Text for people; at most about `limit` characters (then "...").
 std::string show(Term t, size_t limit = SIZE_MAX);
+// Every distinct subterm of t, t included, each once.
+std::vector<Term> subterms(Term t);
 
 // A self-contained SMT-LIB2 script asserting all `assertions` (check-sat at the end).
 // `pushGoal`: a (push 1) before the last assertion (the goal after its background facts), as

@@ -224,3 +224,66 @@ __global__ void k(const int *x, float *out) {
   REQUIRE(!u.empty());
   CHECK(u[0]->text.find("is not a vector of") != std::string::npos);
 }
+
+TEST_CASE("cooperative groups: a thread_block_tile is a segment of a warp, its shuffles have the tile's width, "
+          "cg::reduce leaves the fold in every lane of the tile") {
+  Kernel k = one(R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out) {
+  cg::thread_block b = cg::this_thread_block();
+  cg::thread_block_tile<8> t8 = cg::tiled_partition<8>(b);
+  auto t16 = cg::tiled_partition<16>(b);
+  int t = threadIdx.x;
+  out[0 * 64 + t] = (int)t8.thread_rank() + 100 * (int)t8.meta_group_rank();
+  out[1 * 64 + t] = t8.shfl_down(t * 10, 3);
+  out[2 * 64 + t] = t16.shfl(t * 10, 5);
+  out[3 * 64 + t] = t8.shfl_xor(t * 10, 4);
+  out[4 * 64 + t] = cg::reduce(t8, t, cg::plus<int>());
+  out[5 * 64 + t] = cg::reduce(t16, (t * 7) % 13, cg::greater<int>());
+  out[6 * 64 + t] = cg::reduce(t16, (t * 7) % 13, cg::less<int>());
+  out[7 * 64 + t] = (int)t16.size();
+  t16.sync();
+}
+)");
+  // t16.sync() is a __syncwarp(); tile shuffles are exchanges like the warp's.
+  for (const Stmt *b : stmts(k, StmtKind::Barrier))
+    CHECK(b->barrier == BarrierKind::Warp);
+  std::vector<int64_t> got = runBlock(k, 64, 8 * 64);
+  for (int64_t t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    auto at = [&](int row) { return got[static_cast<size_t>(row * 64 + t)]; };
+    int64_t r8 = t % 8, b8 = t - r8, b16 = t - t % 16;
+    CHECK(at(0) == r8 + 100 * (t / 8));
+    CHECK(at(1) == (r8 + 3 < 8 ? (t + 3) * 10 : t * 10));
+    CHECK(at(2) == (b16 + 5) * 10);
+    CHECK(at(3) == (b8 + (r8 ^ 4)) * 10);
+    int64_t sum = 0, mx = 0, mn = 100;
+    for (int64_t j = 0; j < 8; ++j)
+      sum += b8 + j;
+    for (int64_t j = 0; j < 16; ++j) {
+      mx = std::max(mx, ((b16 + j) * 7) % 13);
+      mn = std::min(mn, ((b16 + j) * 7) % 13);
+    }
+    CHECK(at(4) == sum);
+    CHECK(at(5) == mx);
+    CHECK(at(6) == mn);
+    CHECK(at(7) == 16);
+  }
+}
+
+TEST_CASE("a tile of more than 32 threads is unsupported, with the reason") {
+  Kernel k = one(R"(
+#include <cooperative_groups.h>
+#include <cooperative_groups/reduce.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out) {
+  auto t = cg::tiled_partition<64>(cg::this_thread_block());
+  out[threadIdx.x] = t.shfl_down((int)threadIdx.x, 1);
+}
+)");
+  auto u = stmts(k, StmtKind::Unsupported);
+  REQUIRE(!u.empty());
+  CHECK(u[0]->text.find("thread_block_tile of 64 threads") != std::string::npos);
+}

@@ -209,6 +209,23 @@ __device__ thread_block this_thread_block();
 __device__ grid_group this_grid();
 __device__ void synchronize(const thread_block &);
 __device__ void synchronize(const grid_group &);
+// A tile of Size threads (a power of two up to 32): a segment of a warp.
+template <unsigned Size> struct thread_block_tile {
+  __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long meta_group_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+  template <class T> __device__ T shfl(T var, int srcRank) const;
+  template <class T> __device__ T shfl_up(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_down(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_xor(T var, unsigned laneMask) const;
+};
+template <unsigned Size, class Parent> __device__ thread_block_tile<Size> tiled_partition(const Parent &);
+template <class T> struct plus {};
+template <class T> struct less {};
+template <class T> struct greater {};
+template <unsigned Size, class T, class Op> __device__ T reduce(const thread_block_tile<Size> &, T, Op);
 } // namespace cooperative_groups
 
 // cuRAND's per-thread generators: drawing a number reads and updates the whole state (the
