@@ -193,6 +193,44 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   if (reader)
     for (int d = 0; d < 3; ++d)
       tid[d] = reader->at(w3_.tid[d]);
+  // w1's coordinates that the context fixes (lane 0 of warp 0 storing the result) as those
+  // constants: which lanes exist and stay in the segment is then decided on the terms.
+  std::unordered_map<Term, Term> pin;
+  if (!reader) {
+    smt::Result probe;
+    {
+      Step st(*this, "a search step, not part of the proof: a model of the reading thread");
+      probe = solve(ctx);
+    }
+    for (int d = 0; d < 3 && probe.status == smt::Status::Sat; ++d) {
+      std::optional<smt::Value> x = smt::eval(w1_.tid[d], probe.model);
+      if (!x || x->den != 1)
+        continue;
+      Term c = tc_.intConst(x->num);
+      Step st(*this, "the context fixes the reading thread's coordinate");
+      if (unsatFocused(ctx, tc_.ne(w1_.tid[d], c)))
+        pin[w1_.tid[d]] = c;
+    }
+    if (!pin.empty()) {
+      v = tc_.substitute(v, pin);
+      for (int d = 0; d < 3; ++d)
+        tid[d] = tc_.substitute(tid[d], pin);
+      // A lane value named before its cell was known whose store is a constant there (a
+      // padding lane) is that constant, as resolveExchanges names such lanes.
+      std::unordered_map<Term, Term> known;
+      for (Term x : appsWithPrefix(v, "lanev.")) {
+        size_t n = std::strtoul(x->name.c_str() + 6, nullptr, 10);
+        const check::AccessSite *B = n < stores.size() ? storeSite(m3_, stores[n]) : nullptr;
+        if (!B || !B->value || x->kids.size() != 1)
+          continue;
+        Term vk = tc_.substitute(B->value, laneThread(x->kids[0]));
+        if (vk->kind == smt::Kind::Const)
+          known[x] = vk;
+      }
+      if (!known.empty())
+        v = tc_.substitute(v, known);
+    }
+  }
   Term L = tc_.add(tid[0], tc_.mul(g_.blockDim[0], tc_.add(tid[1], tc_.mul(g_.blockDim[1], tid[2]))));
   for (size_t n = 0; n < stores.size(); ++n) {
     const ir::Stmt *st = stores[n];
@@ -203,7 +241,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     std::string lanev = "lanev." + std::to_string(n);
     // The reader's own value from this store, as lanev.n(its own cell): for w1 checked equal
     // (w1's copy names its loop sums apart), for another thread its copy's value by definition.
-    Term own = reader ? tc_.substitute(S->value, *reader) : asWriterSums(S1->value);
+    Term own = reader ? tc_.substitute(S->value, *reader) : tc_.substitute(asWriterSums(S1->value), pin);
     Term ownCell = tc_.app(lanev, own->sort, {L});
     Term va = v;
     if (reader && tc_.mentions(v, own)) {

