@@ -46,9 +46,7 @@ bool Prover::generators(Term x, bool isMax, const std::vector<Term> &conds, cons
     c2.push_back(tc_.lt(j, x->kids[0]));
     l2.push_back(j);
     Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c2));
-    Term body = canonicalKernel(tc_.substitute(def->body, m));
-    if (!appsWithPrefix(body, "shm.").empty())
-      body = resolveShared(foldUnder(body, dom), dom, 0);
+    Term body = resolveSharedIn(canonicalKernel(tc_.substitute(def->body, m)), dom);
     return generators(body, isMax, c2, l2, ctx, out, depth + 1);
   }
   if (x->kind == smt::Kind::Ite) {

@@ -152,6 +152,15 @@ std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   return out;
 }
 
+// resolveShared for a term whose indices are made of levels' and lanes' indices (a sum's
+// term, a fold's candidate): those folded under dom first, so that a cell's writer can be
+// named from them.
+Term Prover::resolveSharedIn(Term t, Term dom) {
+  if (appsWithPrefix(t, "shm.").empty())
+    return t;
+  return resolveShared(foldUnder(t, dom), dom, 0);
+}
+
 // exclusive: X is the content at the very start of interval b (a tree's operands), so
 // stores in b itself do not matter; otherwise X is a load in b, which a store in b by
 // another thread may precede (ordered by __syncwarp).

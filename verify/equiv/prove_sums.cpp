@@ -356,8 +356,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
   // one more level, up to three.
   for (;;) {
-    if (!appsWithPrefix(g, "shm.").empty())
-      g = resolveShared(foldUnder(g, dom), dom, 0);
+    g = resolveSharedIn(g, dom);
     // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
     if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App &&
         g->kids[1]->name.rfind("lsum.", 0) == 0 && g->kids[2] == tc_.realConst(0)) {

@@ -42,6 +42,14 @@ std::unordered_map<Term, Term> Prover::laneThread(Term cell) {
           {w3_.bid[2], w1_.bid[2]}};
 }
 
+// What base store n (site S: its value reads no lane) put in `cell`: lanev.n(cell), an unknown
+// function of the cell standing for that value, or the value itself where it is a constant (a
+// padding lane, `lane < 8 ? part[lane] : 0`), which the terms fold as such.
+Term Prover::laneValue(size_t n, const check::AccessSite &S, Term cell) {
+  Term v = tc_.substitute(S.value, laneThread(cell));
+  return v->kind == smt::Kind::Const ? v : tc_.app("lanev." + std::to_string(n), v->sort, {cell});
+}
+
 // Whether t, w3's value with w3's coordinates substituted, still names w3 (a per-thread value).
 bool Prover::namesWriter(Term t) {
   std::vector<Term> syms;
@@ -85,18 +93,17 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     // In a later round's value, the owner's own first-round values are lanev too (by
     // definition: lanev.B(cell) is the value of base store B with the owner's coordinates
     // those of the cell).
-    // (A constant stays itself: laneSum below names those lanes by it too.)
     if (appsWithPrefix(S->value, "wx.").empty()) {
-      sub[X] = v->kind == smt::Kind::Const ? v : tc_.app("lanev." + std::to_string(n), v->sort, {X->kids[0]});
+      sub[X] = laneValue(n, *S, X->kids[0]);
       continue;
     }
     for (size_t b = 0; b < stores.size(); ++b) {
       const check::AccessSite *B = storeSite(m3_, stores[b]);
       if (!B || !B->value || !B->iters.empty() || !appsWithPrefix(B->value, "wx.").empty())
         continue;
-      Term mine = tc_.substitute(B->value, w);
-      if (tc_.mentions(v, mine))
-        v = tc_.substitute(v, {{mine, tc_.app("lanev." + std::to_string(b), mine->sort, {X->kids[0]})}});
+      Term mine = tc_.substitute(B->value, w), named = laneValue(b, *B, X->kids[0]);
+      if (named != mine && tc_.mentions(v, mine))
+        v = tc_.substitute(v, {{mine, named}});
     }
     sub[X] = v;
   }
@@ -215,17 +222,15 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       v = tc_.substitute(v, pin);
       for (int d = 0; d < 3; ++d)
         tid[d] = tc_.substitute(tid[d], pin);
-      // A lane value named before its cell was known whose store is a constant there (a
-      // padding lane) is that constant, as resolveExchanges names such lanes.
+      // A lane value named before its cell was known is named again: a constant there (a
+      // padding lane) is that constant.
       std::unordered_map<Term, Term> known;
       for (Term x : appsWithPrefix(v, "lanev.")) {
         size_t n = std::strtoul(x->name.c_str() + 6, nullptr, 10);
         const check::AccessSite *B = n < stores.size() ? storeSite(m3_, stores[n]) : nullptr;
-        if (!B || !B->value || x->kids.size() != 1)
-          continue;
-        Term vk = tc_.substitute(B->value, laneThread(x->kids[0]));
-        if (vk->kind == smt::Kind::Const)
-          known[x] = vk;
+        if (B && B->value && x->kids.size() == 1)
+          if (Term named = laneValue(n, *B, x->kids[0]); named != x)
+            known[x] = named;
       }
       if (!known.empty())
         v = tc_.substitute(v, known);
@@ -278,11 +283,8 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       bool ok = true;
       for (int k = 0; k < W && ok; ++k) {
         Term cell = tc_.add(seg, tc_.intConst(k));
-        Term vk = tc_.substitute(S->value, laneThread(cell));
-        ok = !namesWriter(vk);
-        // A lane whose value is a constant (a padding lane: `lane < 8 ? part[lane] : 0`) was
-        // folded into the other lanes' values as that constant, not named.
-        Term x = vk->kind == smt::Kind::Const ? vk : tc_.app(lanev, own->sort, {cell});
+        ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
+        Term x = laneValue(n, *S, cell);
         xs.push_back(x);
         all = all ? tc_.add(all, x) : x;
       }

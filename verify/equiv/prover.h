@@ -157,10 +157,12 @@ private:
   void checkOldReads();
   Term resolveShared(Term t, Term ctx, int depth);
   Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
+  Term resolveSharedIn(Term t, Term dom);
   std::vector<int128> divisorsOf(Term t, Term x);
 
   // ---- warp exchanges (prove_warp.cpp) ---------------------------------------------------------
   std::unordered_map<Term, Term> laneThread(Term cell);
+  Term laneValue(size_t n, const check::AccessSite &S, Term cell);
   bool namesWriter(Term t);
   Term resolveExchanges(Term t, Term ctx, int depth);
   Term asWriterSums(Term t);
