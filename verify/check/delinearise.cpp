@@ -65,6 +65,20 @@ void delinearise(TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext
   }
 }
 
+std::vector<Term> coordinates(TermContext &tc, Term flat, const std::vector<Term> &ext) {
+  std::vector<Term> out(ext.size());
+  for (size_t d = ext.size(); d-- > 1;) {
+    Term X, Y;
+    if (!splitBy(tc, flat, ext[d], X, Y))
+      return {};
+    out[d] = Y;
+    flat = X;
+  }
+  if (!ext.empty())
+    out[0] = flat;
+  return out;
+}
+
 std::vector<Term> strideSymbols(TermContext &tc, Term f) {
   std::vector<Term> out;
   std::vector<Term> mons = f->kind == smt::Kind::Add ? f->kids : std::vector<Term>{f};

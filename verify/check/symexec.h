@@ -179,6 +179,10 @@ GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
 // ext[0] unused): X1*N + Y1 = X2*N + Y2 with 0 <= Y1, Y2 < N implies X1 = X2 and Y1 = Y2,
 // for N = ext[d] from the innermost dimension outwards. Nonlinear solvers need them.
 void delinearise(smt::TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts);
+// The per-dimension indices of a flat address into an array of extents ext (outermost first)
+// when its form says them (`(r * N + c)` with N the last extent gives r, c); empty if not.
+// They are the indices only where each lies within its extent, which the caller must know.
+std::vector<Term> coordinates(smt::TermContext &tc, Term flat, const std::vector<Term> &ext);
 // The symbols a flat address is a multiple of in some monomial (candidate row lengths).
 std::vector<Term> strideSymbols(smt::TermContext &tc, Term f);
 

@@ -7,6 +7,7 @@
 #include "verify/equiv/concrete.h"
 #include "verify/equiv/prove.h"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ksynth::driver {
@@ -98,18 +99,6 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
   else
     cr = equiv::testAgainstSpec(k, sp, b, co);
   double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  std::string testedText;
-  if (!cr.unavailable.empty()) {
-    testedText = "no concrete test ran: " + cr.unavailable;
-  } else {
-    testedText = "agrees with the spec on random inputs at " + std::to_string(cr.agreed.size()) + " size(s)";
-    for (size_t i = 0; i < cr.agreed.size() && i < 4; ++i)
-      testedText += std::string(i ? "; " : " (") + equiv::sizesText(cr.agreed[i]);
-    if (!cr.agreed.empty())
-      testedText += cr.agreed.size() > 4 ? "; ...)" : ")";
-    if (!cr.skipped.empty())
-      testedText += "; skipped " + std::to_string(cr.skipped.size()) + " (first: " + cr.skipped.front() + ")";
-  }
   // Over symbolic sizes: only for kernels whose safety is proven (race freedom is what lets
   // one thread's program decide what it stores) and that no test refuted.
   bool safe = rep.verdict == check::Status::Proven;
@@ -136,7 +125,7 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     for (const check::Obligation &o : sr.obligations)
       safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
   }
-  const bool agrees = cr.outcome == equiv::Outcome::Agrees;
+  bool agrees = cr.outcome == equiv::Outcome::Agrees;
   equiv::ProofReport pr;
   if (agrees && safe && va.boundedOnly) {
     pr.unavailable = "skipped (--bounded-only)";
@@ -147,6 +136,47 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
       rep.assumptions.push_back(a);
   } else if (agrees) {
     pr.unavailable = "the safety obligations (race, barrier, bounds, overflow) must be proven first";
+  }
+  // A proof that did not go through: the kernel is tested once more past its first tile along
+  // every dimension at once (a register tile's bug may show only there), with a larger budget.
+  if (agrees && cr.unavailable.empty() && !(agrees && safe && va.boundedOnly)) {
+    bool open = pr.tensors.empty();
+    for (const auto &[name, tp] : pr.tensors)
+      open |= (wantCov && tp.coverage != check::Status::Proven) || (wantEq && tp.equivalence != check::Status::Proven);
+    equiv::ConcreteOptions co2 = co;
+    for (const equiv::Sizes &sz : equiv::tileCrossingSizes(k, sp, b, co))
+      if (std::find(cr.agreed.begin(), cr.agreed.end(), sz) == cr.agreed.end())
+        co2.sizes.push_back(sz);
+    if (open && !co2.sizes.empty()) {
+      auto t1 = std::chrono::steady_clock::now();
+      co2.budgetSteps *= 4;
+      co2.budgetSeconds *= 2;
+      co2.seed += 1;
+      equiv::ConcreteReport cr2 = equiv::testAgainstSpec(k, sp, b, co2);
+      ms += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t1).count();
+      if (cr2.unavailable.empty()) {
+        if (cr2.outcome != equiv::Outcome::Agrees) {
+          cr2.agreed.insert(cr2.agreed.begin(), cr.agreed.begin(), cr.agreed.end());
+          cr = std::move(cr2);
+          agrees = false;
+        } else {
+          cr.agreed.insert(cr.agreed.end(), cr2.agreed.begin(), cr2.agreed.end());
+          cr.skipped.insert(cr.skipped.end(), cr2.skipped.begin(), cr2.skipped.end());
+        }
+      }
+    }
+  }
+  std::string testedText;
+  if (!cr.unavailable.empty()) {
+    testedText = "no concrete test ran: " + cr.unavailable;
+  } else {
+    testedText = "agrees with the spec on random inputs at " + std::to_string(cr.agreed.size()) + " size(s)";
+    for (size_t i = 0; i < cr.agreed.size() && i < 4; ++i)
+      testedText += std::string(i ? "; " : " (") + equiv::sizesText(cr.agreed[i]);
+    if (!cr.agreed.empty())
+      testedText += cr.agreed.size() > 4 ? "; ...)" : ")";
+    if (!cr.skipped.empty())
+      testedText += "; skipped " + std::to_string(cr.skipped.size()) + " (first: " + cr.skipped.front() + ")";
   }
   for (const char *kind : {"coverage", "equivalence"}) {
     if (!checks.count(kind))

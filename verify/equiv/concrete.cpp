@@ -285,6 +285,46 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
   return out;
 }
 
+std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
+                                     const ConcreteOptions &o) {
+  auto blocksAt = [&](const Sizes &sz) -> double {
+    interp::Env e;
+    for (const auto &[var, d] : b.dimOfVar)
+      e.params[var] = Value::ofInt(sz.at(s.dims[d].name));
+    std::string why;
+    if (!evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+      return -1;
+    return static_cast<double>(e.grid.x * e.grid.y * e.grid.z);
+  };
+  int64_t maxBlock = 1;
+  {
+    interp::Env env;
+    for (const ir::ExprPtr &e : o.block) {
+      Value v;
+      if (e && interp::evalConstExpr(k, env, *e, v) && v.kind == Value::Kind::Int && v.i <= 1024)
+        maxBlock = std::max<int64_t>(maxBlock, static_cast<int64_t>(v.i));
+    }
+  }
+  Sizes ones, past;
+  for (const spec::Dim &d : s.dims)
+    ones[d.name] = 1;
+  double base = blocksAt(ones);
+  if (base < 0)
+    return {};
+  for (const spec::Dim &d : s.dims) {
+    // The first value at which the launch grows a block along d; else one past the block.
+    int64_t cross = 0;
+    for (int64_t v = 2; v <= 4096 && !cross; ++v) {
+      Sizes sz = ones;
+      sz[d.name] = v;
+      if (blocksAt(sz) > base)
+        cross = v;
+    }
+    past[d.name] = cross ? cross : std::max<int64_t>(4, maxBlock + 1);
+  }
+  return {past};
+}
+
 ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                const ConcreteOptions &o) {
   ConcreteReport rep;

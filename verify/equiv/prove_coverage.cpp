@@ -69,6 +69,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     const check::AccessSite *s;
     Term pc;
     std::vector<std::unordered_map<Term, Term>> cands;
+    std::vector<std::unordered_map<Term, Term>> tiles; // the tile guesses alone (see above)
   };
   std::vector<Site> usable;
   for (const check::AccessSite *s : sites) {
@@ -142,12 +143,34 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       for (const auto &[a, start] : runs)
         c.push_back(tc_.div(tc_.mod(tc_.sub(e, start), tc_.intConst(a)), S));
     }
+    // A thread that stores a tile (a register tile: rows by * 64 + ty + 16 i): per index of
+    // the element whose form along that dimension is B * bid + T * tid + (the rest), the
+    // block is the index div B and the thread (index mod B) div T.
+    std::vector<std::vector<Term>> tileCands(6); // [2 d]: tid, [2 d + 1]: bid
+    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size()) {
+      auto slope = [&](Term t, Term x, int128 &out) {
+        return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
+                           &out);
+      };
+      for (size_t k = 0; k < co.size(); ++k)
+        for (int d = 0; d < 3; ++d) {
+          int128 B = 0, T = 0;
+          if (!slope(co[k], w1_.bid[d], B) || !slope(co[k], w1_.tid[d], T) || B < 2 || T < 1 || B % T != 0)
+            continue;
+          tileCands[2 * d].push_back(
+              tc_.mod(tc_.div(tc_.mod(j[k], tc_.intConst(B)), tc_.intConst(T)), g_.blockDim[d]));
+          tileCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+        }
+    }
     std::vector<std::vector<std::pair<Term, Term>>> perVar; // (symbol, value) choices
+    std::vector<std::vector<std::pair<Term, Term>>> perVarTiles; // the same, tile guesses first
+    bool anyTile = false;
     for (int d = 0; d < 3; ++d) {
       for (bool isTid : {true, false}) {
         Term x = isTid ? w1_.tid[d] : w1_.bid[d];
         if (!tc_.mentions(both, x)) {
           perVar.push_back({{x, tc_.intConst(0)}});
+          perVarTiles.push_back(perVar.back());
           continue;
         }
         std::vector<std::pair<Term, Term>> ch{{x, tc_.intConst(0)}};
@@ -160,6 +183,12 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         if (!isTid)
           for (Term v : vals)
             ch.push_back({x, v});
+        std::vector<std::pair<Term, Term>> tiles;
+        for (Term v : tileCands[2 * d + (isTid ? 0 : 1)])
+          tiles.push_back({x, v});
+        anyTile |= !tiles.empty();
+        perVarTiles.push_back(tiles.empty() ? ch : tiles);
+        ch.insert(ch.end(), tiles.begin(), tiles.end());
         perVar.push_back(ch);
       }
     }
@@ -168,12 +197,15 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       for (Term v : c)
         ch.push_back({it, v});
       perVar.push_back(ch);
+      perVarTiles.push_back(ch);
     }
-    Site st{s, pc, {}};
+    Site st{s, pc, {}, {}};
     std::vector<std::unordered_map<Term, Term>> combos;
     if (!allChoices(perVar, 20000, combos))
       continue;
     st.cands = std::move(combos);
+    if (anyTile && !allChoices(perVarTiles, 20000, st.tiles))
+      st.tiles.clear();
     usable.push_back(std::move(st));
   }
   if (usable.empty()) {
@@ -181,7 +213,17 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     return false;
   }
   auto covers = [&](const Site &st, const std::unordered_map<Term, Term> &w) {
-    std::vector<Term> c{tc_.substitute(st.pc, w), tc_.eq(tc_.substitute(st.s->flat, w), e)};
+    // The writer's address is the element's: index by index where the address's form says its
+    // indices (flat = X * N + Y with X = j0 and Y = j1 gives flat = e without the product,
+    // which the solver handles badly once many sites' cases are asked about at once).
+    Term flat = tc_.substitute(st.s->flat, w);
+    std::vector<Term> co = check::coordinates(tc_, flat, ext);
+    std::vector<Term> c{tc_.substitute(st.pc, w)};
+    if (co.size() == j.size() && !j.empty())
+      for (size_t k = 0; k < j.size(); ++k)
+        c.push_back(tc_.eq(co[k], j[k]));
+    else
+      c.push_back(tc_.eq(flat, e));
     for (int d = 0; d < 3; ++d) {
       Term tx = w.at(w1_.tid[d]), bx = w.at(w1_.bid[d]);
       c.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
@@ -191,59 +233,84 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       c.push_back(tc_.le(tc_.intConst(0), w.at(it)));
       c.push_back(tc_.lt(w.at(it), tc_.substitute(m1_.trips.at(it), w)));
     }
-    std::vector<Term> hint;
-    delinearise(tc_.substitute(st.s->flat, w), e, ext, hint);
-    c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
+    if (co.size() != j.size() || j.empty()) {
+      std::vector<Term> hint;
+      delinearise(flat, e, ext, hint);
+      c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
+    }
     return tc_.mkAnd(c);
   };
-  std::vector<Term> chosen;
-  std::vector<smt::Assignment> models;
-  for (int round = 0; round < 16; ++round) {
-    Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
-    smt::Result r = solve(goal);
-    if (r.status == smt::Status::Unsat)
-      return true;
-    if (r.status == smt::Status::Unknown) {
-      tp.coverageReason = "could not show every element of the tensor is stored: the solver gave up (" + r.reason + ")";
-      return false;
-    }
-    // A counterexample element: of the candidate writers that store it, the one that also
-    // stores the most earlier counterexamples (the general witness, not a special case).
-    models.push_back(std::move(r.model));
-    Term best = nullptr;
-    size_t bestScore = 0, bestGeneral = 0;
-    for (const Site &st : usable)
-      for (const auto &w : st.cands) {
-        Term c = covers(st, w);
-        auto holds = [&](const smt::Assignment &m) {
-          std::optional<smt::Value> v = smt::eval(c, m);
-          return v && v->num != 0;
-        };
-        if (!holds(models.back()))
-          continue;
-        size_t score = 1;
-        for (size_t i = 0; i + 1 < models.size(); ++i)
-          score += holds(models[i]);
-        // On a tie, the guess with more terms of the element (not constants) is the more
-        // general one: `c div 256` rather than iteration 0.
-        size_t general = 0;
-        for (const auto &[x, v] : w)
-          general += !tc_.isConst(v);
-        if (!best || score > bestScore || (score == bestScore && general > bestGeneral)) {
-          best = c;
-          bestScore = score;
-          bestGeneral = general;
+  // Greedy: a counterexample element at a time, the guess that covers it and most earlier
+  // ones joins the disjunction, until no element is left out. 1: proven; 0: no guess covers
+  // some element (or too many rounds); -1: the solver gave up (tp says why).
+  auto greedy = [&](bool tilesOnly) {
+    std::vector<Term> chosen;
+    std::vector<smt::Assignment> models;
+    struct Cover {
+      Term c = nullptr;
+      std::vector<bool> holds; // per counterexample so far
+    };
+    std::map<std::pair<size_t, size_t>, Cover> cache; // (site, guess) -> its condition
+    for (int round = 0; round < 64; ++round) { // a register tile of 8 x 8 stores has 64 sites
+      Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
+      smt::Result r = solve(goal);
+      if (r.status == smt::Status::Unsat)
+        return 1;
+      if (r.status == smt::Status::Unknown) {
+        tp.coverageReason =
+            "could not show every element of the tensor is stored: the solver gave up (" + r.reason + ")";
+        return -1;
+      }
+      // A counterexample element: of the candidate writers that store it, the one that also
+      // stores the most earlier counterexamples (the general witness, not a special case).
+      models.push_back(std::move(r.model));
+      Term best = nullptr;
+      size_t bestScore = 0, bestGeneral = 0;
+      for (size_t si = 0; si < usable.size(); ++si) {
+        const auto &guesses = tilesOnly ? usable[si].tiles : usable[si].cands;
+        for (size_t wi = 0; wi < guesses.size(); ++wi) {
+          const auto &w = guesses[wi];
+          // Each guess's condition is built once, and judged once per counterexample.
+          Cover &cv = cache[{si, wi}];
+          if (!cv.c)
+            cv.c = covers(usable[si], w);
+          while (cv.holds.size() < models.size()) {
+            std::optional<smt::Value> v = smt::eval(cv.c, models[cv.holds.size()]);
+            cv.holds.push_back(v && v->num != 0);
+          }
+          if (!cv.holds.back())
+            continue;
+          size_t score = 0;
+          for (bool h : cv.holds)
+            score += h;
+          // On a tie, the guess with more terms of the element (not constants) is the more
+          // general one: `c div 256` rather than iteration 0.
+          size_t general = 0;
+          for (const auto &[x, v] : w)
+            general += !tc_.isConst(v);
+          if (!best || score > bestScore || (score == bestScore && general > bestGeneral)) {
+            best = cv.c;
+            bestScore = score;
+            bestGeneral = general;
+          }
         }
       }
-    if (best)
+      if (!best) {
+        tp.coverageReason =
+            "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
+        return 0;
+      }
       chosen.push_back(best);
-    if (!best) {
-      tp.coverageReason = "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
-      return false;
     }
-  }
-  tp.coverageReason = "could not name a thread that stores every element (too many cases)";
-  return false;
+    tp.coverageReason = "could not name a thread that stores every element (too many cases)";
+    return 0;
+  };
+  // A register tile's stores first with the tile guesses alone: one per site, where the full
+  // set (thousands of combinations per site) is slow to build and judge.
+  bool tiles = std::any_of(usable.begin(), usable.end(), [](const Site &st) { return !st.tiles.empty(); });
+  if (tiles && greedy(true) == 1)
+    return true;
+  return greedy(false) == 1;
 }
 
 } // namespace ksynth::equiv::prove_detail

@@ -1,5 +1,6 @@
 // Frontend: lowering of a kernel (its parameters and body) and the utilities the lowerer shares.
 #include "verify/frontend/lowerer.h"
+#include "verify/ir/scalarise.h"
 
 #include <clang/Lex/Lexer.h>
 
@@ -139,6 +140,8 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
       stmt(ax->getBody());
   stmt(fd->getBody());
   k_.body.push_back(top);
+  // Register tiles: local arrays accessed only at constant indices become scalars.
+  ir::scalariseLocalArrays(k_, localArrayDecls_);
 }
 
 // Pointer parameters the kernel assigns to (`p = q`, `p += k`, `p++`).

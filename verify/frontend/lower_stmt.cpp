@@ -1,6 +1,8 @@
 // Frontend: lowering of statements (if, loops, switch, return, barriers) and declarations.
 #include "verify/frontend/lowerer.h"
 
+#include <functional>
+
 namespace ksynth::frontend::detail {
 
 void Lowerer::stmt(const Stmt *s) {
@@ -245,22 +247,12 @@ void Lowerer::decl(const Decl *d) {
     a.loc = loc(vd->getLocation());
     int id = k_.addArray(a);
     frames_.back().bindings[vd] = {Binding::Array, id};
-    if (const auto *il = dyn_cast_or_null<InitListExpr>(vd->getInit())) {
-      if (a.dims.size() != 1) {
-        unsupported(vd->getLocation(), "initialiser of a multi-dimensional local array");
-        return;
-      }
-      for (unsigned i = 0; i < il->getNumInits(); ++i) {
-        ExprPtr v = cast(rvalue(il->getInit(i)), a.elem); // its loads come first
-        auto s = emit(StmtKind::Store, vd->getLocation());
-        s->ptr = ir::mkArrayRef(id);
-        s->index.push_back(ir::mkConstInt(i, Type::i32()));
-        s->value = v;
-        s->text = a.name + "[" + std::to_string(i) + "]";
-      }
-    } else if (vd->hasInit()) {
-      unsupported(vd->getLocation(), "initialiser of local array '" + a.name + "'");
-    }
+    // Where its lifetime starts (ir::scalariseLocalArrays puts the unknown initial values of
+    // its elements there, should it become scalars).
+    auto mark = emit(StmtKind::Block, vd->getLocation());
+    mark->label = k_.newLabel();
+    localArrayDecls_.push_back({id, mark});
+    initLocalArray(vd, id);
     return;
   }
   Type t = typeOr(qt, vd->getLocation());
@@ -307,6 +299,70 @@ void Lowerer::decl(const Decl *d) {
     s->var = id;
     s->text = "the value of uninitialised '" + v.name + "'";
   }
+}
+
+// A local array's initialiser: `float a[4] = {x, y}` and `float acc[4][4] = {0.0f}` (nested
+// braces too) store each element, those it does not list zero (value-initialised, as C++
+// says); a store per element, so only for arrays of a few thousand elements.
+void Lowerer::initLocalArray(const VarDecl *vd, int id) {
+  const ir::Array &arr = k_.arrays[id];
+  const Expr *init = vd->getInit();
+  if (!init)
+    return;
+  const auto *il = dyn_cast<InitListExpr>(init);
+  if (!il) {
+    unsupported(vd->getLocation(), "initialiser of local array '" + arr.name + "'");
+    return;
+  }
+  if (arr.elementCount() > 4096) {
+    unsupported(vd->getLocation(), "initialiser of local array '" + arr.name + "' of more than 4096 elements");
+    return;
+  }
+  std::string name = arr.name;
+  ir::Type elem = arr.elem;
+  std::vector<int64_t> dims = arr.dims;
+  std::vector<int64_t> at;
+  bool ok = true;
+  // In source order, each element's value then its store.
+  std::function<void(const Expr *, size_t)> fill = [&](const Expr *e, size_t depth) {
+    if (!ok)
+      return;
+    if (depth == dims.size()) {
+      ExprPtr v;
+      if (!e || isa<ImplicitValueInitExpr>(e))
+        v = elem.isFloat() ? ir::mkConstFloat(0, elem) : ir::mkConstInt(0, elem);
+      else
+        v = cast(rvalue(e), elem);
+      auto s = emit(StmtKind::Store, vd->getLocation());
+      s->ptr = ir::mkArrayRef(id);
+      std::string text = name;
+      for (int64_t i : at) {
+        s->index.push_back(ir::mkConstInt(i, Type::i32()));
+        text += "[" + std::to_string(i) + "]";
+      }
+      s->value = v;
+      s->text = text;
+      return;
+    }
+    const auto *sub = e ? dyn_cast<InitListExpr>(e) : nullptr;
+    if (e && !sub && !isa<ImplicitValueInitExpr>(e)) {
+      ok = false; // a string literal, an array copy, ...
+      return;
+    }
+    for (int64_t i = 0; i < dims[depth]; ++i) {
+      const Expr *x = nullptr;
+      if (sub && i < static_cast<int64_t>(sub->getNumInits()))
+        x = sub->getInit(static_cast<unsigned>(i));
+      else if (sub && sub->hasArrayFiller())
+        x = sub->getArrayFiller();
+      at.push_back(i);
+      fill(x, depth + 1);
+      at.pop_back();
+    }
+  };
+  fill(il, 0);
+  if (!ok)
+    unsupported(vd->getLocation(), "initialiser of local array '" + name + "'");
 }
 
 } // namespace ksynth::frontend::detail

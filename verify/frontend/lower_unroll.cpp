@@ -1,4 +1,5 @@
-// Frontend: full unrolling of short counted loops around warp-level primitives.
+// Frontend: full unrolling of short counted loops around warp-level primitives, and of those
+// whose counter indexes a thread-local array.
 //
 // `for (int off = 16; off > 0; off >>= 1) v += __shfl_down_sync(FULL, v, off);` runs a number
 // of times known when the kernel is read: its counter starts at a constant, is compared with a
@@ -8,7 +9,9 @@
 // instead of a loop summary that forgets the value the lanes pass around.
 #include "verify/frontend/lowerer.h"
 
+#include <algorithm>
 #include <functional>
+#include <set>
 
 namespace ksynth::frontend::detail {
 
@@ -155,13 +158,119 @@ std::optional<std::vector<int64_t>> Lowerer::unrollValues(const ForStmt *fs, con
   return vals;
 }
 
-// Lowers `fs` unrolled when it is a short counted loop around a warp primitive; false if not.
-bool Lowerer::unrolledLoop(const ForStmt *fs) {
-  if (!usesWarpPrimitive(fs->getBody(), 0))
+// Whether s indexes a thread-local array (not __shared__, not static) with an expression that
+// reads var: `acc[i][j] += a[i] * b[j]` for the counters i and j of a register tile's loops.
+bool Lowerer::indexesLocalArrayBy(const Stmt *s, const VarDecl *var) {
+  if (!s)
     return false;
+  if (const auto *ase = dyn_cast<ArraySubscriptExpr>(s)) {
+    const Expr *base = ase->getBase()->IgnoreParenImpCasts();
+    while (const auto *inner = dyn_cast<ArraySubscriptExpr>(base))
+      base = inner->getBase()->IgnoreParenImpCasts();
+    const auto *dr = dyn_cast<DeclRefExpr>(base);
+    const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+    if (vd && vd->hasLocalStorage() && !vd->hasAttr<CUDASharedAttr>() && vd->getType()->isConstantArrayType()) {
+      std::function<bool(const Stmt *)> reads = [&](const Stmt *x) {
+        if (!x)
+          return false;
+        if (const auto *d = dyn_cast<DeclRefExpr>(x); d && d->getDecl() == var)
+          return true;
+        for (const Stmt *c : x->children())
+          if (reads(c))
+            return true;
+        return false;
+      };
+      for (const Expr *e = ase; const auto *a = dyn_cast<ArraySubscriptExpr>(e);
+           e = a->getBase()->IgnoreParenImpCasts())
+        if (reads(a->getIdx()))
+          return true;
+    }
+  }
+  for (const Stmt *c : s->children())
+    if (indexesLocalArrayBy(c, var))
+      return true;
+  return false;
+}
+
+// Whether s is the body of a loop that stages a tile in shared memory: each iteration stores
+// to a __shared__ array at an index that reads var (`As[tx][ty + 16 * l] = ...`), and does
+// nothing else that outlives it: no variable declared outside is changed, no barrier, no
+// nested loop. Unrolled, each store is a store site of its own, whose writer thread the
+// equivalence prover can name from the cell (a loop's store sites it cannot).
+bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
+  std::set<const Decl *> inner;
+  bool stages = false, other = false;
+  std::function<bool(const Stmt *)> reads = [&](const Stmt *x) {
+    if (!x)
+      return false;
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && d->getDecl() == var)
+      return true;
+    for (const Stmt *c : x->children())
+      if (reads(c))
+        return true;
+    return false;
+  };
+  std::function<void(const Stmt *)> walk = [&](const Stmt *x) {
+    if (!x || other)
+      return;
+    if (isa<ForStmt>(x) || isa<WhileStmt>(x) || isa<DoStmt>(x) || isa<CXXForRangeStmt>(x)) {
+      other = true;
+      return;
+    }
+    if (const auto *ds = dyn_cast<DeclStmt>(x))
+      for (const Decl *d : ds->decls())
+        inner.insert(d);
+    if (const auto *ce = dyn_cast<CallExpr>(x))
+      if (const FunctionDecl *fd = ce->getDirectCallee(); !fd || fd->getNameAsString().find("sync") != std::string::npos) {
+        other = true;
+        return;
+      }
+    const Expr *target = nullptr;
+    if (const auto *bo = dyn_cast<BinaryOperator>(x); bo && bo->isAssignmentOp())
+      target = bo->getLHS()->IgnoreParenImpCasts();
+    if (const auto *uo = dyn_cast<UnaryOperator>(x); uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
+      target = uo->getSubExpr()->IgnoreParenImpCasts();
+    if (target) {
+      if (const auto *dr = dyn_cast<DeclRefExpr>(target); dr && !inner.count(dr->getDecl()))
+        other = true;
+      if (const auto *ase = dyn_cast<ArraySubscriptExpr>(target)) {
+        const Expr *base = ase;
+        bool byVar = false;
+        while (const auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
+          byVar |= reads(a->getIdx());
+          base = a->getBase()->IgnoreParenImpCasts();
+        }
+        const auto *dr = dyn_cast<DeclRefExpr>(base);
+        const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+        if (vd && vd->hasAttr<CUDASharedAttr>())
+          stages |= byVar;
+        else if (!vd || !inner.count(vd))
+          other = true; // a store to memory other than shared, or through a pointer
+      } else if (!isa<DeclRefExpr>(target)) {
+        other = true;
+      }
+    }
+    for (const Stmt *c : x->children())
+      walk(c);
+  };
+  walk(body);
+  return stages && !other;
+}
+
+// Lowers `fs` unrolled when it is a short counted loop around a warp primitive, one whose
+// counter indexes a thread-local array (a register tile: unrolled, each access is at a
+// constant index, and the array becomes scalars), or one that stages a shared tile; false if
+// not.
+bool Lowerer::unrolledLoop(const ForStmt *fs) {
+  constexpr int64_t kMaxCopies = 1024; // bodies nested unrolled loops may make in all
   const VarDecl *var = nullptr;
   std::optional<std::vector<int64_t>> vals = unrollValues(fs, var);
   if (!vals)
+    return false;
+  int64_t trips = static_cast<int64_t>(vals->size()) - 1;
+  if (!usesWarpPrimitive(fs->getBody(), 0) &&
+      !((indexesLocalArrayBy(fs->getBody(), var) || stagesSharedBy(fs->getBody(), var)) &&
+        unrollCopies_ * std::max<int64_t>(trips, 1) <= kMaxCopies))
     return false;
   SourceLocation sl = fs->getForLoc();
   stmt(fs->getInit());
@@ -173,6 +282,8 @@ bool Lowerer::unrolledLoop(const ForStmt *fs) {
     return true;
   }
   Type t = k_.vars[b->id].type;
+  int64_t saved = unrollCopies_;
+  unrollCopies_ *= std::max<int64_t>(trips, 1);
   for (size_t i = 0; i < vals->size(); ++i) {
     auto as = emit(StmtKind::Assign, sl);
     as->var = b->id;
@@ -180,6 +291,7 @@ bool Lowerer::unrolledLoop(const ForStmt *fs) {
     if (i + 1 < vals->size())
       stmt(fs->getBody());
   }
+  unrollCopies_ = saved;
   return true;
 }
 

@@ -270,8 +270,17 @@ private:
   // ---- unrolled loops around warp primitives (lower_unroll.cpp) ---------------------------
 
   bool usesWarpPrimitive(const Stmt *s, int depth);
+  bool indexesLocalArrayBy(const Stmt *s, const VarDecl *var);
+  static bool stagesSharedBy(const Stmt *body, const VarDecl *var);
   std::optional<std::vector<int64_t>> unrollValues(const ForStmt *fs, const VarDecl *&var);
   bool unrolledLoop(const ForStmt *fs);
+  // Copies of loop bodies the unrolled loops around the one being lowered make (their trip
+  // counts' product), to keep nested unrolling small.
+  int64_t unrollCopies_ = 1;
+  // Local arrays' declarations: the array and an empty Block where it is declared, for the
+  // split into scalars (ir/scalarise.h) after the kernel is lowered.
+  std::vector<std::pair<int, ir::StmtPtr>> localArrayDecls_;
+  void initLocalArray(const VarDecl *vd, int id);
 
   // ---- statements -------------------------------------------------------------------------
 

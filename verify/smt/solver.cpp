@@ -162,9 +162,20 @@ Result Solver::check(Term goal) {
   } else if (cr == z3::sat) {
     r.status = Status::Sat;
     z3::model model = s.get_model();
-    std::vector<Term> syms;
-    for (Term b : background_)
-      tc_.collectSymbols(b, syms);
+    for (; bgDone_ < background_.size(); ++bgDone_) {
+      std::vector<Term> stack{background_[bgDone_]};
+      while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        if (!bgSeen_.insert(x).second)
+          continue;
+        if (x->kind == Kind::Var || x->kind == Kind::App)
+          bgSyms_.push_back(x);
+        for (Term k : x->kids)
+          stack.push_back(k);
+      }
+    }
+    std::vector<Term> syms = bgSyms_;
     tc_.collectSymbols(goal, syms);
     for (Term sym : syms) {
       z3::expr v = model.eval(impl_->conv(sym), true);

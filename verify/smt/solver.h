@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 namespace ksynth::smt {
@@ -82,6 +83,11 @@ private:
   std::unique_ptr<Impl> impl_;
   TermContext &tc_;
   std::vector<Term> background_;
+  // The symbols of background_[0, bgDone_) and every node walked to find them: a model reads
+  // them back after each satisfiable check without walking the background again.
+  std::vector<Term> bgSyms_;
+  std::unordered_set<Term> bgSeen_;
+  size_t bgDone_ = 0;
   unsigned timeoutMs_;
   QueryLog *log_ = nullptr;
   const QueryRecord *last_ = nullptr;

@@ -463,7 +463,7 @@ __global__ void f(const float *X, float *S) {
   float a[2] = {X[0], X[1]};
   float v = X[2];
   float *pv = &v;
-  S[1] = a[0] + *pv;
+  S[1] = a[t & 1] + *pv; // (a run-time index keeps `a` an array: see regtile_test.cpp)
 })");
   std::vector<const Stmt *> order;
   walk(k.body, [&](const Stmt &s) {

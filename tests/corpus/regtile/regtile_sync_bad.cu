@@ -1,0 +1,54 @@
+// expect: refuted race
+// args: --checks race,barrier
+// note: twin of regtile_sync_ok.cu without the barrier after the outer products: thread (0,0) stages the next slice into As[0][0] while thread (0,1) may still read As[0][0] of this one (K > 16)
+// ksynth:launch grid=((N + 63) / 64, (M + 63) / 64) block=(16, 16)
+#define BM 64
+#define BN 64
+#define BK 16
+#define TM 4
+#define TN 4
+__global__ void regtile(const float *__restrict__ A, const float *__restrict__ B, float *__restrict__ C,
+                               int M, int N, int K) {
+  __shared__ float As[BK][BM + 1]; // A's slice, transposed (As[k][m]); padded against bank conflicts
+  __shared__ float Bs[BK][BN];
+  __requires(M <= 16384 && N <= 16384 && K <= 16384);
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int row0 = blockIdx.y * BM, col0 = blockIdx.x * BN;
+  float acc[TM][TN] = {};
+  for (int k0 = 0; k0 < K; k0 += BK) {
+#pragma unroll
+    for (int l = 0; l < TM; ++l) {
+      int r = row0 + ty + 16 * l;
+      As[tx][ty + 16 * l] = (r < M && k0 + tx < K) ? A[r * K + k0 + tx] : 0.0f;
+    }
+#pragma unroll
+    for (int l = 0; l < TN; ++l) {
+      int c = col0 + tx + 16 * l;
+      Bs[ty][tx + 16 * l] = (k0 + ty < K && c < N) ? B[(k0 + ty) * N + c] : 0.0f;
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float a[TM], b[TN];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+        a[i] = As[kk][ty + 16 * i];
+#pragma unroll
+      for (int j = 0; j < TN; ++j)
+        b[j] = Bs[kk][tx + 16 * j];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] += a[i] * b[j];
+    }
+  }
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j) {
+      int r = row0 + ty + 16 * i, c = col0 + tx + 16 * j;
+      if (r < M && c < N)
+        C[r * N + c] = acc[i][j];
+    }
+}
