@@ -2,7 +2,7 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
 ;   within it: no other statement stores to shared 'red' during the tree reduction at line 28
-; source lines: 10 28 33
+; source lines: 14 28 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)

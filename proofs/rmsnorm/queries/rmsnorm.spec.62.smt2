@@ -1,13 +1,12 @@
 ; ksynth query rmsnorm.spec.62 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
-;   within it: the two values are equal, with each matched pair of sums one unknown
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
 ; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun fn.rsqrt (Real) Real)
-(declare-fun mem.G.1 (Int) Real)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -59,8 +58,7 @@
 (declare-const |tree.k!2| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |eq.sum!1| Real)
-(declare-const param.eps Real)
+(declare-const |bij.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -151,5 +149,5 @@
 (assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (not (= (* (* (mem.X.0 (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|))) (fn.rsqrt (+ (/ |eq.sum!1| (to_real param.C)) param.eps))) (mem.G.1 (+ w1.threadIdx.x (* 256 |w1.iter!2|)))) (* (* (mem.X.0 (+ |elem.j1!0| (* param.C |elem.j0!0|))) (fn.rsqrt (+ (/ |eq.sum!1| (to_real param.C)) param.eps))) (mem.G.1 |elem.j1!0|))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.k!1|) (<= (+ |bij.k!1| 1) param.C) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256)) (<= (+ (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256) 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256)) (- 1)) 256) 1) 0)) (= |bij.k!1| (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256) (* 256 (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |bij.k!1|) 256))))))))
 (check-sat)

@@ -1,10 +1,9 @@
 ; ksynth query softmax.spec.164 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 12 16 33
+;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
+;   within it: every index of the spec's range is the mapped index of a candidate that takes part
+; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -76,8 +75,7 @@
 (declare-const |tree.k!6| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!4| Int)
-(declare-const |bij.j!5| Int)
+(declare-const |ext.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -184,5 +182,5 @@
 (assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
 (assert (and (<= 0 |tree.k!6|) (<= |tree.k!6| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) 256) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!4| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!4|) (- 1)) 256) 1) 0)) (not (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= w2.threadIdx.x |tree.k!6|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!6|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.k!1|) (<= (+ |ext.k!1| 1) param.C) (not (and (<= 1 (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256)) (- 1)) 256) 1) 0)) (<= 0 (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256)) (<= (+ (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256) 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256)) (- 1)) 256) 1) 0)) (= |ext.k!1| (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256) (* 256 (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!1|) 256))))))))
 (check-sat)

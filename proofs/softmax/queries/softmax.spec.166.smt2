@@ -1,8 +1,8 @@
 ; ksynth query softmax.spec.166 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
+;   within it: a kernel loop's sum is the spec's sum 'ssum.1' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -75,8 +75,10 @@
 (declare-const |tree.k!6| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |ext.j!2| Int)
-(declare-const |ext.j!3| Int)
+(declare-const |bij.j!4| Int)
+(declare-const |bij.j!5| Int)
+(declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -183,5 +185,5 @@
 (assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
 (assert (and (<= 0 |tree.k!6|) (<= |tree.k!6| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.j!2|) (<= (+ |ext.j!2| 1) 256) (<= 1 (ite (<= (+ (* (- 1) param.C) |ext.j!2| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!2|) (- 1)) 256) 1) 0)) (<= 0 |ext.j!3|) (<= (+ |ext.j!3| 1) (ite (<= (+ (* (- 1) param.C) |ext.j!2| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!2|) (- 1)) 256) 1) 0)) (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!2| (* 256 |ext.j!3|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!2| (* 256 |ext.j!3|) 1) param.C)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) 256) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!4| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!4|) (- 1)) 256) 1) 0)) (<= 0 |bij.j!6|) (<= (+ |bij.j!6| 1) 256) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!6| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!6|) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|) 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 256 |bij.j!7|) 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|)) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 256 |bij.j!7|))) (or (not (= |bij.j!4| |bij.j!6|)) (not (= |bij.j!5| |bij.j!7|)))))
 (check-sat)

@@ -1,8 +1,9 @@
 ; ksynth query softmax.spec.36 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: no other statement stores to shared 'red' during the tree reduction at line 16
-; source lines: 16 28 33
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 16 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -67,6 +68,8 @@
 (declare-const |w3.iter!3| Int)
 (declare-const |w3.entry.c!2| Int)
 (declare-const |w3.iter!4| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -168,5 +171,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!2|) (<= |w3.entry.c!2| 2147483647)))
 (assert (and (<= 0 |w3.iter!4|) (<= |w3.iter!4| 63)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C))))))
 (check-sat)

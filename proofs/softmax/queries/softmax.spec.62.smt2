@@ -1,8 +1,8 @@
 ; ksynth query softmax.spec.62 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: the store at line 28 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 28 33
+;   within it: no other statement stores to shared 'red' during the tree reduction at line 28
+; source lines: 12 28 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)

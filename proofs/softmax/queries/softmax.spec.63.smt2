@@ -1,8 +1,8 @@
 ; ksynth query softmax.spec.63 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: the store at line 28 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 28 33
+;   within it: no other statement stores to shared 'red' during the tree reduction at line 28
+; source lines: 16 28 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -67,7 +67,6 @@
 (declare-const |w3.iter!3| Int)
 (declare-const |w3.entry.c!2| Int)
 (declare-const |w3.iter!4| Int)
-(declare-const |tree.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -169,5 +168,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!2|) (<= |w3.entry.c!2| 2147483647)))
 (assert (and (<= 0 |w3.iter!4|) (<= |w3.iter!4| 63)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (<= 0 |tree.k!1|) (<= (+ |tree.k!1| 1) 1) (not (and (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ |tree.k!1| 1) 1)))))
+(assert false)
 (check-sat)

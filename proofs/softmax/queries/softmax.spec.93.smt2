@@ -1,10 +1,9 @@
 ; ksynth query softmax.spec.93 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 12 16 33
+;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
+;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
+; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -73,8 +72,8 @@
 (declare-const |tree.k!3| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!0| Int)
-(declare-const |bij.j!1| Int)
+(declare-const |ext.j!0| Int)
+(declare-const |ext.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -178,5 +177,5 @@
 (assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (assert (and (<= 0 |tree.k!3|) (<= |tree.k!3| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (and (not (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (- 255)) param.C))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.j!0|) (<= (+ |ext.j!0| 1) 256) (<= 1 (ite (<= (+ (* (- 1) param.C) |ext.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!0|) (- 1)) 256) 1) 0)) (<= 0 |ext.j!1|) (<= (+ |ext.j!1| 1) (ite (<= (+ (* (- 1) param.C) |ext.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!0|) (- 1)) 256) 1) 0)) (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!0| (* 256 |ext.j!1|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!0| (* 256 |ext.j!1|) 1) param.C)))))
 (check-sat)

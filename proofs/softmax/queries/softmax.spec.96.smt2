@@ -1,8 +1,8 @@
 ; ksynth query softmax.spec.96 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
+;   within it: a kernel loop's sum is the spec's sum 'ssum.1' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -72,8 +72,10 @@
 (declare-const |tree.k!3| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |ext.j!0| Int)
-(declare-const |ext.j!1| Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
+(declare-const |bij.j!2| Int)
+(declare-const |bij.j!3| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -177,5 +179,5 @@
 (assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (assert (and (<= 0 |tree.k!3|) (<= |tree.k!3| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.j!0|) (<= (+ |ext.j!0| 1) 256) (<= 1 (ite (<= (+ (* (- 1) param.C) |ext.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!0|) (- 1)) 256) 1) 0)) (<= 0 |ext.j!1|) (<= (+ |ext.j!1| 1) (ite (<= (+ (* (- 1) param.C) |ext.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |ext.j!0|) (- 1)) 256) 1) 0)) (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!0| (* 256 |ext.j!1|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |ext.j!0| (* 256 |ext.j!1|) 1) param.C)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) 256) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!2| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!2|) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|) 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|)) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|))) (or (not (= |bij.j!0| |bij.j!2|)) (not (= |bij.j!1| |bij.j!3|)))))
 (check-sat)

@@ -100,5 +100,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.j!0|) (<= |w3.entry.j!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x)) |elem.j0!0|) (not (= (ite (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x)))) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x))) (/ 0.0 1.0)) (ite (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|)) (mem.X.0 |elem.j0!0|) (/ 0.0 1.0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3) |elem.j0!0|) (not (= (ite (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3))) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3)) (/ 0.0 1.0)) (ite (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|)) (mem.X.0 |elem.j0!0|) (/ 0.0 1.0))))))
 (check-sat)

@@ -1,8 +1,8 @@
 ; ksynth query relu_f4.spec.14 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: equivalence of 'Y': the value stored at line 12 equals the spec's ensures for that element
+; establishes: equivalence of 'Y': the value stored at line 15 equals the spec's ensures for that element
 ;   within it: the two values are equal
-; source lines: 12
+; source lines: 15
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
@@ -100,5 +100,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.j!0|) (<= |w3.entry.j!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1) |elem.j0!0|) (not (= (ite (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1))) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1)) (/ 0.0 1.0)) (ite (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|)) (mem.X.0 |elem.j0!0|) (/ 0.0 1.0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N)) (or (= 0 |w1.iter!0|) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|) param.N)) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|) |elem.j0!0|) (not (= (ite (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|))) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|)) (/ 0.0 1.0)) (ite (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|)) (mem.X.0 |elem.j0!0|) (/ 0.0 1.0))))))
 (check-sat)

@@ -1,9 +1,9 @@
 ; ksynth query rmsnorm_block.spec.133 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
-;   within it: a read of shared 'part' gets the value stored at line 20 by one writer thread
-;   within it: in the warp exchange at line 18, the lane owning the cell read stores it there
-; source lines: 18 20 32
+;   within it: a read of shared 'total' gets the value stored at line 27 by one writer thread
+;   within it: in the warp exchange at line 25, the lane owning the cell read stores it there
+; source lines: 25 27 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -46,7 +46,7 @@
 (declare-const |w3.entry.c!1| Int)
 (declare-const |w3.iter!1| Int)
 (declare-const |lane.k!0| Int)
-(declare-const |bij.j!0| Int)
+(declare-const |lane.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -127,6 +127,7 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 63)))
 (assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
+(assert (and (<= 0 |lane.k!1|) (<= |lane.k!1| 31)))
 (push 1)
-(assert (and (<= (+ |bij.j!0| 1) 8) (<= (+ |bij.j!0| 1) 32) (<= 0 |bij.j!0|) (not (and (not (<= (+ (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256)) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256)) (- 1)) 256) 1) 0)) (<= (+ (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256)) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) (+ (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256) (* 256 (div (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256)) (* (- 32) (div (mod (+ (mod (+ (* 32 |bij.j!0|) 8) 256) (* 256 (div (+ (* 32 |bij.j!0|) 8) 256))) 32) 16)) 16) 256))))))))
+(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 32) 0) (+ (div (+ param.C (- 32)) 256) 1) 0)) 32) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 32) 0) (+ (div (+ param.C (- 32)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 32) 0) (+ (div (+ param.C (- 32)) 256) 1) 0)) (- 224)) param.C)))))
 (check-sat)

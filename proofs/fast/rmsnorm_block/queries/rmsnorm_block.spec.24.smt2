@@ -125,5 +125,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 63)))
 (push 1)
-(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 6) 0) (+ (div (+ param.C (- 6)) 256) 1) 0)) 6) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 6) 0) (+ (div (+ param.C (- 6)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 6) 0) (+ (div (+ param.C (- 6)) 256) 1) 0)) (- 250)) param.C)))))
+(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 10) 0) (+ (div (+ param.C (- 10)) 256) 1) 0)) 10) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 10) 0) (+ (div (+ param.C (- 10)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 10) 0) (+ (div (+ param.C (- 10)) 256) 1) 0)) (- 246)) param.C)))))
 (check-sat)

@@ -2,10 +2,10 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -54,9 +54,6 @@
 (declare-const |bij.j!6| Int)
 (declare-const |bij.j!7| Int)
 (declare-const |bij.j!8| Int)
-(declare-const |bij.j!9| Int)
-(declare-const |bij.j!10| Int)
-(declare-const |bij.j!11| Int)
 (define-fun ksynth.s.0 () Bool (<= 1 param.R))
 (define-fun ksynth.s.1 () Int (* param.R param.C))
 (define-fun ksynth.s.2 () Bool (<= 0 |elem.j1!0|))
@@ -119,14 +116,10 @@
 (define-fun ksynth.s.59 () Int (+ |bij.j!6| 1))
 (define-fun ksynth.s.60 () Int (* 32 |bij.j!6|))
 (define-fun ksynth.s.61 () Int (mod (+ ksynth.s.60 |bij.j!7|) 256))
-(define-fun ksynth.s.62 () Int (+ |bij.j!9| 1))
-(define-fun ksynth.s.63 () Int (* 32 |bij.j!9|))
-(define-fun ksynth.s.64 () Int (mod (+ ksynth.s.63 |bij.j!10|) 256))
-(define-fun ksynth.s.65 () Int (* (- 1) ksynth.s.57))
-(define-fun ksynth.s.66 () Int (* 256 |bij.j!8|))
-(define-fun ksynth.s.67 () Int (+ ksynth.s.56 ksynth.s.65 ksynth.s.60 |bij.j!7| ksynth.s.66))
-(define-fun ksynth.s.68 () Int (* 256 |bij.j!11|))
-(define-fun ksynth.s.69 () Int (+ ksynth.s.56 ksynth.s.65 ksynth.s.63 |bij.j!10| ksynth.s.68))
+(define-fun ksynth.s.62 () Int (* (- 1) ksynth.s.57))
+(define-fun ksynth.s.63 () Int (* 256 |bij.j!8|))
+(define-fun ksynth.s.64 () Bool (and (<= 0 (+ ksynth.s.56 ksynth.s.62 ksynth.s.60 |bij.j!7| ksynth.s.63)) (<= (+ ksynth.s.56 ksynth.s.62 ksynth.s.60 |bij.j!7| ksynth.s.63 1) param.C)))
+(define-fun ksynth.s.65 () Real (mem.X.0 (+ ksynth.s.56 ksynth.s.60 |bij.j!7| ksynth.s.63)))
 (assert true)
 (assert true)
 (assert true)
@@ -211,5 +204,5 @@
 (assert (and (<= 0 |lane.k!2|) (<= |lane.k!2| 31)))
 (assert (and (<= 0 |lane.k!3|) (<= |lane.k!3| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) ksynth.s.2 ksynth.s.3 (or (and ksynth.s.53 ksynth.s.43) (and ksynth.s.53 ksynth.s.44) (and ksynth.s.45 (not ksynth.s.46))) (or (= 0 |w1.iter!1|) (<= (+ w1.threadIdx.x ksynth.s.54 (- 255)) param.C)) ksynth.s.55 ksynth.s.58 (or (not (and ksynth.s.55 ksynth.s.2 ksynth.s.3 ksynth.s.58)) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x ksynth.s.54) |elem.j1!0|))) (<= 0 |bij.j!6|) (<= ksynth.s.59 32) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= ksynth.s.59 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ ksynth.s.4 ksynth.s.61 1) 0) (+ (div (+ param.C (* (- 1) ksynth.s.61) (- 1)) 256) 1) 0)) (<= 0 |bij.j!9|) (<= ksynth.s.62 32) (<= 0 |bij.j!10|) (<= (+ |bij.j!10| 1) (ite (<= ksynth.s.62 8) 32 0)) (<= 0 |bij.j!11|) (<= (+ |bij.j!11| 1) (ite (<= (+ ksynth.s.4 ksynth.s.64 1) 0) (+ (div (+ param.C (* (- 1) ksynth.s.64) (- 1)) 256) 1) 0)) (<= 0 ksynth.s.67) (<= (+ ksynth.s.56 ksynth.s.65 ksynth.s.60 |bij.j!7| ksynth.s.66 1) param.C) (<= 0 ksynth.s.69) (<= (+ ksynth.s.56 ksynth.s.65 ksynth.s.63 |bij.j!10| ksynth.s.68 1) param.C) (= ksynth.s.67 ksynth.s.69) (or (not (= |bij.j!6| |bij.j!9|)) (not (= |bij.j!7| |bij.j!10|)) (not (= |bij.j!8| |bij.j!11|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) ksynth.s.2 ksynth.s.3 (or (and ksynth.s.53 ksynth.s.43) (and ksynth.s.53 ksynth.s.44) (and ksynth.s.45 (not ksynth.s.46))) (or (= 0 |w1.iter!1|) (<= (+ w1.threadIdx.x ksynth.s.54 (- 255)) param.C)) ksynth.s.55 ksynth.s.58 (or (not (and ksynth.s.55 ksynth.s.2 ksynth.s.3 ksynth.s.58)) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x ksynth.s.54) |elem.j1!0|))) (<= 0 |bij.j!6|) (<= ksynth.s.59 32) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= ksynth.s.59 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ ksynth.s.4 ksynth.s.61 1) 0) (+ (div (+ param.C (* (- 1) ksynth.s.61) (- 1)) 256) 1) 0)) (not (or ksynth.s.64 (and (not ksynth.s.64) (= (/ 0.0 1.0) (* ksynth.s.65 ksynth.s.65)))))))
 (check-sat)

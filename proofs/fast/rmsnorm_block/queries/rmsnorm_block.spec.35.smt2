@@ -125,5 +125,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 63)))
 (push 1)
-(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 8) 0) (+ (div (+ param.C (- 8)) 256) 1) 0)) 8) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 8) 0) (+ (div (+ param.C (- 8)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 8) 0) (+ (div (+ param.C (- 8)) 256) 1) 0)) (- 248)) param.C)))))
+(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 12) 0) (+ (div (+ param.C (- 12)) 256) 1) 0)) 12) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 12) 0) (+ (div (+ param.C (- 12)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 12) 0) (+ (div (+ param.C (- 12)) 256) 1) 0)) (- 244)) param.C)))))
 (check-sat)

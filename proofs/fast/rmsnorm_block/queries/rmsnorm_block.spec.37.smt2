@@ -125,5 +125,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 63)))
 (push 1)
-(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 30) 0) (+ (div (+ param.C (- 30)) 256) 1) 0)) 30) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 30) 0) (+ (div (+ param.C (- 30)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 30) 0) (+ (div (+ param.C (- 30)) 256) 1) 0)) (- 226)) param.C)))))
+(assert (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 31) 0) (+ (div (+ param.C (- 31)) 256) 1) 0)) 31) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 31) 0) (+ (div (+ param.C (- 31)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 31) 0) (+ (div (+ param.C (- 31)) 256) 1) 0)) (- 225)) param.C)))))
 (check-sat)

@@ -1,9 +1,12 @@
 ; ksynth query saxpy_f4.spec.18 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'y': every element is stored by some thread
-; source lines: 13 16
+; establishes: equivalence of 'y': the value stored at line 16 equals the spec's ensures for that element
+;   within it: the two values are equal
+; source lines: 16
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
+(declare-fun mem.x.0 (Int) Real)
+(declare-fun mem.y.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -34,6 +37,7 @@
 (declare-const |w3.entry.j!0| Int)
 (declare-const |w3.iter!0| Int)
 (declare-const |elem.j0!0| Int)
+(declare-const param.a Real)
 (assert true)
 (assert true)
 (assert true)
@@ -98,5 +102,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.j!0|) (<= |w3.entry.j!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (or (and (<= (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div |elem.j0!0| 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div |elem.j0!0| 128)))) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.N 511) 512))) (and (<= (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)))) (<= 0 (div (div |elem.j0!0| 4) 128)) (<= (+ (div (div |elem.j0!0| 4) 128) 1) (div (+ param.N 511) 512))) (and (<= (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) 3)) (<= 0 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) (<= (+ (div (div (+ |elem.j0!0| (- 3)) 4) 128) 1) (div (+ param.N 511) 512))) (and (not (<= (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div |elem.j0!0| 4) 128)) 4) param.N)) (or (= 0 (mod |elem.j0!0| 4)) (<= (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4)) param.N)) (<= (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4) 1) param.N) (= |elem.j0!0| (+ (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4))) (<= 0 (div (div |elem.j0!0| 4) 128)) (<= (+ (div (div |elem.j0!0| 4) 128) 1) (div (+ param.N 511) 512)) (<= (+ (mod |elem.j0!0| 4) 1) (ite (<= (+ (* (- 1) param.N) (* 4 (mod |elem.j0!0| 128)) (* 512 (div (div |elem.j0!0| 4) 128)) 1) 0) (+ param.N (* (- 4) (mod |elem.j0!0| 128)) (* (- 512) (div (div |elem.j0!0| 4) 128))) 0))) (and (<= (+ (* 512 (div |elem.j0!0| 128)) (* 4 (mod (div (+ |elem.j0!0| (- 2)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 512 (div |elem.j0!0| 128)) (* 4 (mod (div (+ |elem.j0!0| (- 2)) 4) 128)) 2)) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.N 511) 512))) (and (not (<= (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) 4) param.N)) (or (= 0 (mod |elem.j0!0| 4)) (<= (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4)) param.N)) (<= (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4) 1) param.N) (= |elem.j0!0| (+ (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) (mod |elem.j0!0| 4))) (<= 0 (div (div |elem.j0!0| 4) 128)) (<= (+ (div (div |elem.j0!0| 4) 128) 1) (div (+ param.N 511) 512)) (<= (+ (mod |elem.j0!0| 4) 1) (ite (<= (+ (* (- 1) param.N) (* 4 (mod (div |elem.j0!0| 4) 128)) (* 512 (div (div |elem.j0!0| 4) 128)) 1) 0) (+ param.N (* (- 4) (mod (div |elem.j0!0| 4) 128)) (* (- 512) (div (div |elem.j0!0| 4) 128))) 0))) (and (<= (+ (* 4 (mod (div (+ |elem.j0!0| (- 3)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod (div (+ |elem.j0!0| (- 3)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) 3)) (<= 0 (div (div (+ |elem.j0!0| (- 3)) 4) 128)) (<= (+ (div (div (+ |elem.j0!0| (- 3)) 4) 128) 1) (div (+ param.N 511) 512))) (and (<= (+ (* 4 (mod (div (+ |elem.j0!0| (- 2)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 2)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod (div (+ |elem.j0!0| (- 2)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 2)) 4) 128)) 2)) (<= 0 (div (div (+ |elem.j0!0| (- 2)) 4) 128)) (<= (+ (div (div (+ |elem.j0!0| (- 2)) 4) 128) 1) (div (+ param.N 511) 512))) (and (<= (+ (* 512 (div |elem.j0!0| 128)) (* 4 (mod (div (+ |elem.j0!0| (- 1)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 512 (div |elem.j0!0| 128)) (* 4 (mod (div (+ |elem.j0!0| (- 1)) 4) 128)) 1)) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.N 511) 512))) (and (<= (+ (* 4 (mod (div (+ |elem.j0!0| (- 1)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 1)) 4) 128)) 4) param.N) (= |elem.j0!0| (+ (* 4 (mod (div (+ |elem.j0!0| (- 1)) 4) 128)) (* 512 (div (div (+ |elem.j0!0| (- 1)) 4) 128)) 1)) (<= 0 (div (div (+ |elem.j0!0| (- 1)) 4) 128)) (<= (+ (div (div (+ |elem.j0!0| (- 1)) 4) 128) 1) (div (+ param.N 511) 512)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (<= (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) 4) param.N)) (or (= 0 |w1.iter!0|) (<= (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) |w1.iter!0|) param.N)) (<= (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) |w1.iter!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) |w1.iter!0|) |elem.j0!0|) (not (= (+ (* param.a (mem.x.0 |elem.j0!0|)) (mem.y.1 |elem.j0!0|)) (+ (* param.a (mem.x.0 (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) |w1.iter!0|))) (mem.y.1 (+ (* 4 w1.threadIdx.x) (* 512 w1.blockIdx.x) |w1.iter!0|)))))))
 (check-sat)
