@@ -2,8 +2,10 @@
 """What the compiled code of the spec library's kernels shows about speed, without a GPU:
 for each reference kernel specs/NAME.cu and fast reference kernel specs/fast/NAME.cu, nvcc's
 PTX (or, where cuobjdump exists, the SASS) is searched for 128-bit global accesses
-(ld/st.global.v4 in PTX, LDG.E.128/STG.E.128 in SASS) and warp shuffles (shfl.sync / SHFL),
-and ptxas reports registers and spills. Prints a markdown table.
+(ld/st.global.v4 in PTX, LDG.E.128/STG.E.128 in SASS), warp shuffles (shfl.sync / SHFL),
+float FMAs and shared-memory loads (a register tile does several FMAs per shared load), and
+local-memory accesses (a register tile that stayed an array would live there); ptxas reports
+registers and spills. Prints a markdown table.
 
 Usage: bench/compiled_evidence.py [--arch sm_90] [--only SUBSTRING]
 Needs nvcc on the PATH (exit 2 without it)."""
@@ -49,8 +51,9 @@ def main():
     sass_tool = shutil.which("cuobjdump")
     print(f"Compiled with nvcc for {a.arch}; " + ("SASS from cuobjdump" if sass_tool else
           "PTX (cuobjdump is not installed here: v4 accesses in PTX become LDG.E.128/STG.E.128)") + ".\n")
-    print("| kernel | spec | 128-bit loads | 128-bit stores | scalar global loads | shuffles | registers | spills (st/ld bytes) |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| kernel | spec | 128-bit loads | 128-bit stores | scalar global loads | shuffles | FMAs | shared loads "
+          "| local accesses | registers | spills (st/ld bytes) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for path, spec in kernels():
             if a.only and a.only not in path:
@@ -59,7 +62,7 @@ def main():
             p = subprocess.run(["nvcc", f"-arch={a.arch}", "-ptx", "-o", ptx, os.path.join(ROOT, path)],
                                capture_output=True, text=True)
             if p.returncode != 0:
-                print(f"| {path} | {spec} | nvcc failed: {p.stderr.strip()[:80]} | | | | | |")
+                print(f"| {path} | {spec} | nvcc failed: {p.stderr.strip()[:80]} | | | | | | | | |")
                 continue
             text = open(ptx).read()
             v = subprocess.run(["ptxas", f"-arch={a.arch}", "-v", ptx, "-o", os.path.join(tmp, "k.cubin")],
@@ -73,12 +76,16 @@ def main():
                 ld128, st128 = count(r"LDG\.E\.128", s), count(r"STG\.E\.128", s)
                 ld = count(r"LDG\.E(?!\.128)", s)
                 shfl = count(r"SHFL", s)
+                fma, lds, local = count(r"\bFFMA\b", s), count(r"\bLDS\b", s), count(r"\b(LDL|STL)\b", s)
             else:
                 ld128 = count(r"ld\.global(\.\w+)*\.v4\.", text)
                 st128 = count(r"st\.global(\.\w+)*\.v4\.", text)
                 ld = count(r"ld\.global(?!(\.\w+)*\.v[24]\.)", text)
                 shfl = count(r"shfl\.sync", text)
-            print(f"| {path} | {spec} | {ld128} | {st128} | {ld} | {shfl} | {regs} | {spills} |")
+                fma = count(r"\bfma\.rn\.f32\b", text)
+                lds = count(r"\bld\.shared\.", text)
+                local = count(r"\b(ld|st)\.local\.", text)
+            print(f"| {path} | {spec} | {ld128} | {st128} | {ld} | {shfl} | {fma} | {lds} | {local} | {regs} | {spills} |")
     return 0
 
 

@@ -58,7 +58,7 @@ run matmul_tiled $S/matmul_tiled.cu $S/matmul_tiled.smt --size M=$N2 N=$N2 K=$N2
 run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout ${SPIN_TIMEOUT:-20} --verify-timeout 2
 run vec_add_after_hang $S/vec_add.cu $S/vec_add.smt --size N=$N1
 # The fast reference kernels (specs/fast/): float4 maps, warp-shuffle and block (shuffle +
-# shared memory) reductions.
+# shared memory) reductions, a register-tiled matmul.
 run vec_add_float4 $S/fast/vec_add_float4.cu $S/vec_add.smt --size N=$N1
 run relu_float4 $S/fast/relu_float4.cu $S/relu.smt --size N=$N1
 run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
@@ -68,6 +68,7 @@ run row_sum_block $S/fast/row_sum_block.cu $S/row_sum.smt --size R=$N2 C=$N2
 run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
 run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
 run rmsnorm_block $S/fast/rmsnorm_block.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
 # Library baselines at the same sizes.
 if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"

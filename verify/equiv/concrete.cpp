@@ -311,18 +311,33 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
   double base = blocksAt(ones);
   if (base < 0)
     return {};
+  std::set<std::string> crossing;
   for (const spec::Dim &d : s.dims) {
-    // The first value at which the launch grows a block along d; else one past the block.
-    int64_t cross = 0;
-    for (int64_t v = 2; v <= 4096 && !cross; ++v) {
+    // The first value at which the launch grows a block along d.
+    for (int64_t v = 2; v <= 4096; ++v) {
       Sizes sz = ones;
       sz[d.name] = v;
-      if (blocksAt(sz) > base)
-        cross = v;
+      if (blocksAt(sz) > base) {
+        past[d.name] = v;
+        crossing.insert(d.name);
+        break;
+      }
     }
-    past[d.name] = cross ? cross : std::max<int64_t>(4, maxBlock + 1);
   }
-  return {past};
+  if (crossing.empty())
+    return {}; // a fixed grid: the usual sizes go past its block already
+  // The other dims one past the block, or small where that makes too much work.
+  for (int64_t other : {std::min<int64_t>(maxBlock + 1, 17), int64_t{3}}) {
+    double work = 1;
+    for (const spec::Dim &d : s.dims) {
+      if (!crossing.count(d.name))
+        past[d.name] = other;
+      work *= static_cast<double>(past[d.name]);
+    }
+    if (work <= (1 << 18))
+      return {past};
+  }
+  return {};
 }
 
 ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,

@@ -69,11 +69,12 @@ struct ConcreteReport {
 std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                const ConcreteOptions &o);
 
-// One size past the first tile of the launch along every dimension at once: each dim at the
-// first value that makes the grid grow a block (N = 65 for a grid of (N + 63) / 64), or, for a
-// dim the grid does not depend on, one past the largest block extent. Where a kernel's thread
-// covers a tile of several elements (a register tile) the default sizes stay within one
-// tile; this is the size a failed proof is retested at.
+// One size past the first tile of the launch along every dimension the grid depends on, at
+// once: each such dim at the first value that makes the grid grow a block (N = 65 for a grid
+// of (N + 63) / 64), the others one past the largest block extent (at most 17), or 3 where
+// that is too much work. Where a kernel's thread covers a tile of several elements (a
+// register tile) the default sizes stay within one tile; this is the size a failed proof is
+// retested at. Empty for a grid that depends on no dim, or when even that is too much work.
 std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                      const ConcreteOptions &o);
 

@@ -251,7 +251,10 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       std::vector<bool> holds; // per counterexample so far
     };
     std::map<std::pair<size_t, size_t>, Cover> cache; // (site, guess) -> its condition
-    for (int round = 0; round < 64; ++round) { // a register tile of 8 x 8 stores has 64 sites
+    // A guess per store site, and a few more where one site needs several (a register tile of
+    // 4 x 4 stores has 16 sites); the tile guesses are one per site, or they do not fit.
+    size_t rounds = tilesOnly ? usable.size() + 1 : 16 + usable.size();
+    for (size_t round = 0; round < rounds; ++round) {
       Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
       smt::Result r = solve(goal);
       if (r.status == smt::Status::Unsat)

@@ -128,12 +128,49 @@ Term Prover::resolveShared(Term t, Term ctx, int depth) {
     if (a < 0 || !sharedOk_.count(a))
       continue;
     Term v = writerValue(X, a, ctx);
+    if (!v)
+      v = writerByFirstIteration(X, a, ctx);
     if (v)
       sub[X] = v;
   }
   if (sub.empty())
     return t;
   return resolveShared(tc_.substitute(t, sub), ctx, depth + 1);
+}
+
+// A read in a loop whose cell has one writer in the loop's first iteration and another in
+// the others: a double buffer filled before the loop (slice 0) and, in each iteration, for
+// the next one. Each case is resolved on its own; where the later iterations' value, at
+// iteration 0, is the first iteration's (slice t of A at t = 0 is slice 0), it is the value
+// in every iteration; otherwise the value is the case split.
+Term Prover::writerByFirstIteration(Term X, int a, Term ctx) {
+  std::vector<Term> syms;
+  tc_.collectSymbols(X->kids[0], syms); // the read's barrier count: its loops' iterations
+  for (Term it : syms) {
+    // (Where the read is a term of a sum, its iteration is the sum's index: any integer of
+    // the count that cannot be negative, so that the two cases are every case.)
+    if (it->kind != smt::Kind::Var || it->sort != Sort::Int || it->name.rfind("param.", 0) == 0 ||
+        it->name.find("Idx.") != std::string::npos)
+      continue;
+    {
+      Step st(*this, "the read's iteration counter '" + it->name + "' is never negative");
+      if (!unsat(tc_.mkAnd(ctx, tc_.lt(it, tc_.intConst(0)))))
+        continue;
+    }
+    Term v0 = writerValue(X, a, tc_.mkAnd(ctx, tc_.eq(it, tc_.intConst(0))));
+    if (!v0)
+      continue;
+    Term v1 = writerValue(X, a, tc_.mkAnd(ctx, tc_.le(tc_.intConst(1), it)));
+    if (!v1)
+      continue;
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "shared %s: split at iteration 0 of %s: %s\n", X->name.c_str(), it->name.c_str(),
+              tc_.substitute(v1, {{it, tc_.intConst(0)}}) == v0 ? "one value" : "two values");
+    if (tc_.substitute(v1, {{it, tc_.intConst(0)}}) == v0)
+      return v1;
+    return tc_.ite(tc_.eq(it, tc_.intConst(0)), v0, v1);
+  }
+  return nullptr;
 }
 
 // The constants D of the quotients x div D in t (D > 1).

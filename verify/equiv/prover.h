@@ -157,6 +157,7 @@ private:
   void checkOldReads();
   Term resolveShared(Term t, Term ctx, int depth);
   Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
+  Term writerByFirstIteration(Term X, int a, Term ctx);
   Term resolveSharedIn(Term t, Term dom);
   std::vector<int128> divisorsOf(Term t, Term x);
 
