@@ -188,7 +188,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
           tiles.push_back({x, v});
         anyTile |= !tiles.empty();
         perVarTiles.push_back(tiles.empty() ? ch : tiles);
-        ch.insert(ch.end(), tiles.begin(), tiles.end());
+        if (sites.size() > 1) // (one store site: the guesses above, as ever, and fewer of them)
+          ch.insert(ch.end(), tiles.begin(), tiles.end());
         perVar.push_back(ch);
       }
     }
@@ -308,9 +309,10 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     tp.coverageReason = "could not name a thread that stores every element (too many cases)";
     return 0;
   };
-  // A register tile's stores first with the tile guesses alone: one per site, where the full
-  // set (thousands of combinations per site) is slow to build and judge.
-  bool tiles = std::any_of(usable.begin(), usable.end(), [](const Site &st) { return !st.tiles.empty(); });
+  // A register tile's stores (several sites) first with the tile guesses alone: one per site,
+  // where the full set (thousands of combinations per site) is slow to build and judge.
+  bool tiles = usable.size() > 1 &&
+               std::any_of(usable.begin(), usable.end(), [](const Site &st) { return !st.tiles.empty(); });
   if (tiles && greedy(true) == 1)
     return true;
   return greedy(false) == 1;

@@ -1,8 +1,6 @@
 ; ksynth query conv2d.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: equivalence of 'Y': the value stored at line 11 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+; establishes: coverage of 'Y': every element is stored by some thread
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -87,6 +85,8 @@
 (declare-const |w3.iter!2| Int)
 (declare-const |w3.entry.b!3| Int)
 (declare-const |w3.iter!3| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -217,5 +217,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.b!3|) (<= |w3.entry.b!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 15)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (* (- 1) param.KW) 1)) (not (or (and (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)) 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)) 1) (+ param.W (* (- 1) param.KW) 1)) (= |elem.j0!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)))) (= |elem.j1!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)))) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16))) (and (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)) 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ (* 16 (div |elem.j0!0| 16)) (mod |elem.j1!0| 16) 1) (+ param.W (* (- 1) param.KW) 1)) (= |elem.j0!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)))) (= |elem.j1!0| (+ (* 16 (div |elem.j0!0| 16)) (mod |elem.j1!0| 16))) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16))) (and (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)) 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ (mod |elem.j1!0| 16) (* 16 (div |elem.j1!0| 16)) 1) (+ param.W (* (- 1) param.KW) 1)) (= |elem.j0!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j0!0| 16)))) (= |elem.j1!0| (+ (mod |elem.j1!0| 16) (* 16 (div |elem.j1!0| 16)))) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16)))))))
 (check-sat)
