@@ -9,7 +9,7 @@ import argparse, json
 ALIAS = {"matmul_tiled": "matmul", "softmax_unverified": "softmax", "reduce_atomic": "atomic_sum",
          "vec_add_after_hang": "vec_add", "vec_add_float4": "vec_add", "relu_float4": "relu",
          "row_sum_warp": "row_sum", "row_max_warp": "row_max",
-         "saxpy_float4": "saxpy", "matmul_regtile": "matmul", "row_sum_block": "row_sum",
+         "saxpy_float4": "saxpy", "matmul_regtile": "matmul", "matmul_dbuf": "matmul", "row_sum_block": "row_sum",
          "row_max_block": "row_max", "row_sum_cg": "row_sum", "rmsnorm_block": "rmsnorm"}
 
 

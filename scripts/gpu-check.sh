@@ -69,6 +69,7 @@ run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
 run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
 run rmsnorm_block $S/fast/rmsnorm_block.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
 run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+run matmul_dbuf $S/fast/matmul_dbuf.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
 # Library baselines at the same sizes.
 if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"

@@ -34,6 +34,18 @@ bool hasJump(const Stmt *s) {
   return false;
 }
 
+// Whether s reads var (names it anywhere).
+bool readsVar(const Stmt *s, const VarDecl *var) {
+  if (!s)
+    return false;
+  if (const auto *d = dyn_cast<DeclRefExpr>(s); d && d->getDecl() == var)
+    return true;
+  for (const Stmt *c : s->children())
+    if (readsVar(c, var))
+      return true;
+  return false;
+}
+
 const VarDecl *counterOf(const Expr *e) {
   const auto *dr = e ? dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts()) : nullptr;
   return dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
@@ -170,19 +182,9 @@ bool Lowerer::indexesLocalArrayBy(const Stmt *s, const VarDecl *var) {
     const auto *dr = dyn_cast<DeclRefExpr>(base);
     const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
     if (vd && vd->hasLocalStorage() && !vd->hasAttr<CUDASharedAttr>() && vd->getType()->isConstantArrayType()) {
-      std::function<bool(const Stmt *)> reads = [&](const Stmt *x) {
-        if (!x)
-          return false;
-        if (const auto *d = dyn_cast<DeclRefExpr>(x); d && d->getDecl() == var)
-          return true;
-        for (const Stmt *c : x->children())
-          if (reads(c))
-            return true;
-        return false;
-      };
       for (const Expr *e = ase; const auto *a = dyn_cast<ArraySubscriptExpr>(e);
            e = a->getBase()->IgnoreParenImpCasts())
-        if (reads(a->getIdx()))
+        if (readsVar(a->getIdx(), var))
           return true;
     }
   }
@@ -200,16 +202,6 @@ bool Lowerer::indexesLocalArrayBy(const Stmt *s, const VarDecl *var) {
 bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
   std::set<const Decl *> inner;
   bool stages = false, other = false;
-  std::function<bool(const Stmt *)> reads = [&](const Stmt *x) {
-    if (!x)
-      return false;
-    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && d->getDecl() == var)
-      return true;
-    for (const Stmt *c : x->children())
-      if (reads(c))
-        return true;
-    return false;
-  };
   std::function<void(const Stmt *)> walk = [&](const Stmt *x) {
     if (!x || other)
       return;
@@ -237,7 +229,7 @@ bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
         const Expr *base = ase;
         bool byVar = false;
         while (const auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
-          byVar |= reads(a->getIdx());
+          byVar |= readsVar(a->getIdx(), var);
           base = a->getBase()->IgnoreParenImpCasts();
         }
         const auto *dr = dyn_cast<DeclRefExpr>(base);

@@ -1,5 +1,5 @@
 // expect: proven
-// args: --block 256
+// args: --block 256 --timeout 30
 // note: softmax with two block reductions (fmaxf, then a sum of expf) made of shuffle butterflies, each result handed to every thread through shared memory; part is reused (the barrier before mx = rowmax also orders warp 0's reads of part before the second round of stores). With --spec specs/softmax.smt its equivalence is proven too, in about 95 s on the 2-core machine (1091 solver queries; too slow for the bundled library yet)
 __global__ void softmax_block(const float *__restrict__ X, float *__restrict__ Y, int R, int C) {
   __requires(gridDim.x <= R && gridDim.y == 1 && gridDim.z == 1);
