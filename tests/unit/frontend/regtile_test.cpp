@@ -2,6 +2,7 @@
 // array's accesses become constant-indexed and it is split into scalars; loops that stage a
 // shared tile are unrolled too. Checked on the KIR and by running it.
 #include "frontend_support.h"
+#include "run_block.h"
 
 #include "verify/interp/interp.h"
 
@@ -24,15 +25,8 @@ bool accessesArray(const Kernel &k, int a) {
 
 // out's contents after one block of `threads` runs (-1: not written); floats as their value.
 std::vector<double> run(const Kernel &k, int64_t threads, int64_t cells) {
-  ksynth::interp::Env env;
-  env.block = {threads, 1, 1};
-  env.grid = {1, 1, 1};
-  int out = k.findParamArray("out");
-  REQUIRE(out >= 0);
-  env.lens[out] = cells;
-  ksynth::interp::GridRun r = ksynth::interp::runGrid(k, env);
-  INFO(r.error);
-  REQUIRE(r.completed);
+  int out = -1;
+  ksynth::interp::GridRun r = runOneBlock(k, threads, cells, out);
   CHECK(r.faults.empty());
   std::vector<double> v(static_cast<size_t>(cells), -1);
   for (int64_t c = 0; c < cells; ++c) {

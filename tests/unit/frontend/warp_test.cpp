@@ -1,6 +1,7 @@
 // Warp-level primitives: what they lower to, and what the lowered code computes when the
 // interpreter runs a whole block (each value checked against CUDA's rules, written out here).
 #include "frontend_support.h"
+#include "run_block.h"
 
 #include "verify/interp/interp.h"
 
@@ -16,15 +17,8 @@ namespace {
 // Runs the only kernel of `code`, with parameter `out` of `cells` ints, on one block of
 // `threads`; returns out's final contents (-1: not written) and, in `faults`, the run's faults.
 std::vector<int64_t> runBlock(const Kernel &k, int64_t threads, int64_t cells, std::vector<ksynth::interp::Fault> *faults = nullptr) {
-  ksynth::interp::Env env;
-  env.block = {threads, 1, 1};
-  env.grid = {1, 1, 1};
-  int out = k.findParamArray("out");
-  REQUIRE(out >= 0);
-  env.lens[out] = cells;
-  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
-  INFO(run.error);
-  REQUIRE(run.completed);
+  int out = -1;
+  ksynth::interp::GridRun run = runOneBlock(k, threads, cells, out);
   if (faults)
     *faults = run.faults;
   std::vector<int64_t> v(static_cast<size_t>(cells), -1);
