@@ -3,6 +3,7 @@
 #include "bundle/bundle.h"
 #include "util/exit_codes.h"
 #include "util/files.h"
+#include "util/invariant.h"
 #include "util/process.h"
 #include "util/sha256.h"
 
@@ -13,6 +14,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <thread>
+#include <atomic>
 
 namespace ksynth::bundle {
 
@@ -102,6 +105,30 @@ Answer answer(const std::string &solver, const fs::path &file, double seconds) {
   return a;
 }
 
+// Answers every (solver, query file) pair, `jobs` solver processes at a time. Each pair is
+// one independent solver run, so the order does not change any answer, only the wall time.
+std::map<std::pair<std::string, std::string>, Answer>
+answerAll(const std::vector<std::pair<std::string, std::string>> &work, double seconds, int jobs) {
+  std::vector<Answer> answers(work.size());
+  std::atomic<size_t> next{0};
+  auto worker = [&] {
+    for (size_t i; (i = next++) < work.size();)
+      answers[i] = answer(work[i].first, work[i].second, seconds);
+  };
+  unsigned n = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
+  n = std::min<unsigned>(n, static_cast<unsigned>(std::max<size_t>(1, work.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < n; ++t)
+    pool.emplace_back(worker);
+  worker();
+  for (std::thread &t : pool)
+    t.join();
+  std::map<std::pair<std::string, std::string>, Answer> out;
+  for (size_t i = 0; i < work.size(); ++i)
+    out[work[i]] = answers[i];
+  return out;
+}
+
 } // namespace
 
 int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) {
@@ -159,7 +186,25 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
     out << cell(" %-10s", s.c_str());
   out << " result\n";
   int rechecked = 0, queries = 0;
-  std::map<std::pair<std::string, std::string>, Answer> answered; // (solver, file) -> answer
+  // First the solver runs, all at once: every query of a proven obligation whose file is
+  // there and unchanged (the table below reports the others), once per solver.
+  std::vector<std::pair<std::string, std::string>> work;
+  std::set<std::pair<std::string, std::string>> queued;
+  for (const json &k : p.value("kernels", json::array()))
+    for (const json &o : k.value("obligations", json::array())) {
+      if (o.value("status", "") != "proven")
+        continue;
+      for (const json &q : o.value("queries", json::array())) {
+        fs::path f = fs::path(dir) / q.value("file", "");
+        std::string body;
+        if (!readFile(f, body) || sha256Hex(body) != q.value("sha256", ""))
+          continue;
+        for (const std::string &s : solvers)
+          if (present[s] && queued.insert({s, f.string()}).second)
+            work.push_back({s, f.string()});
+      }
+    }
+  std::map<std::pair<std::string, std::string>, Answer> answered = answerAll(work, timeoutS, opts.jobs);
   for (const json &k : p.value("kernels", json::array())) {
     for (const json &o : k.value("obligations", json::array())) {
       std::string name = k.value("name", "") + ":" + o.value("name", "");
@@ -189,9 +234,9 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
           for (const std::string &s : solvers) {
             if (!present[s])
               continue;
-            auto key = std::make_pair(s, f.string());
-            auto hit = answered.find(key);
-            Answer ans = hit != answered.end() ? hit->second : answered[key] = answer(s, f, timeoutS);
+            auto hit = answered.find({s, f.string()});
+            KSYNTH_INVARIANT(hit != answered.end(), "every present query was answered before the table");
+            const Answer &ans = hit->second;
             const std::string &a = ans.text;
             if (a == "unsat" && !ans.option.empty())
               viaOption.insert(s + " " + ans.option);

@@ -14,6 +14,7 @@ struct CheckOptions {
   std::vector<std::string> solvers = {"z3", "cvc5"};
   std::string kernelFile, specFile; // check these instead of the bundle's copies
   double timeoutS = 60;             // per query and solver
+  int jobs = 0;                     // solver processes at once; 0: one per hardware thread
 };
 
 // Prints the table of obligations and the result line on `out`, errors on `err`.

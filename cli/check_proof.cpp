@@ -1,4 +1,4 @@
-// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]`:
+// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--jobs N]`:
 // the options of bundle::checkBundle.
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -14,7 +14,7 @@ namespace {
 
 int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
-            << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n";
+            << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--jobs N]\n";
   return kExitUsage;
 }
 
@@ -23,6 +23,7 @@ int usageCheck(const std::string &msg) {
 int checkProofCommand(const std::vector<std::string> &args) {
   std::string dir, solverArg = "all", kernelFile, specFile;
   double timeoutS = 60;
+  int jobs = 0;
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
@@ -45,6 +46,13 @@ int checkProofCommand(const std::vector<std::string> &args) {
       timeoutS = *n;
       continue;
     }
+    if (value("--jobs", t) || value("-j", t)) {
+      std::optional<double> n = parseNumber(t, 1, 1024);
+      if (!n || *n != static_cast<int>(*n))
+        return usageCheck("--jobs needs a whole number from 1 to 1024");
+      jobs = static_cast<int>(*n);
+      continue;
+    }
     if (opt.isOption())
       return usageCheck("unknown option '" + a + "'");
     if (!dir.empty())
@@ -58,6 +66,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   co.kernelFile = kernelFile;
   co.specFile = specFile;
   co.timeoutS = timeoutS;
+  co.jobs = jobs;
   std::vector<std::string> &solvers = co.solvers;
   if (solverArg == "all")
     solvers = {"z3", "cvc5"};

@@ -33,7 +33,9 @@ ProcessResult runProcess(const std::vector<std::string> &args, double timeoutS) 
   ProcessResult r;
   auto t0 = std::chrono::steady_clock::now();
   int pipefd[2];
-  if (args.empty() || ::pipe(pipefd) != 0) {
+  // O_CLOEXEC: a child spawned at the same time by another thread must not inherit this
+  // pipe's write end (the reader would then wait for that child too).
+  if (args.empty() || ::pipe2(pipefd, O_CLOEXEC) != 0) {
     r.output = "cannot create a pipe";
     return r;
   }

@@ -167,6 +167,12 @@ def main():
     check("a sat query with matching hashes: check-proof fails on the solvers' answers",
           rc == 1 and "z3 answers 'sat'" in out and "cvc5 answers 'sat'" in out and
           "proof.json: its sha256" not in out, out + err)
+    # Solver runs in parallel change the wall time only: the same table and errors, in the
+    # same order, from one process at a time and from four.
+    rc1, out1, _ = run(ks, "check-proof", d, "--jobs", "1")
+    rc4, out4, _ = run(ks, "check-proof", d, "--jobs", "4")
+    check("check-proof --jobs 1 and --jobs 4 print the same report (the sat query failing in both)",
+          rc1 == rc4 == 1 and out1 == out4 and "z3 answers 'sat'" in out4, out1 + "\n----\n" + out4)
 
     # No cvc5 on PATH: the package is named, z3's answers are still shown.
     bindir = os.path.join(tmp, "bin")
@@ -185,6 +191,8 @@ def main():
     check("check-proof without a directory is a usage error (64)", rc == 64, err)
     rc, _, err = run(ks, "check-proof", good, "--solver", "yices")
     check("check-proof --solver yices is a usage error (64)", rc == 64, err)
+    rc, _, err = run(ks, "check-proof", good, "--jobs", "0")
+    check("check-proof --jobs 0 is a usage error (64)", rc == 64 and "--jobs" in err, err)
     rc, out, err = run(ks, "check-proof", os.path.join(tmp, "nothing-here"))
     check("check-proof of a directory without proof.json fails (1)", rc == 1 and "no proof.json" in err, err)
 

@@ -66,15 +66,18 @@ std::optional<spec::Spec> loadSpec(const std::string &path, FileReport &rep) {
 // The kernels of the file that the request selects; empty with the report filled in.
 std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::ParseResult &pr,
                                   const std::optional<spec::Spec> &sp, FileReport &rep) {
+  // A template kernel's instances are named k<256, float>: --kernel k selects them all.
+  auto base = [](const std::string &n) { return n.substr(0, n.find('<')); };
   std::vector<size_t> selected;
   for (size_t i = 0; i < pr.kernels.size(); ++i)
-    if (req.kernel.empty() || pr.kernels[i].name == req.kernel)
+    if (req.kernel.empty() || pr.kernels[i].name == req.kernel ||
+        (req.kernel.find('<') == std::string::npos && base(pr.kernels[i].name) == req.kernel))
       selected.push_back(i);
   if (sp && selected.size() > 1) {
     // One kernel implements the spec: the one named like it, or the one --kernel names.
     std::vector<size_t> named;
     for (size_t i : selected)
-      if (pr.kernels[i].name == sp->name)
+      if (base(pr.kernels[i].name) == sp->name)
         named.push_back(i);
     if (named.size() != 1) {
       rep.outcome = FileReport::Outcome::Usage;
@@ -90,6 +93,11 @@ std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::Pars
                  (req.kernel.empty() ? "no __global__ kernel with a body in '" + req.file + "'"
                                      : "no __global__ kernel named '" + req.kernel + "'") +
                  "\n";
+    for (const std::string &t : pr.uninstantiated)
+      rep.errors += "ksynth: note: template kernel '" + t +
+                    "' is never instantiated: add an explicit instantiation (template __global__ void " + t +
+                    "<...>(...);) or name the instance on the launch line (// ksynth:launch kernel=" + t +
+                    "<...> grid=... block=...)\n";
   }
   return selected;
 }

@@ -36,8 +36,19 @@ struct Collector {
       }
       const auto *fd = dyn_cast<FunctionDecl>(d);
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
-        if (ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>())
-          templates.push_back(ft);
+        // A template kernel is checked once per instance the file makes: an explicit
+        // instantiation, a use, or the launch line's kernel=NAME<ARGS> (see instances()).
+        if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() ||
+            !sm.isInMainFile(sm.getExpansionLoc(ft->getLocation())))
+          continue;
+        bool any = false;
+        for (const FunctionDecl *sp : ft->specializations())
+          if (sp->hasBody() && sp->getBody()) {
+            kernels.push_back(sp);
+            any = true;
+          }
+        if (!any)
+          uninstantiated.push_back(ft->getNameAsString());
         continue;
       }
       if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody())
@@ -47,8 +58,39 @@ struct Collector {
       kernels.push_back(fd);
     }
   }
-  std::vector<const FunctionTemplateDecl *> templates;
+  std::vector<std::string> uninstantiated; // template kernels the file never instantiates
 };
+
+// The template instances a launch line asks for: `// ksynth:launch kernel=NAME<ARGS> ...`.
+// Each becomes a use of the instance appended to the code (after the last line, so line
+// numbers do not move), which makes clang instantiate it.
+std::vector<std::string> launchInstances(const std::string &code) {
+  std::vector<std::string> out;
+  std::istringstream in(code);
+  std::string line;
+  while (std::getline(in, line)) {
+    size_t p = line.find("ksynth:launch");
+    if (p == std::string::npos || line.find("//") > p)
+      continue;
+    size_t k = line.find("kernel=", p);
+    if (k == std::string::npos)
+      continue;
+    size_t i = k + 7, lt = line.find('<', i);
+    if (lt == std::string::npos || line.find_first_of(" \t", i) < lt)
+      continue; // a plain name: nothing to instantiate
+    int depth = 0;
+    size_t j = lt;
+    for (; j < line.size(); ++j) {
+      if (line[j] == '<' || line[j] == '(')
+        ++depth;
+      else if ((line[j] == '>' || line[j] == ')') && --depth == 0)
+        break;
+    }
+    if (j < line.size())
+      out.push_back(line.substr(i, j + 1 - i));
+  }
+  return out;
+}
 
 } // namespace
 
@@ -89,23 +131,32 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
                                    "typedef long long int64_t; typedef unsigned long long uint64_t;\n"},
       {"/ksynth-prelude/cstdint", "#pragma once\n#include <stdint.h>\n"},
   };
+  std::string source = code;
+  std::vector<std::string> instances = launchInstances(code);
+  for (size_t i = 0; i < instances.size(); ++i)
+    source += "\n[[maybe_unused]] static auto *const __ksynth_instance_" + std::to_string(i) + " = &" +
+              instances[i] + ";";
   std::string diagText;
   llvm::raw_string_ostream diagStream(diagText);
   auto diagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
   TextDiagnosticPrinter printer(diagStream, diagOpts.get());
   std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
-      code, args, fileName, "ksynth", std::make_shared<PCHContainerOperations>(),
+      source, args, fileName, "ksynth", std::make_shared<PCHContainerOperations>(),
       tooling::getClangStripDependencyFileAdjuster(), files, &printer);
   diagStream.flush();
   res.clangOutput = diagText;
   if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
     res.parsed = false;
+    if (!instances.empty() && diagText.find("__ksynth_instance_") != std::string::npos)
+      res.clangOutput += "ksynth: note: the errors after the file's last line are in the instances that its "
+                         "launch line's kernel= asks for: " + instances.front() + "\n";
     return res;
   }
   res.parsed = true;
   ASTContext &ctx = ast->getASTContext();
   Collector col;
   col.visit(ctx.getTranslationUnitDecl(), ctx.getSourceManager());
+  res.uninstantiated = col.uninstantiated;
   std::map<const FunctionDecl *, int64_t> fnIds; // one numbering of functions per file
   for (const FunctionDecl *fd : col.kernels) {
     ir::Kernel k;

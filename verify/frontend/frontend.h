@@ -28,6 +28,9 @@ struct ParseResult {
   std::vector<ir::Kernel> kernels;
   // Per kernel (same order): constructs that could not be modelled, ignored annotations.
   std::vector<std::vector<Diagnostic>> notes;
+  // Template kernels that the file never instantiates (no explicit instantiation, no use,
+  // no `kernel=NAME<ARGS>` on the launch line): not checked, and named in the error.
+  std::vector<std::string> uninstantiated;
 };
 
 ParseResult parseFile(const std::string &path, const Options &opts);

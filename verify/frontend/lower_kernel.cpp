@@ -12,6 +12,12 @@ Lowerer::Lowerer(ASTContext &ctx, ir::Kernel &k, std::vector<Diagnostic> &notes,
 
 void Lowerer::lowerKernel(const FunctionDecl *fd) {
   k_.name = fd->getNameAsString();
+  if (fd->getTemplateSpecializationArgs()) { // an instance of a template kernel: k<256, float>
+    std::string full;
+    llvm::raw_string_ostream os(full);
+    fd->getNameForDiagnostic(os, ctx_.getPrintingPolicy(), /*Qualified=*/false);
+    k_.name = os.str();
+  }
   k_.loc = loc(fd->getLocation());
   FnFrame frame;
   frame.fd = fd;

@@ -2,14 +2,115 @@
 
 #include "verify/interp/interp_internal.h"
 
-#include <ucontext.h>
-
 #include <algorithm>
+#include <cstdint>
 #include <memory>
+
+// Simulated threads are coroutines on their own stacks. swapcontext() saves and restores the
+// signal mask with a system call at every switch, which was more than half of a concrete
+// test's time (a block of 256 threads switches at every barrier); on x86-64 a switch saves
+// only what the ABI says a call preserves: rbx, rbp, r12-r15, the stack pointer, and the
+// MXCSR and x87 control words. Other machines use ucontext.
+#if defined(__x86_64__) && defined(__ELF__) && !defined(KSYNTH_UCONTEXT)
+#define KSYNTH_FAST_SWITCH 1
+extern "C" void ksynth_interp_switch(void **saveSp, void *loadSp);
+extern "C" void ksynth_interp_trampoline();
+asm(R"(
+  .text
+  .p2align 4
+  .globl ksynth_interp_switch
+  .hidden ksynth_interp_switch
+  .type ksynth_interp_switch, @function
+ksynth_interp_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  subq $8, %rsp
+  stmxcsr (%rsp)
+  fnstcw 4(%rsp)
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  ldmxcsr (%rsp)
+  fldcw 4(%rsp)
+  addq $8, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size ksynth_interp_switch, .-ksynth_interp_switch
+
+  .p2align 4
+  .globl ksynth_interp_trampoline
+  .hidden ksynth_interp_trampoline
+  .type ksynth_interp_trampoline, @function
+ksynth_interp_trampoline:
+  .cfi_startproc
+  .cfi_undefined rip
+  callq *%r13
+  ud2
+  .cfi_endproc
+  .size ksynth_interp_trampoline, .-ksynth_interp_trampoline
+)");
+#else
+#include <ucontext.h>
+#endif
 
 namespace ksynth::interp {
 
 namespace detail {
+
+// A suspended simulated thread (or the scheduler).
+struct Context {
+#ifdef KSYNTH_FAST_SWITCH
+  void *sp = nullptr;
+#else
+  ucontext_t uc{};
+#endif
+};
+
+// Saves the running context in `from` and resumes `to`.
+inline void switchContext(Context &from, Context &to) {
+#ifdef KSYNTH_FAST_SWITCH
+  ksynth_interp_switch(&from.sp, to.sp);
+#else
+  swapcontext(&from.uc, &to.uc);
+#endif
+}
+
+// Makes `c` start `entry` on [stack, stack + size) when first resumed. `entry` must never
+// return: it ends by switching away for good.
+[[gnu::noinline]] void prepareContext(Context &c, char *stack, size_t size, void (*entry)()) {
+#ifdef KSYNTH_FAST_SWITCH
+  // The frame ksynth_interp_switch pops: the control words, r15, r14, r13 (entry), r12, rbx,
+  // rbp, then the return address (the trampoline, which calls r13). The trampoline's call is
+  // made with the stack pointer at the 16-aligned top, as the ABI wants.
+  auto top = reinterpret_cast<uintptr_t>(stack + size) & ~uintptr_t{15};
+  auto *f = reinterpret_cast<uint64_t *>(top - 64);
+  uint32_t mxcsr = 0;
+  uint16_t fpucw = 0;
+  asm volatile("stmxcsr %0" : "=m"(mxcsr));
+  asm volatile("fnstcw %0" : "=m"(fpucw));
+  f[0] = static_cast<uint64_t>(mxcsr) | static_cast<uint64_t>(fpucw) << 32;
+  f[1] = f[2] = 0;                                   // r15, r14
+  f[3] = reinterpret_cast<uint64_t>(entry);          // r13
+  f[4] = f[5] = f[6] = 0;                            // r12, rbx, rbp
+  f[7] = reinterpret_cast<uint64_t>(&ksynth_interp_trampoline);
+  c.sp = f;
+#else
+  // Kept out of runGrid: getcontext returns twice as far as the compiler knows.
+  getcontext(&c.uc);
+  c.uc.uc_stack.ss_sp = stack;
+  c.uc.uc_stack.ss_size = size;
+  c.uc.uc_link = nullptr;
+  makecontext(&c.uc, entry, 0);
+#endif
+}
 
 struct CellLog {
   std::vector<int64_t> threads; // distinct storing threads, in order of first store
@@ -29,7 +130,7 @@ struct GridCtx {
     ThreadId id;
     int64_t linear = 0;
     int warp = 0;
-    ucontext_t ctx{};
+    Context ctx;
     char *stack = nullptr; // GridCtx::stacks[thread in block], reused by every block
     std::unique_ptr<Machine> m;
     State st = State::Run;
@@ -39,7 +140,7 @@ struct GridCtx {
   std::vector<Thread> threads; // the running block
   std::vector<std::unique_ptr<char[]>> stacks;
   size_t current = 0;
-  ucontext_t sched{};
+  Context sched;
 
   explicit GridCtx(const Kernel &k) : k(k) {}
 };
@@ -49,7 +150,7 @@ thread_local GridCtx *tGrid = nullptr;
 void gridYield(GridCtx &g, ir::BarrierKind kind) {
   GridCtx::Thread &t = g.threads[g.current];
   t.st = kind == ir::BarrierKind::Warp ? GridCtx::State::WarpWait : GridCtx::State::BlockWait;
-  swapcontext(&t.ctx, &g.sched);
+  switchContext(t.ctx, g.sched);
 }
 
 bool gridRead(GridCtx &g, const ir::Array &arr, const std::pair<int, int64_t> &key, const Env &env,
@@ -94,8 +195,9 @@ void gridWrite(GridCtx &g, const std::pair<int, int64_t> &key, Value v, bool ato
   l.atomic |= atomic;
 }
 
-void gridThreadEntry() {
-  GridCtx &g = *tGrid;
+// Runs the current thread to its end; everything it owns on its stack is gone before it
+// switches back to the scheduler for good.
+void runCurrentThread(GridCtx &g) {
   GridCtx::Thread &t = g.threads[g.current];
   try {
     t.flow = t.m->execBlock(g.k.body);
@@ -103,21 +205,18 @@ void gridThreadEntry() {
       t.stop = "malformed KIR: exit to label " + std::to_string(t.flow.label) + " that encloses nothing";
   } catch (const Stop &s) {
     t.stop = s.reason.empty() ? "stopped" : s.reason;
-  }
+  } // anything else is a ksynth bug: it ends the program (std::terminate) at this stack's base
   t.st = GridCtx::State::Done;
-  // returning resumes uc_link (the scheduler)
 }
 
-// Kept out of runGrid: getcontext returns twice as far as the compiler knows.
+[[noreturn]] void gridThreadEntry() {
+  GridCtx &g = *tGrid;
+  runCurrentThread(g);
+  switchContext(g.threads[g.current].ctx, g.sched);
+  __builtin_unreachable(); // a finished thread is never resumed
+}
+
 constexpr size_t kStack = 256 * 1024; // per simulated thread
-
-[[gnu::noinline]] void prepareContext(GridCtx &g, GridCtx::Thread &t) {
-  getcontext(&t.ctx);
-  t.ctx.uc_stack.ss_sp = t.stack;
-  t.ctx.uc_stack.ss_size = kStack;
-  t.ctx.uc_link = &g.sched;
-  makecontext(&t.ctx, gridThreadEntry, 0);
-}
 
 } // namespace detail
 
@@ -184,7 +283,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               if (g.stacks.size() <= n)
                 g.stacks.emplace_back(new char[kStack]); // not zeroed: pages are touched on use
               t.stack = g.stacks[n].get();
-              prepareContext(g, t);
+              prepareContext(t.ctx, t.stack, kStack, gridThreadEntry);
             }
         // SEMANTICS (grid run): threads of a block run one at a time, in thread order, each
         // until it finishes or waits at a barrier. A __syncwarp releases once every unfinished
@@ -196,7 +295,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
             if (g.threads[i].st != State::Run)
               continue;
             g.current = i;
-            swapcontext(&g.sched, &g.threads[i].ctx);
+            switchContext(g.sched, g.threads[i].ctx);
           }
           bool waiting = false;
           for (const GridCtx::Thread &t : g.threads)

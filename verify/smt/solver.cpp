@@ -1,5 +1,6 @@
 #include "verify/smt/solver.h"
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 
@@ -224,7 +225,12 @@ const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vec
     std::filesystem::create_directories(dumpDir_);
     std::vector<Term> all = background;
     all.push_back(goal);
+    // A template instance's name (k<256, float>) is kept readable in the header, not in the
+    // file's name.
     rec.file = q.name + ".smt2";
+    for (char &c : rec.file)
+      if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-' && c != '!')
+        c = '_';
     std::ofstream(dumpDir_ + "/" + rec.file) << toSmtLib2(all, q.header(r.status), true);
   }
   records_.push_back(std::move(rec));
