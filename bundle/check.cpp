@@ -108,12 +108,15 @@ Answer answer(const std::string &solver, const fs::path &file, double seconds) {
 // Answers every (solver, query file) pair, `jobs` solver processes at a time. Each pair is
 // one independent solver run, so the order does not change any answer, only the wall time.
 std::map<std::pair<std::string, std::string>, Answer>
-answerAll(const std::vector<std::pair<std::string, std::string>> &work, double seconds, int jobs) {
+answerAll(const std::vector<std::pair<std::string, std::string>> &work, double seconds, int jobs,
+          const std::map<std::string, double> &timeoutFor) {
   std::vector<Answer> answers(work.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {
-    for (size_t i; (i = next++) < work.size();)
-      answers[i] = answer(work[i].first, work[i].second, seconds);
+    for (size_t i; (i = next++) < work.size();) {
+      auto own = timeoutFor.find(fs::path(work[i].second).filename().string());
+      answers[i] = answer(work[i].first, work[i].second, own != timeoutFor.end() ? own->second : seconds);
+    }
   };
   unsigned n = jobs > 0 ? static_cast<unsigned>(jobs) : std::max(1u, std::thread::hardware_concurrency());
   n = std::min<unsigned>(n, static_cast<unsigned>(std::max<size_t>(1, work.size())));
@@ -204,7 +207,7 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
             work.push_back({s, f.string()});
       }
     }
-  std::map<std::pair<std::string, std::string>, Answer> answered = answerAll(work, timeoutS, opts.jobs);
+  std::map<std::pair<std::string, std::string>, Answer> answered = answerAll(work, timeoutS, opts.jobs, opts.timeoutFor);
   for (const json &k : p.value("kernels", json::array())) {
     for (const json &o : k.value("obligations", json::array())) {
       std::string name = k.value("name", "") + ":" + o.value("name", "");

@@ -1,4 +1,4 @@
-// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--jobs N]`:
+// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--timeout-for FILE=S] [--jobs N]`:
 // the options of bundle::checkBundle.
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -7,6 +7,7 @@
 #include "util/exit_codes.h"
 
 #include <iostream>
+#include <map>
 
 namespace ksynth::cli {
 
@@ -14,7 +15,8 @@ namespace {
 
 int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
-            << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--jobs N]\n";
+            << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n"
+            << "                          [--timeout-for QUERY_FILE=S ...] [--jobs N]\n";
   return kExitUsage;
 }
 
@@ -24,6 +26,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   std::string dir, solverArg = "all", kernelFile, specFile;
   double timeoutS = 60;
   int jobs = 0;
+  std::map<std::string, double> timeoutFor;
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
@@ -44,6 +47,14 @@ int checkProofCommand(const std::vector<std::string> &args) {
       if (!n)
         return usageCheck("--timeout needs a positive number of seconds");
       timeoutS = *n;
+      continue;
+    }
+    if (value("--timeout-for", t)) {
+      size_t eq = t.rfind('=');
+      std::optional<double> n = eq == std::string::npos ? std::nullopt : parseNumber(t.substr(eq + 1), 1e-3, 1e6);
+      if (!n || eq == 0)
+        return usageCheck("--timeout-for needs QUERY_FILE=SECONDS");
+      timeoutFor[t.substr(0, eq)] = *n;
       continue;
     }
     if (value("--jobs", t) || value("-j", t)) {
@@ -67,6 +78,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   co.specFile = specFile;
   co.timeoutS = timeoutS;
   co.jobs = jobs;
+  co.timeoutFor = timeoutFor;
   std::vector<std::string> &solvers = co.solvers;
   if (solverArg == "all")
     solvers = {"z3", "cvc5"};

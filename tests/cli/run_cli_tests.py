@@ -198,6 +198,36 @@ def main():
     rc2, out2, _ = run(ks, "spec", round_trip, "--print")
     check("ksynth spec --print is a fixed point", rc == 0 and rc2 == 0 and out == out2, out2)
 
+    # Template kernels: the launch line's instance is proven against the spec; the same
+    # template with the row stride halved is refuted; a template the file never instantiates
+    # and an instance that does not compile are parse errors that say so.
+    tpl = os.path.join(ex, "row_sum_template.cu")
+    rs_smt = os.path.join(specs, "row_sum.smt")
+    rc, out, _ = run(ks, "verify", tpl, "--spec", rs_smt)
+    check("template kernel: the launch line's instance row_sum_block<256> is proven against row_sum",
+          rc == 0 and "kernel row_sum_block<256> " in out and "equivalence 1/1 proven" in out, out)
+    half = os.path.join(tmp, "row_sum_half.cu")
+    open(half, "w").write(open(tpl).read().replace("c += BLOCK)", "c += BLOCK / 2)"))
+    rc, out, _ = run(ks, "verify", half, "--spec", rs_smt)
+    check("template kernel with a wrong stride: refuted with a replayed value", rc == 1 and "[equivalence]" in out and
+          "but the spec gives" in out, out)
+    other = os.path.join(tmp, "row_sum_512.cu")
+    open(other, "w").write(open(tpl).read().replace("kernel=row_sum_block<256> grid=(R) block=(256)",
+                                                    "kernel=row_sum_block<512> grid=(R) block=(256)"))
+    rc, out, _ = run(ks, "verify", other, "--spec", rs_smt)
+    check("template instance for 512 threads launched with 256: not proven (rows half summed)",
+          rc == 1 and "kernel row_sum_block<512> " in out, out)
+    bare = os.path.join(tmp, "bare.cu")
+    open(bare, "w").write("\n".join(l for l in open(tpl).read().splitlines() if "ksynth:launch" not in l) + "\n")
+    rc, out, err = run(ks, "verify", bare, "--block", "256")
+    check("uninstantiated template kernel: exit 65 naming it and how to instantiate it",
+          rc == 65 and "template kernel 'row_sum_block' is never instantiated" in err, err)
+    typo = os.path.join(tmp, "typo.cu")
+    open(typo, "w").write(open(tpl).read().replace("kernel=row_sum_block<256>", "kernel=row_sum_blok<256>"))
+    rc, out, err = run(ks, "verify", typo, "--spec", rs_smt)
+    check("launch line naming an instance that does not compile: exit 65, clang's error and the instance",
+          rc == 65 and "row_sum_blok" in err and "launch line's kernel= asks for: row_sum_blok<256>" in err, err)
+
     shutil.rmtree(tmp)
     return CHECKS.summary()
 

@@ -1,0 +1,15 @@
+// expect: proven
+// args: --block 128 --checks race,barrier,bounds,overflow,assert
+// note: a template kernel and a template device function, checked once per explicit instantiation (scale<float>, scale<double>)
+template <typename T>
+__device__ T times(T a, T v) { return a * v; }
+
+template <typename T>
+__global__ void scale(T *y, const T *x, T a, int n) {
+  __requires(n >= 0 && __len(x) >= n && __len(y) >= n && gridDim.y == 1 && gridDim.z == 1);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    y[i] = times(a, x[i]);
+}
+template __global__ void scale<float>(float *, const float *, float, int);
+template __global__ void scale<double>(double *, const double *, double, int);
