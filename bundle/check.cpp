@@ -10,12 +10,12 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <atomic>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <sstream>
 #include <thread>
-#include <atomic>
 
 namespace ksynth::bundle {
 

@@ -37,7 +37,7 @@ struct Collector {
       const auto *fd = dyn_cast<FunctionDecl>(d);
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
         // A template kernel is checked once per instance the file makes: an explicit
-        // instantiation, a use, or the launch line's kernel=NAME<ARGS> (see instances()).
+        // instantiation, a use, or the launch line's kernel=NAME<ARGS> (see launchInstances()).
         if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() ||
             !sm.isInMainFile(sm.getExpansionLoc(ft->getLocation())))
           continue;
