@@ -1,5 +1,7 @@
 #include "gpu/values.h"
 
+#include "util/float16.h"
+
 #include <cmath>
 #include <cstring>
 
@@ -12,63 +14,6 @@ uint64_t mix(uint64_t x) { // splitmix64's finaliser
   x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
   return x ^ (x >> 31);
-}
-
-uint16_t halfBits(double v) { // exact for values k/1024 with |k| <= 1024 (and zero)
-  float f = static_cast<float>(v);
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000u);
-  if (f == 0)
-    return sign;
-  if (std::isnan(f))
-    return 0x7e00;
-  int e = static_cast<int>((b >> 23) & 0xff) - 127 + 15;
-  uint32_t m = b & 0x7fffff;
-  if (e >= 31)
-    return static_cast<uint16_t>(sign | 0x7c00);
-  if (e <= 0) { // subnormal half: round to nearest even
-    m |= 0x800000;
-    int shift = 14 - e;
-    if (shift > 24)
-      return sign;
-    uint32_t h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-    if (rem > half || (rem == half && (h & 1)))
-      ++h;
-    return static_cast<uint16_t>(sign | h);
-  }
-  uint32_t h = (static_cast<uint32_t>(e) << 10) | (m >> 13);
-  uint32_t rem = m & 0x1fff;
-  if (rem > 0x1000 || (rem == 0x1000 && (h & 1)))
-    ++h;
-  return static_cast<uint16_t>(sign | h);
-}
-
-double halfValue(uint16_t h) {
-  int sign = (h & 0x8000) ? -1 : 1;
-  int e = (h >> 10) & 0x1f, m = h & 0x3ff;
-  if (e == 0)
-    return sign * std::ldexp(m, -24);
-  if (e == 31)
-    return m ? std::nan("") : sign * INFINITY;
-  return sign * std::ldexp(m | 0x400, e - 25);
-}
-
-uint16_t bf16Bits(double v) { // round to nearest even
-  float f = static_cast<float>(v);
-  uint32_t b;
-  std::memcpy(&b, &f, 4);
-  if (std::isnan(f))
-    return 0x7fc0;
-  b += 0x7fff + ((b >> 16) & 1);
-  return static_cast<uint16_t>(b >> 16);
-}
-
-double bf16Value(uint16_t h) {
-  uint32_t b = static_cast<uint32_t>(h) << 16;
-  float f;
-  std::memcpy(&f, &b, 4);
-  return f;
 }
 
 template <class T> void put(T x, void *dst) { std::memcpy(dst, &x, sizeof x); }
@@ -99,8 +44,8 @@ unsigned elemBytes(spec::ElemType t) { return spec::bitsOf(t) / 8; }
 void storeElem(spec::ElemType t, double v, void *dst) {
   using spec::ElemType;
   switch (t) {
-  case ElemType::F16: put(halfBits(v), dst); return;
-  case ElemType::BF16: put(bf16Bits(v), dst); return;
+  case ElemType::F16: put(util::halfBits(v), dst); return;
+  case ElemType::BF16: put(util::bf16Bits(v), dst); return;
   case ElemType::F32: put(static_cast<float>(v), dst); return;
   case ElemType::F64: put(v, dst); return;
   case ElemType::I8: put(static_cast<int8_t>(v), dst); return;
@@ -117,8 +62,8 @@ void storeElem(spec::ElemType t, double v, void *dst) {
 double loadElem(spec::ElemType t, const void *src) {
   using spec::ElemType;
   switch (t) {
-  case ElemType::F16: return halfValue(get<uint16_t>(src));
-  case ElemType::BF16: return bf16Value(get<uint16_t>(src));
+  case ElemType::F16: return util::halfValue(get<uint16_t>(src));
+  case ElemType::BF16: return util::bf16Value(get<uint16_t>(src));
   case ElemType::F32: return get<float>(src);
   case ElemType::F64: return get<double>(src);
   case ElemType::I8: return get<int8_t>(src);

@@ -150,7 +150,8 @@ std::string Checker::iterText(const interp::Event &ev, const std::string &text) 
 
 // Facts about products of symbolic terms that nonlinear solvers miss: for products F*X1 and
 // F*X2 with a common factor F, F >= 0 and X1 >= X2 + 1 imply F*X1 >= F*X2 + F. This is what
-// separates grid-stride iterations (i + k*stride) and row-major rows (r*N + c). Every
+// separates grid-stride iterations (i + k*stride) and row-major rows (r*N + c). And for a
+// constant m that the query takes remainders by, F mod m = 0 implies F*X mod m = 0. Every
 // lemma is a true statement about integers, so adding it never changes what is provable.
 void Checker::addBackground(Term f) {
   background_.push_back(f);
@@ -159,6 +160,7 @@ void Checker::addBackground(Term f) {
 
 Term Checker::productLemmas(Term goal) {
   std::vector<Term> prods;
+  std::set<int128> moduli; // constant m of every (mod t m), m >= 2
   std::set<Term> seen;
   std::vector<Term> todo = background_;
   todo.push_back(goal);
@@ -167,6 +169,9 @@ Term Checker::productLemmas(Term goal) {
     todo.pop_back();
     if (!seen.insert(t).second)
       continue;
+    if (t->kind == smt::Kind::Mod && t->kids.size() == 2 && t->kids[1]->kind == smt::Kind::Const &&
+        t->kids[1]->num >= 2 && moduli.size() < 4)
+      moduli.insert(t->kids[1]->num);
     if (t->kind == smt::Kind::Mul && t->sort == Sort::Int) {
       int nonConst = 0;
       for (Term k : t->kids)
@@ -192,6 +197,15 @@ Term Checker::productLemmas(Term goal) {
       byFactor[f].push_back({p, x});
     }
   std::vector<Term> lemmas;
+  // A multiple of m times anything is a multiple of m (row * C is even when C is: the
+  // alignment of a vector view of a row).
+  for (auto &[f, ps] : byFactor)
+    for (int128 m : moduli) {
+      Term mt = tc_.intConst(m), zero = tc_.intConst(0);
+      Term fDiv = tc_.eq(tc_.mod(f, mt), zero);
+      for (size_t a = 0; a < ps.size() && lemmas.size() < 200; ++a)
+        lemmas.push_back(tc_.implies(fDiv, tc_.eq(tc_.mod(ps[a].first, mt), zero)));
+    }
   for (auto &[f, ps] : byFactor)
     for (size_t a = 0; a < ps.size() && lemmas.size() < 400; ++a)
       for (size_t b = a + 1; b < ps.size(); ++b) {

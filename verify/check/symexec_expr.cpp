@@ -237,9 +237,9 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
     ir::Type from = e.args[0]->type;
     if (from.isPtr())
       return tc_.intConst(0);
-    if (ty.isFloat() && from.isFloat() && from.bits > ty.bits)
-      abstraction("a double narrowed to float keeps its value (a double beyond FLT_MAX becomes infinity on "
-                  "the GPU)");
+    if (ty.isFloat() && from.isFloat() && from.largestFinite() > ty.largestFinite())
+      abstraction("a float converted to a narrower float type keeps its value (beyond the type's largest finite "
+                  "value, e.g. FLT_MAX or 65504 for half, it becomes infinity on the GPU)");
     if (ty.isFloat())
       return from.isBool() ? tc_.ite(v, tc_.realConst(1), tc_.realConst(0)) : tc_.toReal(v);
     if (from.isFloat()) {

@@ -20,7 +20,7 @@ int Store::cell(const ir::Array &a, int64_t flat, bool stale, int64_t owner) {
            std::to_string(&a - k_.arrays.data());
   n.input = !stale;
   if (!stale && a.elem.isFloat())
-    n.range = a.elem.bits == 64 ? DBL_MAX : a.elem.bits == 32 ? FLT_MAX : 0;
+    n.range = a.elem.largestFinite();
   n.array = static_cast<int>(&a - k_.arrays.data());
   n.flat = flat;
   return intern(std::move(n));
@@ -31,7 +31,7 @@ int Store::param(const ir::Var &v) {
   n.kind = NK::Leaf;
   n.name = v.name + "#p" + std::to_string(&v - k_.vars.data());
   n.input = true;
-  n.range = v.type.bits == 64 ? DBL_MAX : v.type.bits == 32 ? FLT_MAX : 0;
+  n.range = v.type.isFloat() ? v.type.largestFinite() : 0;
   n.var = static_cast<int>(&v - k_.vars.data());
   return intern(std::move(n));
 }

@@ -393,7 +393,8 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
       in.scalars.clear();
       in.tensors.clear();
       for (const spec::Scalar &x : s.scalars)
-        in.scalars[x.name] = spec::isFloat(x.type) ? randomReal(rng) : static_cast<double>(1 + rng() % 4);
+        in.scalars[x.name] =
+            spec::isFloat(x.type) ? spec::representable(x.type, randomReal(rng)) : static_cast<double>(1 + rng() % 4);
       bool shaped = true;
       for (size_t t = 0; t < s.tensors.size() && shaped; ++t) {
         const spec::Tensor &T = s.tensors[t];
@@ -413,7 +414,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
           break;
         }
         for (int64_t i = 0; i < n; ++i)
-          tv.data.push_back(spec::isFloat(T.type) ? fillValue(fill, rng, i)
+          tv.data.push_back(spec::isFloat(T.type) ? spec::representable(T.type, fillValue(fill, rng, i))
                                                  : static_cast<double>(randomInt(rng, T.type)));
         in.tensors[T.name] = std::move(tv);
       }

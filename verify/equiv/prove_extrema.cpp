@@ -78,7 +78,7 @@ bool Prover::beyondEveryInput(Term x, Term r, bool isMax) {
   int a = check::arrayOfMemName(r->name);
   if (a < 0 || !g_.readOnly.count(a) || !k_.arrays[a].elem.isFloat())
     return false;
-  bool f32 = k_.arrays[a].elem.bits == 32;
+  bool f32 = k_.arrays[a].elem.bits <= 32; // every finite f32, f16 or bf16 lies within +-FLT_MAX
   if (x->name == (isMax ? check::kLowestF64 : check::kHighestF64) ||
       (f32 && x->name == (isMax ? check::kLowestF32 : check::kHighestF32))) {
     assumed_.insert("float inputs are finite values of their type (no NaN or infinity): the start of a max "

@@ -177,15 +177,17 @@ std::string Lowerer::basePrefix(const CastExpr *ce) {
 // Storage for a struct (or array of structs) declared here. `outer` are the extents of an
 // array of structs; `space` is where it lives when it is in memory.
 std::optional<Binding> Lowerer::declareAgg(const VarDecl *vd, const std::string &name, QualType rec,
-                                           std::vector<int64_t> outer, std::optional<ir::Space> space) {
+                                           std::vector<int64_t> outer, std::optional<ir::Space> space,
+                                           SourceLocation at) {
+  SourceLocation where = vd ? vd->getLocation() : at;
   std::string why;
   auto lay = layoutOf(rec, why);
   if (!lay) {
-    unsupported(vd->getLocation(), "variable '" + name + "': " + why);
+    unsupported(where, "variable '" + name + "': " + why);
     return std::nullopt;
   }
   if (outer.size() > 1) {
-    unsupported(vd->getLocation(), "multi-dimensional array of structs '" + name + "'");
+    unsupported(where, "multi-dimensional array of structs '" + name + "'");
     return std::nullopt;
   }
   AggStore st;
@@ -198,12 +200,12 @@ std::optional<Binding> Lowerer::declareAgg(const VarDecl *vd, const std::string 
       ir::Var v;
       v.name = name + "." + lf.path;
       v.type = lt;
-      v.loc = loc(vd->getLocation());
+      v.loc = loc(where);
       st.leaves.push_back({Binding::Var, k_.addVar(v)});
       continue;
     }
     if (st.inMemory && !lf.dims.empty()) {
-      unsupported(vd->getLocation(), "array field '" + lf.path + "' in an array or __shared__ struct '" +
+      unsupported(where, "array field '" + lf.path + "' in an array or __shared__ struct '" +
                                          name + "'");
       return std::nullopt;
     }
@@ -212,7 +214,7 @@ std::optional<Binding> Lowerer::declareAgg(const VarDecl *vd, const std::string 
     a.space = space.value_or(ir::Space::Local);
     a.elem = lt;
     a.dims = st.inMemory ? (outer.empty() ? std::vector<int64_t>{1} : outer) : lf.dims;
-    a.loc = loc(vd->getLocation());
+    a.loc = loc(where);
     st.leaves.push_back({Binding::Array, k_.addArray(a)});
   }
   aggs_.push_back(std::move(st));
@@ -393,8 +395,37 @@ AggLV Lowerer::aggLValue(const Expr *e) {
       return {};
     return deref(p, ir::mkConstInt(0, Type::i32()), txt);
   }
+  if (const auto *call = dyn_cast<CallExpr>(e))
+    return structCall(call);
   unsupported(sl, std::string("struct-valued expression '") + e->getStmtClassName() + "' (" + txt + ")");
   return {};
+}
+
+// A call that returns a struct (a device function of the file, or a prelude intrinsic with a
+// body such as __hadd2 or make_float4): the callee is inlined and its `return` statements
+// initialise a fresh temporary, which is the call's value.
+AggLV Lowerer::structCall(const CallExpr *call) {
+  SourceLocation sl = call->getExprLoc();
+  std::string txt = text(call->getSourceRange());
+  const FunctionDecl *fd = call->getDirectCallee();
+  if (!fd || !fd->hasBody() || isa<CXXMethodDecl>(fd)) {
+    unsupported(sl, "call '" + txt + "' returning a struct" +
+                        (fd && !fd->hasBody() ? " from a function without a body" : ""));
+    return {};
+  }
+  auto b = declareAgg(nullptr, fd->getNameAsString() + ".ret." + std::to_string(tmpCount_++), call->getType(), {},
+                      std::nullopt, sl);
+  if (!b)
+    return {};
+  AggLV dst = aggOfStore(aggs_[b->id], txt);
+  nextReturnAgg_ = dst;
+  (void)callExpr(call);
+  if (nextReturnAgg_) { // not inlined (refused on the way): nothing wrote the temporary
+    nextReturnAgg_.reset();
+    unmodelled(sl);
+    return {};
+  }
+  return dst;
 }
 
 // The struct a member expression selects from: `b.f` -> b, `p->f` -> *p, `f` in a method -> *this.
@@ -681,6 +712,10 @@ void Lowerer::initAgg(const AggLV &dst, QualType qt, const Expr *init, SourceLoc
     return initAgg(dst, qt, ew->getSubExpr(), sl);
   if (const auto *ic = dyn_cast<ImplicitCastExpr>(init); ic && ic->getCastKind() == CK_NoOp)
     return initAgg(dst, qt, ic->getSubExpr(), sl);
+  if (const auto *fc = dyn_cast<CXXFunctionalCastExpr>(init); fc && isa<InitListExpr>(fc->getSubExpr()))
+    return initAgg(dst, qt, fc->getSubExpr(), sl); // T{a, b}
+  if (const auto *cl = dyn_cast<CompoundLiteralExpr>(init))
+    return initAgg(dst, qt, cl->getInitializer(), sl); // (T){a, b}
   if (const auto *ce = dyn_cast<CXXConstructExpr>(init)) {
     const CXXConstructorDecl *cd = ce->getConstructor();
     if (cd->isDefaultConstructor() && cd->isTrivial()) {
@@ -779,6 +814,8 @@ void Lowerer::zeroAgg(const AggLV &dst, SourceLocation sl) {
 
 // `a = b` on structs (a trivial copy assignment).
 bool Lowerer::isTrivialRecordAssign(const Expr *e, const Expr *&lhs, const Expr *&rhs) {
+  if (const auto *ew = dyn_cast<ExprWithCleanups>(e)) // `a = f()`: the temporary's cleanup is trivial
+    e = ew->getSubExpr()->IgnoreParens();
   if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(e)) {
     if (oc->getOperator() != OO_Equal || oc->getNumArgs() != 2 || !isRecord(oc->getArg(0)->getType()))
       return false;

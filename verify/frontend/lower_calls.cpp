@@ -45,7 +45,9 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
   auto arg = [&](unsigned i) { return rvalue(call->getArg(i)); };
 
   bool fromPrelude = !sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()));
-  if (fromPrelude || !fd->hasBody()) {
+  // Prelude functions with a body (half-precision intrinsics, __ldg, make_float4, ...) are
+  // inlined like the file's own; those without one get their meaning here.
+  if (!fd->hasBody()) {
     if (name == "__syncthreads" || name == "__syncwarp") {
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
         discard(call->getArg(i));
@@ -693,6 +695,16 @@ ExprPtr Lowerer::inlineCall(const CallExpr *call, const FunctionDecl *fd, Type r
   FnFrame frame;
   frame.fd = def;
   frame.thisObj = std::move(thisObj);
+  frame.returnType = def->getReturnType();
+  frame.returnAgg = std::move(nextReturnAgg_);
+  nextReturnAgg_.reset();
+  if (!frame.returnAgg && isRecord(frame.returnType) && !frame.returnType->isVoidType()) {
+    // The struct result is not used (a call as a statement): a temporary all the same.
+    auto b = declareAgg(nullptr, def->getNameAsString() + ".ret." + std::to_string(tmpCount_++),
+                        frame.returnType, {}, std::nullopt, sl);
+    if (b)
+      frame.returnAgg = aggOfStore(aggs_[b->id], def->getNameAsString());
+  }
   // Arguments are evaluated in the caller's frame.
   std::vector<std::pair<const ParmVarDecl *, ExprPtr>> args;
   // Operator calls written as methods have the object as argument 0.

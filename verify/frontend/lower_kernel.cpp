@@ -256,6 +256,10 @@ std::optional<Type> Lowerer::scalarType(QualType qt) {
     unsigned bits = static_cast<unsigned>(ctx_.getTypeSize(qt));
     return Type::integer(bits, qt->isSignedIntegerType());
   }
+  if (qt->isBFloat16Type())
+    return Type::bf16();
+  if (qt->isFloat16Type())
+    return Type::f16();
   if (qt->isRealFloatingType()) {
     unsigned bits = static_cast<unsigned>(ctx_.getTypeSize(qt));
     Type t = Type::f32();

@@ -63,7 +63,10 @@ void Lowerer::stmt(const Stmt *s) {
   }
   if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
     FnFrame &f = frames_.back();
-    if (rs->getRetValue()) {
+    if (rs->getRetValue() && f.returnAgg) {
+      AggLV dst = *f.returnAgg;
+      initAgg(dst, f.returnType, rs->getRetValue(), sl);
+    } else if (rs->getRetValue()) {
       ExprPtr v = rvalue(rs->getRetValue());
       if (f.returnVar >= 0) {
         auto a = emit(StmtKind::Assign, sl);

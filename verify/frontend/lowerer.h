@@ -105,6 +105,8 @@ struct FnFrame {
   int returnVar = -1;
   std::map<const ValueDecl *, Binding> bindings;
   std::optional<AggLV> thisObj; // methods: the object `this` points to
+  std::optional<AggLV> returnAgg; // a function returning a struct: where `return` puts it
+  QualType returnType;
 };
 
 // Lowers one kernel to KIR (parseSource makes one per kernel). Its members are defined, each
@@ -174,8 +176,12 @@ private:
   static AggPtr restrictPtr(const AggPtr &a, const std::string &prefix);
   static AggLV fieldLeaves(const AggLV &a, const std::string &name);
   static std::string basePrefix(const CastExpr *ce);
+  // (vd may be null for a temporary: `at` then locates it.)
   std::optional<Binding> declareAgg(const VarDecl *vd, const std::string &name, QualType rec,
-                                    std::vector<int64_t> outer, std::optional<ir::Space> space);
+                                    std::vector<int64_t> outer, std::optional<ir::Space> space,
+                                    SourceLocation at = {});
+  AggLV structCall(const CallExpr *call); // a call returning a struct, into a temporary
+  std::optional<AggLV> nextReturnAgg_;    // structCall -> inlineCall: the frame's returnAgg
 
   // Base classes that some pointer conversion in the file makes point into an array of a
   // larger derived class: pointers to them may only be used for element 0 (flow-insensitive,

@@ -3,6 +3,8 @@
 
 #include "verify/interp/interp.h"
 
+#include "util/float16.h"
+
 #include <cstdint>
 #include <initializer_list>
 #include <map>
@@ -64,7 +66,11 @@ struct WideFloats {
 };
 
 inline double roundTo(double f, const Type &t) {
-  return t.isFloat() && t.bits == 32 && !tWideFloats ? static_cast<double>(static_cast<float>(f)) : f;
+  if (!t.isFloat() || tWideFloats || t.bits == 64)
+    return f;
+  if (t.bits == 16)
+    return t.bfloat ? util::roundToBf16(f) : util::roundToHalf(f);
+  return static_cast<double>(static_cast<float>(f));
 }
 
 inline Value intVal(__int128 i, std::string taint = {}) {

@@ -285,8 +285,9 @@ Value Machine::evalCast(const Expr &e) {
       return r;
     }
     // Direct conversion (no double rounding through double for wide integers).
-    double f = to.bits == 32 ? static_cast<double>(static_cast<float>(a.i))
-                             : static_cast<double>(a.i);
+    double f = to.bits == 32   ? static_cast<double>(static_cast<float>(a.i))
+               : to.bits == 16 ? roundTo(static_cast<double>(a.i), to)
+                               : static_cast<double>(a.i);
     Value r = floatVal(f, a.taint);
     if (symOn()) // SEMANTICS (symbolic): an integer converts to the same real
       r.sym = env.symbolic->op("toreal", {symOf(a)});

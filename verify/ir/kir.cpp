@@ -1,7 +1,10 @@
 #include "verify/ir/kir.h"
 
+#include "util/float16.h"
+
 #include <algorithm>
 #include <cassert>
+#include <cfloat>
 #include <set>
 #include <sstream>
 
@@ -28,10 +31,16 @@ std::string Type::str() const {
   case TypeKind::Void: return "void";
   case TypeKind::Bool: return "bool";
   case TypeKind::Int: return (isSigned ? "i" : "u") + std::to_string(bits);
-  case TypeKind::Float: return "f" + std::to_string(bits);
+  case TypeKind::Float: return (bfloat ? "bf" : "f") + std::to_string(bits);
   case TypeKind::Ptr: return "ptr";
   }
   return "?";
+}
+
+double Type::largestFinite() const {
+  if (bits == 16)
+    return bfloat ? util::kBf16Max : util::kHalfMax;
+  return bits == 32 ? FLT_MAX : DBL_MAX;
 }
 
 const char *spaceName(Space s) {
@@ -278,7 +287,7 @@ struct Printer {
     switch (e.op) {
     case Op::Const:
       if (e.type.isFloat())
-        os << e.fval << (e.type.bits == 32 ? "f" : "");
+        os << e.fval << (e.type.bits == 32 ? "f" : e.type.bits == 16 ? (e.type.bfloat ? "bf16" : "f16") : "");
       else if (e.type.isBool())
         os << (e.ival ? "true" : "false");
       else

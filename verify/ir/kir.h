@@ -33,6 +33,8 @@ struct Type {
   TypeKind kind = TypeKind::Void;
   uint8_t bits = 0;
   bool isSigned = false;
+  // Float, 16 bits: bfloat16 (8 exponent bits, 8 significant) rather than IEEE half.
+  bool bfloat = false;
 
   static Type boolean() { return {TypeKind::Bool, 1, false}; }
   static Type integer(unsigned bits, bool isSigned) {
@@ -44,6 +46,8 @@ struct Type {
   static Type u64() { return integer(64, false); }
   static Type f32() { return {TypeKind::Float, 32, true}; }
   static Type f64() { return {TypeKind::Float, 64, true}; }
+  static Type f16() { return {TypeKind::Float, 16, true}; }
+  static Type bf16() { return {TypeKind::Float, 16, true, true}; }
   static Type pointer() { return {TypeKind::Ptr, 64, false}; }
 
   bool isInt() const { return kind == TypeKind::Int; }
@@ -53,8 +57,10 @@ struct Type {
   // Smallest and largest value of an integer type (as 128-bit to hold u64's range).
   __int128 minValue() const;
   __int128 maxValue() const;
+  // Largest finite value of a float type (FLT_MAX for f32, 65504 for f16, ...).
+  double largestFinite() const;
   bool operator==(const Type &o) const {
-    return kind == o.kind && bits == o.bits && isSigned == o.isSigned;
+    return kind == o.kind && bits == o.bits && isSigned == o.isSigned && bfloat == o.bfloat;
   }
   std::string str() const;
 };

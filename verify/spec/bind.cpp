@@ -13,8 +13,8 @@ std::optional<ir::Type> irType(ElemType t) {
   switch (t) {
   case ElemType::F32: return ir::Type::f32();
   case ElemType::F64: return ir::Type::f64();
-  case ElemType::F16:
-  case ElemType::BF16: return std::nullopt;
+  case ElemType::F16: return ir::Type::f16();
+  case ElemType::BF16: return ir::Type::bf16();
   default: return ir::Type::integer(bitsOf(t), isSigned(t));
   }
 }
@@ -43,11 +43,7 @@ public:
         }
         const Tensor &t = s_.tensors[ti];
         auto want = irType(t.type);
-        if (!want) {
-          kerr(loc, "tensor '" + name + "' is " + elemTypeName(t.type) + ": half-precision tensors cannot be bound yet");
-          continue;
-        }
-        if (!(a.elem == *want)) {
+        if (!want || !(a.elem == *want)) {
           kerr(loc, "parameter '" + name + "' points to " + a.elem.str() + ", but tensor '" + name + "' of spec '" + s_.name +
                         "' is " + elemTypeName(t.type));
           continue;

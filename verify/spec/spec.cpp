@@ -1,5 +1,6 @@
 #include "verify/spec/spec.h"
 
+#include "util/float16.h"
 #include "util/int128.h"
 
 #include <cassert>
@@ -56,6 +57,14 @@ std::optional<ElemType> parseElemType(const std::string &s) {
 bool isFloat(ElemType t) { return info(t).isFloat; }
 bool isSigned(ElemType t) { return info(t).isSigned; }
 unsigned bitsOf(ElemType t) { return info(t).bits; }
+double representable(ElemType t, double v) {
+  switch (t) {
+  case ElemType::F16: return util::roundToHalf(v);
+  case ElemType::BF16: return util::roundToBf16(v);
+  case ElemType::F32: return static_cast<double>(static_cast<float>(v));
+  default: return v;
+  }
+}
 
 const char *modeName(Mode m) {
   switch (m) {

@@ -44,6 +44,9 @@ std::optional<ElemType> parseElemType(const std::string &s);
 bool isFloat(ElemType t);
 bool isSigned(ElemType t);
 unsigned bitsOf(ElemType t);
+// v rounded to the nearest value of type t (floats: to nearest, ties to even; integers and
+// f64: unchanged), e.g. a test input drawn for a bf16 tensor.
+double representable(ElemType t, double v);
 inline Sort sortOf(ElemType t) { return isFloat(t) ? Sort::Real : Sort::Int; }
 
 enum class Mode : uint8_t { In, Out, InOut };

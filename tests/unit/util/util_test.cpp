@@ -1,5 +1,6 @@
-// util/: hashes, 128-bit decimal text, atomic files, child processes.
+// util/: hashes, 128-bit decimal text, atomic files, child processes, half precision.
 #include "util/files.h"
+#include "util/float16.h"
 #include "util/int128.h"
 #include "util/invariant.h"
 #include "util/process.h"
@@ -7,6 +8,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <filesystem>
 
 #include <sys/wait.h>
@@ -88,4 +90,49 @@ TEST_CASE("invariant: a broken one stops the program with file, line, reason and
   CHECK(err.find("util_test.cpp:") != std::string::npos);
   CHECK(err.find("answer == 42") != std::string::npos);
   CHECK(err.find("the answer is known") != std::string::npos);
+}
+
+TEST_CASE("roundToHalf: to nearest, ties to even, subnormals, overflow to infinity") {
+  CHECK(util::roundToHalf(1.0 / 3) == 0.333251953125); // 0x3555
+  CHECK(util::roundToHalf(2049) == 2048);              // a tie: to the even neighbour
+  CHECK(util::roundToHalf(2051) == 2052);
+  CHECK(util::roundToHalf(65519) == 65504);            // below the midpoint to 65536
+  CHECK(std::isinf(util::roundToHalf(65520)));         // the midpoint rounds to even: 65536, too large
+  CHECK(util::roundToHalf(-65504) == -65504);
+  CHECK(util::roundToHalf(std::ldexp(1.0, -25)) == 0);  // half the smallest subnormal: ties to 0
+  CHECK(util::roundToHalf(3 * std::ldexp(1.0, -26)) == std::ldexp(1.0, -24));
+  // Rounded once, from the double: through float first it would tie and round down to 1.
+  CHECK(util::roundToHalf(1 + std::ldexp(1.0, -11) + std::ldexp(1.0, -40)) == 1 + std::ldexp(1.0, -10));
+  CHECK(std::isnan(util::roundToHalf(NAN)));
+}
+
+TEST_CASE("roundToBf16: 8 significant bits, float's exponent range") {
+  CHECK(util::roundToBf16(1 + std::ldexp(1.0, -8)) == 1); // a tie, to even
+  CHECK(util::roundToBf16(1 + 3 * std::ldexp(1.0, -9)) == 1 + std::ldexp(1.0, -7));
+  CHECK(util::roundToBf16(1.0 / 3) == 0.333984375);
+  double big = util::roundToBf16(1e30);
+  CHECK(big != 1e30);
+  CHECK(std::fabs(big - 1e30) <= std::ldexp(1e30, -8));
+  CHECK(std::isfinite(util::roundToBf16(3.38e38)));
+  CHECK(std::isinf(util::roundToBf16(3.4e38)));
+}
+
+TEST_CASE("half and bfloat16 bit patterns round-trip") {
+  CHECK(util::halfBits(1.0) == 0x3c00);
+  CHECK(util::halfBits(-2.0) == 0xc000);
+  CHECK(util::halfBits(65504) == 0x7bff);
+  CHECK(util::halfBits(std::ldexp(1.0, -24)) == 0x0001);
+  CHECK(util::halfBits(1e6) == 0x7c00);
+  CHECK(util::halfBits(-0.0) == 0x8000);
+  CHECK(util::bf16Bits(1.0) == 0x3f80);
+  CHECK(util::bf16Bits(-2.0) == 0xc000);
+  for (uint32_t h = 0; h < 0x10000; ++h) {
+    auto b = static_cast<uint16_t>(h);
+    double v = util::halfValue(b);
+    if (!std::isnan(v))
+      REQUIRE(util::halfBits(v) == b);
+    double w = util::bf16Value(b);
+    if (!std::isnan(w))
+      REQUIRE(util::bf16Bits(w) == b);
+  }
 }

@@ -36,6 +36,8 @@ KSYNTH_SHFL(long long)
 KSYNTH_SHFL(unsigned long long)
 KSYNTH_SHFL(float)
 KSYNTH_SHFL(double)
+KSYNTH_SHFL(_Float16)
+KSYNTH_SHFL(__bf16)
 #undef KSYNTH_SHFL
 KSYNTH_DEV unsigned __ballot_sync(unsigned mask, int predicate);
 KSYNTH_DEV int __any_sync(unsigned mask, int predicate);
@@ -260,3 +262,116 @@ typedef unsigned short ushort;
 // Device-side memcpy/memset (the frontend maps their bytes onto the fields they touch).
 extern "C" __device__ void *memcpy(void *, const void *, size_t);
 extern "C" __device__ void *memset(void *, int, size_t);
+
+// Vector constructors (CUDA's vector_functions.h).
+#define KSYNTH_INL static __device__ __forceinline__
+#define KSYNTH_MAKE(T, N)                                                                    \
+  KSYNTH_INL N##2 make_##N##2(T x, T y) { return {x, y}; }                                  \
+  KSYNTH_INL N##4 make_##N##4(T x, T y, T z, T w) { return {x, y, z, w}; }
+KSYNTH_MAKE(int, int)
+KSYNTH_MAKE(unsigned, uint)
+KSYNTH_MAKE(float, float)
+KSYNTH_MAKE(double, double)
+#undef KSYNTH_MAKE
+KSYNTH_INL int3 make_int3(int x, int y, int z) { return {x, y, z}; }
+KSYNTH_INL float3 make_float3(float x, float y, float z) { return {x, y, z}; }
+
+// Cached and streaming loads and stores (__ldg, __ldcs, __stcs, ...): the plain access; the
+// cache hint changes where the bytes are kept, not what is read or written.
+#define KSYNTH_LD(n)                                                                         \
+  template <class T> KSYNTH_INL T n(const T *p) { return *p; }
+#define KSYNTH_ST(n)                                                                         \
+  template <class T> KSYNTH_INL void n(T *p, T v) { *p = v; }
+KSYNTH_LD(__ldg) KSYNTH_LD(__ldca) KSYNTH_LD(__ldcg) KSYNTH_LD(__ldcs) KSYNTH_LD(__ldlu) KSYNTH_LD(__ldcv)
+KSYNTH_ST(__stwb) KSYNTH_ST(__stcg) KSYNTH_ST(__stcs) KSYNTH_ST(__stwt)
+#undef KSYNTH_LD
+#undef KSYNTH_ST
+
+// Half precision (cuda_fp16.h) and bfloat16 (cuda_bf16.h). __half is IEEE binary16 and
+// __nv_bfloat16 is bfloat16 (clang's _Float16 and __bf16): their arithmetic is done in the
+// type and rounded to it, as the GPU's half instructions do, and a mixed expression with a
+// float converts to float. Over the reals (the symbolic semantics) rounding is not modelled,
+// as for float; narrowing to a half type is listed as an abstraction (it overflows to
+// infinity past 65504). The intrinsics are defined by what they compute.
+typedef _Float16 __half;
+typedef __bf16 __nv_bfloat16;
+struct __align__(4) __half2 { __half x, y; };
+struct __align__(4) __nv_bfloat162 { __nv_bfloat16 x, y; };
+// (`half`, `half2`, `nv_bfloat16`: from cuda_fp16.h and cuda_bf16.h, where included.)
+
+KSYNTH_INL __half __float2half(float f) { return (__half)f; }
+KSYNTH_INL __half __float2half_rn(float f) { return (__half)f; }
+KSYNTH_INL __half __double2half(double f) { return (__half)f; }
+KSYNTH_INL __half __int2half_rn(int i) { return (__half)i; }
+KSYNTH_INL float __half2float(__half h) { return (float)h; }
+KSYNTH_INL __nv_bfloat16 __float2bfloat16(float f) { return (__nv_bfloat16)f; }
+KSYNTH_INL __nv_bfloat16 __float2bfloat16_rn(float f) { return (__nv_bfloat16)f; }
+KSYNTH_INL __nv_bfloat16 __double2bfloat16(double f) { return (__nv_bfloat16)f; }
+KSYNTH_INL __nv_bfloat16 __int2bfloat16_rn(int i) { return (__nv_bfloat16)i; }
+KSYNTH_INL float __bfloat162float(__nv_bfloat16 h) { return (float)h; }
+
+KSYNTH_INL __half2 __floats2half2_rn(float a, float b) { return {(__half)a, (__half)b}; }
+KSYNTH_INL __half2 __float2half2_rn(float a) { return {(__half)a, (__half)a}; }
+KSYNTH_INL __half2 __float22half2_rn(float2 f) { return {(__half)f.x, (__half)f.y}; }
+KSYNTH_INL float2 __half22float2(__half2 h) { return {(float)h.x, (float)h.y}; }
+KSYNTH_INL __half2 __halves2half2(__half a, __half b) { return {a, b}; }
+KSYNTH_INL __half2 __half2half2(__half a) { return {a, a}; }
+KSYNTH_INL __nv_bfloat162 __floats2bfloat162_rn(float a, float b) {
+  return {(__nv_bfloat16)a, (__nv_bfloat16)b};
+}
+KSYNTH_INL __nv_bfloat162 __float2bfloat162_rn(float a) { return {(__nv_bfloat16)a, (__nv_bfloat16)a}; }
+KSYNTH_INL __nv_bfloat162 __float22bfloat162_rn(float2 f) {
+  return {(__nv_bfloat16)f.x, (__nv_bfloat16)f.y};
+}
+KSYNTH_INL float2 __bfloat1622float2(__nv_bfloat162 h) { return {(float)h.x, (float)h.y}; }
+KSYNTH_INL __nv_bfloat162 __halves2bfloat162(__nv_bfloat16 a, __nv_bfloat16 b) { return {a, b}; }
+KSYNTH_INL __nv_bfloat162 __bfloat162bfloat162(__nv_bfloat16 a) { return {a, a}; }
+
+// One set of names for both types (CUDA overloads them), scalar and pair.
+#define KSYNTH_HALF_OPS(H, H2)                                                               \
+  KSYNTH_INL float __low2float(H2 h) { return (float)h.x; }                                 \
+  KSYNTH_INL float __high2float(H2 h) { return (float)h.y; }                                \
+  KSYNTH_INL H __low2half(H2 h) { return h.x; }                                             \
+  KSYNTH_INL H __high2half(H2 h) { return h.y; }                                            \
+  KSYNTH_INL H2 __lowhigh2highlow(H2 h) { return {h.y, h.x}; }                              \
+  KSYNTH_INL H __hadd(H a, H b) { return a + b; }                                           \
+  KSYNTH_INL H __hsub(H a, H b) { return a - b; }                                           \
+  KSYNTH_INL H __hmul(H a, H b) { return a * b; }                                           \
+  KSYNTH_INL H __hdiv(H a, H b) { return a / b; }                                           \
+  KSYNTH_INL H __hneg(H a) { return -a; }                                                   \
+  KSYNTH_INL H __habs(H a) { return a < (H)0 ? -a : a; }                                    \
+  KSYNTH_INL H __hfma(H a, H b, H c) { return (H)((float)a * (float)b + (float)c); }        \
+  KSYNTH_INL H __hmax(H a, H b) { return a > b ? a : b; }                                   \
+  KSYNTH_INL H __hmin(H a, H b) { return a < b ? a : b; }                                   \
+  KSYNTH_INL bool __heq(H a, H b) { return a == b; }                                        \
+  KSYNTH_INL bool __hne(H a, H b) { return a != b; }                                        \
+  KSYNTH_INL bool __hlt(H a, H b) { return a < b; }                                         \
+  KSYNTH_INL bool __hle(H a, H b) { return a <= b; }                                        \
+  KSYNTH_INL bool __hgt(H a, H b) { return a > b; }                                         \
+  KSYNTH_INL bool __hge(H a, H b) { return a >= b; }                                        \
+  KSYNTH_INL H2 __hadd2(H2 a, H2 b) { return {a.x + b.x, a.y + b.y}; }                      \
+  KSYNTH_INL H2 __hsub2(H2 a, H2 b) { return {a.x - b.x, a.y - b.y}; }                      \
+  KSYNTH_INL H2 __hmul2(H2 a, H2 b) { return {a.x * b.x, a.y * b.y}; }                      \
+  KSYNTH_INL H2 __h2div(H2 a, H2 b) { return {a.x / b.x, a.y / b.y}; }                      \
+  KSYNTH_INL H2 __hneg2(H2 a) { return {-a.x, -a.y}; }                                      \
+  KSYNTH_INL H2 __habs2(H2 a) { return {__habs(a.x), __habs(a.y)}; }                        \
+  KSYNTH_INL H2 __hfma2(H2 a, H2 b, H2 c) { return {__hfma(a.x, b.x, c.x), __hfma(a.y, b.y, c.y)}; } \
+  KSYNTH_INL H2 __hmax2(H2 a, H2 b) { return {__hmax(a.x, b.x), __hmax(a.y, b.y)}; }        \
+  KSYNTH_INL H2 __hmin2(H2 a, H2 b) { return {__hmin(a.x, b.x), __hmin(a.y, b.y)}; }        \
+  KSYNTH_INL H2 operator+(H2 a, H2 b) { return __hadd2(a, b); }                             \
+  KSYNTH_INL H2 operator-(H2 a, H2 b) { return __hsub2(a, b); }                             \
+  KSYNTH_INL H2 operator*(H2 a, H2 b) { return __hmul2(a, b); }                             \
+  KSYNTH_INL H2 operator/(H2 a, H2 b) { return __h2div(a, b); }
+KSYNTH_HALF_OPS(__half, __half2)
+KSYNTH_HALF_OPS(__nv_bfloat16, __nv_bfloat162)
+#undef KSYNTH_HALF_OPS
+// Math on halves: the float function of the value, rounded back (hexp, hsqrt, ...).
+#define KSYNTH_HALF_MATH(n, f)                                                               \
+  KSYNTH_INL __half n(__half a) { return (__half)f((float)a); }                              \
+  KSYNTH_INL __nv_bfloat16 n(__nv_bfloat16 a) { return (__nv_bfloat16)f((float)a); }
+KSYNTH_HALF_MATH(hexp, expf)
+KSYNTH_HALF_MATH(hlog, logf)
+KSYNTH_HALF_MATH(hsqrt, sqrtf)
+KSYNTH_HALF_MATH(hrsqrt, rsqrtf)
+KSYNTH_HALF_MATH(htanh, tanhf)
+#undef KSYNTH_HALF_MATH
