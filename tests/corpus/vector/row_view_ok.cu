@@ -1,6 +1,6 @@
 // expect: proven
 // args: --block 64
-// note: the twin of row_view_bad.cu: the row length is 4 * C4 floats, so every row starts 16-byte aligned (stated as C % 4 == 0 instead, the alignment query is nonlinear and times out: unknown)
+// note: the twin of row_view_bad.cu: the row length is 4 * C4 floats, so every row starts 16-byte aligned (row_view_mod_ok.cu requires C % 4 == 0 instead)
 __global__ void row_copy4(const float *x, float *y, int R, int C4) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(R >= 0 && C4 >= 0 && R <= 1024 && C4 <= 256);

@@ -1,0 +1,13 @@
+// ksynth:spec row_sum_bf16 expect=equivalence
+// Buggy twin of row_sum_bf16: the loop stops before the row's last element.
+// ksynth:launch grid=((R + 127) / 128) block=(128)
+#include <cuda_bf16.h>
+__global__ void row_sum_bf16(const __nv_bfloat16 *X, float *Y, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    float acc = 0.0f;
+    for (int c = 0; c < C - 1; ++c)
+      acc += __bfloat162float(X[r * C + c]);
+    Y[r] = acc;
+  }
+}
