@@ -236,7 +236,7 @@ nlohmann::json Plan::toJson() const {
                   {"samples", t.samples}});
   for (const ArgPlan &a : args)
     as.push_back({{"name", a.name}, {"kind", kindName(a.kind)}, {"tensor", a.tensor}, {"bits", a.bits},
-                  {"signed", a.isSigned}, {"value", a.value}, {"scalar", a.scalar}});
+                  {"signed", a.isSigned}, {"bfloat", a.bfloat}, {"value", a.value}, {"scalar", a.scalar}});
   return {{"spec", spec},         {"kernel", kernel},   {"dims", dims},       {"scalars", scalars},
           {"grid", grid},         {"block", block},     {"shared_bytes", sharedBytes},
           {"tensors", ts},        {"args", as},         {"seed", seed},       {"warmup", warmup},
@@ -277,6 +277,7 @@ std::optional<Plan> Plan::fromJson(const nlohmann::json &j, std::string &error) 
       ap.tensor = a.at("tensor");
       ap.bits = a.at("bits");
       ap.isSigned = a.at("signed");
+      ap.bfloat = a.value("bfloat", false);
       ap.value = a.at("value");
       ap.scalar = a.at("scalar");
       p.args.push_back(std::move(ap));
@@ -560,6 +561,7 @@ std::optional<Plan> makePlan(const ir::Kernel &k, const spec::Spec &s, const spe
       a.kind = v.type.isFloat() ? ArgPlan::Kind::Float : ArgPlan::Kind::Int;
       a.bits = v.type.bits;
       a.isSigned = v.type.isSigned;
+      a.bfloat = v.type.bfloat;
       a.value = pv->second.kind == Value::Kind::Float ? pv->second.f : static_cast<double>(pv->second.i);
       if (auto sx = b.scalarOfVar.find(pr.id); sx != b.scalarOfVar.end())
         a.scalar = s.scalars[sx->second].name;

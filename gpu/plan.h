@@ -38,6 +38,7 @@ struct ArgPlan {
   int tensor = -1;     // Tensor: index into Plan::tensors (= the spec's tensor index)
   unsigned bits = 32;  // Int, Float: the parameter's width
   bool isSigned = true;
+  bool bfloat = false; // Float, 16 bits: bfloat16 rather than half
   double value = 0;    // Int, Float (a scalar's: repeat 0's)
   std::string scalar;  // the spec scalar it is (its value changes per repeat), or empty
 };

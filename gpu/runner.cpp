@@ -228,7 +228,11 @@ argPtrs.resize(p.args.size());
     if (a.kind == ArgPlan::Kind::Tensor) {
       std::memcpy(dst, &buf[static_cast<size_t>(a.tensor)], sizeof(CUdeviceptr));
     } else if (a.kind == ArgPlan::Kind::Float) {
-      storeElem(a.bits == 64 ? spec::ElemType::F64 : spec::ElemType::F32, p.argValue(a, repeat), dst);
+      using spec::ElemType;
+      ElemType t = a.bits == 64   ? ElemType::F64
+                   : a.bits == 16 ? (a.bfloat ? ElemType::BF16 : ElemType::F16)
+                                  : ElemType::F32;
+      storeElem(t, p.argValue(a, repeat), dst);
     } else {
       using spec::ElemType;
       ElemType t = a.bits == 8    ? (a.isSigned ? ElemType::I8 : ElemType::U8)

@@ -333,6 +333,50 @@ TEST_CASE("the CPU backend runs the kernel on the interpreter, with poisoned out
   CHECK(r.checks[0].unwritten == r.checks[0].mismatched);
 }
 
+TEST_CASE("half precision: f16 tensors and a bf16 scalar, planned and run on the CPU backend") {
+  Bound x = bound("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+                  "__global__ void axpy_h(int N, __nv_bfloat16 a, const __half *x, __half *y) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "  if (i < N) y[i] = __float2half(__bfloat162float(a) * __half2float(x[i])) + y[i];\n}\n",
+                  "(spec axpy_h (dims N) (scalar a bf16) (tensor x f16 (N) in) (tensor y f16 (N) inout)"
+                  " (ensures (y i) (+ (* a (x i)) (old y i))))",
+                  "(N + 127) / 128", "128");
+  std::string err;
+  x.req.values = {{"N", 200}};
+  auto p = gpu::makePlan(x.k, x.s, x.b, x.req, err);
+  REQUIRE(p);
+  CHECK(p->bytes == 2 * 200 * 2 + 200 * 2); // x read, y read and written: two bytes each
+  REQUIRE(p->args.size() == 4);
+  CHECK(p->args[1].kind == gpu::ArgPlan::Kind::Float);
+  CHECK(p->args[1].bits == 16);
+  CHECK(p->args[1].bfloat);
+  auto back = gpu::Plan::fromJson(p->toJson(), err);
+  REQUIRE(back);
+  CHECK(back->args[1].bfloat);
+  // The scalar as the GPU receives it: two bytes of bfloat16.
+  unsigned char buf[8] = {};
+  gpu::storeElem(ElemType::BF16, p->argValue(p->args[1], 0), buf);
+  CHECK(gpu::loadElem(ElemType::BF16, buf) == p->argValue(p->args[1], 0));
+  gpu::RunReport r = gpu::runOnCpu(*p, x.k, x.s, x.b, -1);
+  CHECK(r.ran);
+  CHECK(r.agrees());
+  CHECK(r.checks[0].compared == 7 * 200);
+  // A kernel that drops the old value disagrees, beyond f16's tolerance.
+  Bound y = bound("#include <cuda_fp16.h>\n#include <cuda_bf16.h>\n"
+                  "__global__ void axpy_h(int N, __nv_bfloat16 a, const __half *x, __half *y) {\n"
+                  "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                  "  if (i < N) y[i] = __float2half(__bfloat162float(a) * __half2float(x[i]));\n}\n",
+                  "(spec axpy_h (dims N) (scalar a bf16) (tensor x f16 (N) in) (tensor y f16 (N) inout)"
+                  " (ensures (y i) (+ (* a (x i)) (old y i))))",
+                  "(N + 127) / 128", "128");
+  y.req.values = {{"N", 200}};
+  p = gpu::makePlan(y.k, y.s, y.b, y.req, err);
+  REQUIRE(p);
+  r = gpu::runOnCpu(*p, y.k, y.s, y.b, -1);
+  CHECK(r.ran);
+  CHECK(!r.agrees());
+}
+
 TEST_CASE("mangled kernel names") {
   CHECK(gpu::baseName("_Z6matmulPKfS0_Pfiii") == "matmul");
   CHECK(gpu::baseName("_Z12matmul_tiledPKfS0_Pfiii") == "matmul_tiled");
