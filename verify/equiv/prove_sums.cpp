@@ -411,6 +411,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     if (!appsWithPrefix(g, "lsum.").empty())
       return false;
   }
+  g = resolveWarpInside(g, dom); // a butterfly's max inside the terms (softmax by shuffles)
   matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
   std::vector<Term> phis = indexMaps(f, sd.k, g);
   if (getenv("KSYNTH_DEBUG_EQ"))

@@ -114,40 +114,62 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
 
 // t with the reader's (w1's) loop folds named as the owner copy's (w3's) where the two are
 // the same function (their definitions equal once w1's symbols are renamed to w3's), so that
-// the reader's own value and the values resolved from other lanes use the same names.
-Term Prover::asWriterSums(Term t) {
-  std::unordered_map<Term, Term> sub;
-  auto rename = [&](Term x) {
-    std::vector<Term> syms;
-    tc_.collectSymbols(x, syms);
-    std::unordered_map<Term, Term> m;
-    for (Term y : syms)
-      if (y->kind == smt::Kind::Var && y->name.rfind("w1.", 0) == 0)
-        m[y] = tc_.var("w3." + y->name.substr(3), y->sort);
-    return tc_.substitute(x, m);
-  };
+// the reader's own value and the values resolved from other lanes use the same names. A fold
+// whose body holds another fold (softmax: the sum of exp(x - m) holds the running max m) is
+// the same function when the inner folds are, decided first.
+Term Prover::asWriterSums(Term t) { return renameToWriter(t, false); }
+
+// t with w1's folds renamed to w3's where they are the same function (see asWriterSums) and,
+// where vars is set, w1's variables renamed to w3's too.
+Term Prover::renameToWriter(Term t, bool vars) {
   std::vector<Term> syms;
   tc_.collectSymbols(t, syms);
+  std::unordered_map<Term, Term> sub;
   for (Term x : syms) {
+    if (x->kind == smt::Kind::Var && vars && x->name.rfind("w1.", 0) == 0) {
+      sub[x] = tc_.var("w3." + x->name.substr(3), x->sort);
+      continue;
+    }
     if (x->kind != smt::Kind::App)
       continue;
-    size_t at = x->name.find(".w1.");
-    if (at == std::string::npos)
+    std::string other = writerFold(x->name);
+    if (other.empty() && !vars)
       continue;
-    std::string other = x->name.substr(0, at) + ".w3." + x->name.substr(at + 4);
-    const check::SumDef *d1 = kernelSum(x->name), *d3 = kernelSum(other);
-    if (!d1 || !d3 || d1->params.size() != d3->params.size() || (d1->key == nullptr) != (d3->key == nullptr) ||
-        d1->strict != d3->strict || d1->isMax != d3->isMax || rename(d1->iter) != d3->iter ||
-        rename(d1->body) != d3->body || (d1->key && rename(d1->key) != d3->key))
-      continue;
-    bool same = true;
-    for (size_t i = 0; i < d1->params.size(); ++i)
-      same &= rename(d1->params[i]) == d3->params[i];
-    if (!same)
-      continue;
-    sub[x] = tc_.app(other, x->sort, x->kids);
+    std::vector<Term> kids;
+    for (Term k : x->kids)
+      kids.push_back(renameToWriter(k, vars));
+    if (!other.empty() || kids != x->kids)
+      sub[x] = tc_.app(other.empty() ? x->name : other, x->sort, kids);
   }
   return sub.empty() ? t : tc_.substitute(t, sub);
+}
+
+// The w3 copy of w1's fold `name` where the two are the same function, or "".
+std::string Prover::writerFold(const std::string &name) {
+  auto memo = writerFolds_.find(name);
+  if (memo != writerFolds_.end())
+    return memo->second;
+  size_t at = name.find(".w1.");
+  if (at == std::string::npos)
+    return "";
+  writerFolds_[name] = ""; // a fold that holds itself is not renamed
+  std::string other = name.substr(0, at) + ".w3." + name.substr(at + 4);
+  const check::SumDef *d1 = kernelSum(name), *d3 = kernelSum(other);
+  if (!d1 || !d3 || d1->params.size() != d3->params.size() || (d1->key == nullptr) != (d3->key == nullptr) ||
+      d1->strict != d3->strict || d1->isMax != d3->isMax)
+    return "";
+  auto same = [&](Term x, Term y) { return renameToWriter(x, true) == y; };
+  bool ok = same(d1->iter, d3->iter) && same(d1->body, d3->body) && (!d1->key || same(d1->key, d3->key));
+  for (size_t i = 0; ok && i < d1->params.size(); ++i)
+    ok = same(d1->params[i], d3->params[i]);
+  if (!ok) {
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "warp: fold %s is not %s:\n  %s\n  %s\n", name.c_str(), other.c_str(),
+              smt::show(renameToWriter(d1->body, true), 600).c_str(), smt::show(d3->body, 600).c_str());
+    return "";
+  }
+  writerFolds_[name] = other;
+  return other;
 }
 
 // Whether v is the fold of exactly the terms xs: fold 0 a sum (v's summands, nested additions
@@ -269,6 +291,8 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     enum class Fold { Sum, Max, Min } fold = Fold::Sum;
     if (check::extremumOf(v, p, q, isMax))
       fold = isMax ? Fold::Max : Fold::Min;
+    if (fold == Fold::Sum && v->kind != smt::Kind::Add && v->kind != smt::Kind::Ite)
+      return nullptr; // no fold at the top (rsqrt of a lane sum): its inside is offered instead
     const char *what = fold == Fold::Sum ? "sum" : fold == Fold::Max ? "max" : "min";
     // Which lanes exist and which offsets stay in the segment, decided once (a reader whose
     // coordinates are symbolic, a warp's first lane 32 j, leaves them as conditions).
@@ -296,8 +320,11 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
                            " lanes of the reader's segment of what each stored in the exchange at line " +
                            std::to_string(st->loc.line),
                 lineOf(*S));
-        if (sameLeaves(va, xs, fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1)) {
+        int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
+        if (sameLeaves(va, xs, how)) {
           same = true; // the same terms, combined by an associative and commutative fold
+        } else if (!reader && !pin.count(w1_.tid[0]) && laneSplit(va, xs, W, how, ctx)) {
+          same = true; // the same terms for each lane of the segment, the lane fixed
         } else if (fold == Fold::Sum) {
           same = unsatFocused(ctx, tc_.ne(va, all));
         } else {
@@ -329,13 +356,116 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   return nullptr;
 }
 
+// Whether v, the value of a reader w1 whose lane is symbolic (every lane of a butterfly uses
+// it), is the fold (sameLeaves' `how`) of xs for each lane of the reader's segment of W
+// lanes: for each l in [0, W), threadIdx.x := W u + l with u one more symbol, ranging over
+// the block's segments. Then the lane's offsets in v, x mod W and x div W, fold on the terms
+// ((W u + l) mod W is l) and the leaves compare as for a reader the context fixes. Blocks of
+// one dimension whose width is a multiple of W only (threadIdx.y and .z are then 0).
+bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx) {
+  Term p, q;
+  bool mx = false;
+  if (how == 0 ? v->kind != smt::Kind::Add : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
+    return false; // not a nest of the fold
+  int128 bx = 0, by = 0, bz = 0;
+  if (!tc_.isConst(g_.blockDim[0], &bx) || !tc_.isConst(g_.blockDim[1], &by) ||
+      !tc_.isConst(g_.blockDim[2], &bz) || by != 1 || bz != 1 || bx <= 0 || bx % W != 0)
+    return false;
+  // One segment: u is 0 (its symbol would stay in offsets the frontend already reduced for
+  // a block of W lanes, such as x + 16 - 32 (x div 16)).
+  Term u = tc_.intConst(0);
+  if (bx > W) {
+    u = tc_.fresh("lane.u", Sort::Int);
+    tc_.setBounds(u, 0, bx / W - 1);
+  }
+  for (int l = 0; l < W; ++l) {
+    std::unordered_map<Term, Term> th{{w1_.tid[0], tc_.add(tc_.mul(tc_.intConst(W), u), tc_.intConst(l))},
+                                      {w1_.tid[1], tc_.intConst(0)},
+                                      {w1_.tid[2], tc_.intConst(0)}};
+    Term vl = tc_.substitute(v, th);
+    std::vector<Term> xl;
+    for (Term x : xs)
+      xl.push_back(tc_.substitute(x, th));
+    if (sameLeaves(vl, xl, how))
+      continue;
+    // Conditions left (a source lane that exists for some segments only): decided with the
+    // lane fixed.
+    Term cl = tc_.mkAnd(tc_.substitute(ctx, th), tc_.inRange(u, 0, static_cast<int64_t>(bx / W - 1)));
+    vl = foldUnder(vl, focus(cl, vl), false);
+    if (!sameLeaves(vl, xl, how)) {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "warp: lane %d of %d: %s\n", l, W, smt::show(vl, 600).c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
 Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (appsWithPrefix(t, "wx.").empty())
     return t;
   Term r = resolveExchanges(t, ctx, 0);
   if (Term s = laneSum(r, ctx, reader))
     return s;
-  return r;
+  return reader ? r : laneFoldsInside(r, ctx);
+}
+
+// t with each warp fold of exchanged values inside it named as its lane fold: a butterfly's max
+// inside the terms of a sum (softmax: exp(x - m), m every lane's max of the row). Exchanges
+// are resolved in the whole of t first; then, top down, each sum or extremum over lane values
+// is offered to laneSum, and where it is not one, its operands are.
+Term Prover::resolveWarpInside(Term t, Term ctx) {
+  if (appsWithPrefix(t, "wx.").empty())
+    return t;
+  return laneFoldsInside(resolveExchanges(t, ctx, 0), ctx);
+}
+
+// r, its exchanges resolved, with each nest of one fold over at least two lanes' values
+// inside it named as its lane fold where laneSum shows it is one (see resolveWarpInside).
+Term Prover::laneFoldsInside(Term r, Term ctx) {
+  int budget = 8; // laneSum attempts: each asks the solver
+  std::unordered_map<Term, Term> memo;
+  std::function<Term(Term)> walk = [&](Term x) -> Term {
+    if (appsWithPrefix(x, "lanev.").empty() || budget <= 0)
+      return x;
+    if (auto m = memo.find(x); m != memo.end())
+      return m->second;
+    Term p, q;
+    Term out = nullptr;
+    // A candidate is a nest of one fold (+, max or min) with at least two lanes' values among
+    // its leaves: a butterfly's rounds.
+    int lanes = 0;
+    bool isMax = false, top = check::extremumOf(x, p, q, isMax);
+    std::function<void(Term)> leaves = [&](Term y) {
+      Term a, b;
+      bool m = false;
+      if (!top && y->kind == smt::Kind::Add) {
+        for (Term k : y->kids)
+          leaves(k);
+      } else if (top && check::extremumOf(y, a, b, m) && m == isMax) {
+        leaves(a);
+        leaves(b);
+      } else if (!appsWithPrefix(y, "lanev.").empty()) {
+        ++lanes; // a lane's value, or one where the lane exists (ite(c, v, 0))
+      }
+    };
+    if (x->sort == Sort::Real && (top || x->kind == smt::Kind::Add))
+      leaves(x);
+    if (lanes >= 2) {
+      --budget;
+      out = laneSum(x, ctx, nullptr);
+    }
+    if (!out) {
+      std::unordered_map<Term, Term> sub;
+      for (Term k : x->kids)
+        if (Term k2 = walk(k); k2 != k)
+          sub[k] = k2;
+      out = sub.empty() ? x : tc_.substitute(x, sub);
+    }
+    memo[x] = out;
+    return out;
+  };
+  return walk(r);
 }
 
 } // namespace ksynth::equiv::prove_detail

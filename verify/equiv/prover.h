@@ -167,9 +167,15 @@ private:
   bool namesWriter(Term t);
   Term resolveExchanges(Term t, Term ctx, int depth);
   Term asWriterSums(Term t);
+  Term renameToWriter(Term t, bool vars);
+  std::string writerFold(const std::string &name);
+  std::unordered_map<std::string, std::string> writerFolds_;
   bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
+  Term resolveWarpInside(Term t, Term ctx);
+  Term laneFoldsInside(Term r, Term ctx);
+  bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx);
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 
