@@ -1,8 +1,8 @@
 ; ksynth query rmsnorm_warp.spec.90 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: a condition is decided where the term is used
-; source lines: 18
+;   within it: the reader's own value in the exchange at line 15 is the one its lane stores there
+; source lines: 15 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -44,6 +44,8 @@
 (declare-const |w3.iter!0| Int)
 (declare-const |w3.entry.c!1| Int)
 (declare-const |w3.iter!1| Int)
+(declare-const |lane.k!0| Int)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -123,6 +125,8 @@
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 511)))
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 511)))
+(assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
+(assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (push 1)
-(assert (not (and (<= 0 (+ (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) (* (- 16) (mod (div (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) 8) 2)) 8)) (<= (+ (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) (* (- 16) (mod (div (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) 8) 2)) 9) 32) (<= (+ (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) (* 32 (div (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32)) (* (- 16) (mod (div (mod (+ (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) (* 32 (div (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div w1.threadIdx.x 2) 2)) 2) 32) 4) 2)) 4) 32) 8) 2)) 9) 32))))
+(assert false)
 (check-sat)
