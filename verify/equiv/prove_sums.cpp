@@ -351,6 +351,22 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   for (size_t p = 0; p < ld->params.size(); ++p)
     m1[ld->params[p]] = l->kids[p + 1];
   lv.push_back({j1, l->kids[0]});
+  // A fold over a warp's lanes (laneSum): j1 is the lane, and its lane's thread reads the
+  // values inside the term (softmax by shuffles: each lane's sum holds its butterfly's max).
+  std::unordered_map<Term, Term> laneReader;
+  int128 lanes = 0;
+  if ((l->name.rfind("lsum.warp.", 0) == 0 || l->name.rfind("lmax.warp.", 0) == 0 ||
+       l->name.rfind("lmin.warp.", 0) == 0) &&
+      tc_.isConst(l->kids[0], &lanes) && lanes > 0 && ld->params.size() == 6) {
+    tc_.setBounds(j1, 0, lanes - 1); // true wherever j1 is used (inside dom)
+    Term bx = g_.blockDim[0], by = g_.blockDim[1];
+    Term L = tc_.add(m1.at(ld->params[0]), tc_.mul(bx, tc_.add(m1.at(ld->params[1]), tc_.mul(by, m1.at(ld->params[2])))));
+    Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(lanes)));
+    laneReader = laneThread(tc_.add(seg, j1));
+    laneReader[w3_.bid[0]] = m1.at(ld->params[3]);
+    laneReader[w3_.bid[1]] = m1.at(ld->params[4]);
+    laneReader[w3_.bid[2]] = m1.at(ld->params[5]);
+  }
   Term g = canonicalKernel(tc_.substitute(ld->body, m1));
   Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
   // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
@@ -380,6 +396,9 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
     g = canonicalKernel(tc_.substitute(in->body, mn));
   }
+  // A butterfly's max inside the terms (softmax by shuffles), read by w1 or by the lane: named
+  // as its lane fold first, so that its lane offsets are not folded one by one below.
+  g = resolveWarpInside(g, dom, laneReader.empty() ? nullptr : &laneReader);
   if (lv.size() > 1)
     g = foldUnder(g, dom);
   std::unordered_map<Term, Term> ms;
@@ -411,7 +430,6 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     if (!appsWithPrefix(g, "lsum.").empty())
       return false;
   }
-  g = resolveWarpInside(g, dom); // a butterfly's max inside the terms (softmax by shuffles)
   matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
   std::vector<Term> phis = indexMaps(f, sd.k, g);
   if (getenv("KSYNTH_DEBUG_EQ"))

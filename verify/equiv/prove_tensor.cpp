@@ -281,20 +281,33 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
           std::find(w1_.bid.begin(), w1_.bid.end(), y) == w1_.bid.end())
         throw GiveUp{"an atomicAdd operand depends on a value ksynth cannot name per thread (" + y->name + ")"};
     }
-    // One thread per block (`if (threadIdx.x == 0) atomicAdd(...)`): a sum over blocks.
+    // One thread per block (`if (threadIdx.x == 0) atomicAdd(...)`): a sum over blocks. One
+    // lane per warp (`if (threadIdx.x % 32 == 0)`, the warp's sum by shuffles): a sum over the
+    // grid's warps, g = the block's warps times the block plus the warp.
     std::unordered_map<Term, Term> th = theta;
     Term range = tc_.mul(g_.gridDim[0], Bt);
     Step st(*this, "atomic additions to '" + T.name + "' at line " + std::to_string(x->stmt->loc.line) +
-                       ": whether one thread per block adds (a model, then a proof that it is always that thread)",
+                       ": whether one thread per block, or one lane per warp, adds (a model, then a proof that it "
+                       "is always that thread or lane)",
             lineOf(*x));
     smt::Result r = solve(tc_.mkAnd(elem, here));
     if (r.status == smt::Status::Sat)
-      if (std::optional<smt::Value> tv = smt::eval(w1_.tid[0], r.model))
+      if (std::optional<smt::Value> tv = smt::eval(w1_.tid[0], r.model)) {
+        Term lane = tc_.intConst(tv->num % 32);
         if (unsat(tc_.mkAnd({elem, here, tc_.ne(w1_.tid[0], tc_.intConst(tv->num))}))) {
           th[w1_.tid[0]] = tc_.intConst(tv->num);
           th[w1_.bid[0]] = g;
           range = g_.gridDim[0];
+        } else if (B % 32 == 0 && B > 32 &&
+                   unsat(tc_.mkAnd({elem, here, tc_.ne(tc_.mod(w1_.tid[0], tc_.intConst(32)), lane)}))) {
+          // The warp's value first, for w1 (its lane fold), then w1 := that lane of warp g.
+          v = resolveWarp(v, tc_.mkAnd(elem, here));
+          Term wpb = tc_.intConst(B / 32);
+          th[w1_.tid[0]] = tc_.add(tc_.mul(tc_.intConst(32), tc_.mod(g, wpb)), lane);
+          th[w1_.bid[0]] = tc_.div(g, wpb);
+          range = tc_.mul(g_.gridDim[0], wpb);
         }
+      }
     Term c = tc_.ite(tc_.substitute(here, th), tc_.substitute(v, th), tc_.realConst(0));
     std::string name = "lsum.atomic." + std::to_string(treeSums_.size());
     treeSums_[name] = check::SumDef{g, c, {}};

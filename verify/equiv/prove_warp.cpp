@@ -291,15 +291,26 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     enum class Fold { Sum, Max, Min } fold = Fold::Sum;
     if (check::extremumOf(v, p, q, isMax))
       fold = isMax ? Fold::Max : Fold::Min;
+    bool mentionsStore = false;
+    for (Term x : appsWithPrefix(va, "lanev."))
+      mentionsStore |= x->name == lanev;
+    if (!mentionsStore)
+      continue; // no value of this exchange's lanes in it (another butterfly's)
     if (fold == Fold::Sum && v->kind != smt::Kind::Add && v->kind != smt::Kind::Ite)
       return nullptr; // no fold at the top (rsqrt of a lane sum): its inside is offered instead
     const char *what = fold == Fold::Sum ? "sum" : fold == Fold::Max ? "max" : "min";
-    // Which lanes exist and which offsets stay in the segment, decided once (a reader whose
-    // coordinates are symbolic, a warp's first lane 32 j, leaves them as conditions).
-    va = foldUnder(va, focus(ctx, va), reader != nullptr);
+    // Pass 0 compares the terms as they are, the reader's lane split where it is symbolic (no
+    // solver: a butterfly's offsets fold once the lane is a constant). Pass 1 first decides,
+    // once, which lanes exist and which offsets stay in the segment (a reader whose
+    // coordinates are symbolic, a warp's first lane 32 j, leaves them as conditions), then
+    // asks the solver where the terms differ.
+    bool split = reader || !pin.count(w1_.tid[0]);
+    for (int pass = 0; pass < 2; ++pass) {
+    if (pass == 1)
+      va = foldUnder(va, focus(ctx, va), reader != nullptr);
     if (getenv("KSYNTH_DEBUG_EQ"))
-      fprintf(stderr, "warp: store %zu, %s over lanes of %s?\n  own %s\n  value %s\n", n, what, smt::show(L, 200).c_str(),
-              smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
+      fprintf(stderr, "warp: store %zu, %s over lanes of %s (pass %d)?\n  own %s\n  value %s\n", n, what,
+              smt::show(L, 200).c_str(), pass, smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
     for (int W : {32, 16, 8, 4, 2}) {
       Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
       Term all = nullptr;
@@ -323,8 +334,10 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
         if (sameLeaves(va, xs, how)) {
           same = true; // the same terms, combined by an associative and commutative fold
-        } else if (!reader && !pin.count(w1_.tid[0]) && laneSplit(va, xs, W, how, ctx)) {
+        } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1)) {
           same = true; // the same terms for each lane of the segment, the lane fixed
+        } else if (pass == 0) {
+          same = false;
         } else if (fold == Fold::Sum) {
           same = unsatFocused(ctx, tc_.ne(va, all));
         } else {
@@ -352,17 +365,22 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
       return tc_.app(name, Sort::Real, args);
     }
+    }
   }
   return nullptr;
 }
 
-// Whether v, the value of a reader w1 whose lane is symbolic (every lane of a butterfly uses
+// Whether v, the value of a reader whose lane is symbolic (every lane of a butterfly uses
 // it), is the fold (sameLeaves' `how`) of xs for each lane of the reader's segment of W
-// lanes: for each l in [0, W), threadIdx.x := W u + l with u one more symbol, ranging over
-// the block's segments. Then the lane's offsets in v, x mod W and x div W, fold on the terms
-// ((W u + l) mod W is l) and the leaves compare as for a reader the context fixes. Blocks of
-// one dimension whose width is a multiple of W only (threadIdx.y and .z are then 0).
-bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx) {
+// lanes: for each l in [0, W), the reader's threadIdx.x, rx, := W u + l with u one more
+// symbol, ranging over the block's segments. Then the lane's offsets in v, x mod W and x div
+// W, fold on the terms ((W u + l) mod W is l) and the leaves compare as for a reader the
+// context fixes. rx is w1's threadIdx.x or a variable the context keeps in [0, blockDim.x)
+// (the lane index of an outer fold over lanes), so the cases cover every value it takes.
+// Blocks of one dimension whose width is a multiple of W only (threadIdx.y and .z are 0).
+bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve) {
+  if (rx->kind != smt::Kind::Var)
+    return false;
   Term p, q;
   bool mx = false;
   if (how == 0 ? v->kind != smt::Kind::Add : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
@@ -373,24 +391,39 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
     return false;
   // One segment: u is 0 (its symbol would stay in offsets the frontend already reduced for
   // a block of W lanes, such as x + 16 - 32 (x div 16)).
+  if (rx != w1_.tid[0]) { // the cases below cover [0, blockDim.x) only
+    Step st(*this, "the reading lane is a thread of the block");
+    if (!unsatFocused(ctx, tc_.mkNot(tc_.inRange(rx, 0, static_cast<int64_t>(bx - 1)))))
+      return false;
+  }
   Term u = tc_.intConst(0);
   if (bx > W) {
     u = tc_.fresh("lane.u", Sort::Int);
     tc_.setBounds(u, 0, bx / W - 1);
   }
   for (int l = 0; l < W; ++l) {
-    std::unordered_map<Term, Term> th{{w1_.tid[0], tc_.add(tc_.mul(tc_.intConst(W), u), tc_.intConst(l))},
-                                      {w1_.tid[1], tc_.intConst(0)},
-                                      {w1_.tid[2], tc_.intConst(0)}};
+    std::unordered_map<Term, Term> th{{rx, tc_.add(tc_.mul(tc_.intConst(W), u), tc_.intConst(l))}};
+    if (rx == w1_.tid[0]) {
+      th[w1_.tid[1]] = tc_.intConst(0);
+      th[w1_.tid[2]] = tc_.intConst(0);
+    }
     Term vl = tc_.substitute(v, th);
     std::vector<Term> xl;
     for (Term x : xs)
       xl.push_back(tc_.substitute(x, th));
     if (sameLeaves(vl, xl, how))
       continue;
+    if (!solve)
+      return false;
     // Conditions left (a source lane that exists for some segments only): decided with the
-    // lane fixed.
+    // lane fixed. A lane the context rules out (lane 0 alone reads: `threadIdx.x % 32 == 0`)
+    // needs nothing.
     Term cl = tc_.mkAnd(tc_.substitute(ctx, th), tc_.inRange(u, 0, static_cast<int64_t>(bx / W - 1)));
+    {
+      Step st(*this, "the context rules this lane out");
+      if (unsatFocused(tc_.tru(), cl))
+        continue;
+    }
     vl = foldUnder(vl, focus(cl, vl), false);
     if (!sameLeaves(vl, xl, how)) {
       if (getenv("KSYNTH_DEBUG_EQ"))
@@ -414,15 +447,15 @@ Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> 
 // inside the terms of a sum (softmax: exp(x - m), m every lane's max of the row). Exchanges
 // are resolved in the whole of t first; then, top down, each sum or extremum over lane values
 // is offered to laneSum, and where it is not one, its operands are.
-Term Prover::resolveWarpInside(Term t, Term ctx) {
+Term Prover::resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (appsWithPrefix(t, "wx.").empty())
     return t;
-  return laneFoldsInside(resolveExchanges(t, ctx, 0), ctx);
+  return laneFoldsInside(resolveExchanges(t, ctx, 0), ctx, reader);
 }
 
 // r, its exchanges resolved, with each nest of one fold over at least two lanes' values
 // inside it named as its lane fold where laneSum shows it is one (see resolveWarpInside).
-Term Prover::laneFoldsInside(Term r, Term ctx) {
+Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader) {
   int budget = 8; // laneSum attempts: each asks the solver
   std::unordered_map<Term, Term> memo;
   std::function<Term(Term)> walk = [&](Term x) -> Term {
@@ -453,7 +486,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx) {
       leaves(x);
     if (lanes >= 2) {
       --budget;
-      out = laneSum(x, ctx, nullptr);
+      out = laneSum(x, ctx, reader);
     }
     if (!out) {
       std::unordered_map<Term, Term> sub;

@@ -173,9 +173,9 @@ private:
   bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
-  Term resolveWarpInside(Term t, Term ctx);
-  Term laneFoldsInside(Term r, Term ctx);
-  bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx);
+  Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
+  Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
+  bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve);
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 
