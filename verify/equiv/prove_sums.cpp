@@ -360,7 +360,8 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       tc_.isConst(l->kids[0], &lanes) && lanes > 0 && ld->params.size() == 6) {
     tc_.setBounds(j1, 0, lanes - 1); // true wherever j1 is used (inside dom)
     Term bx = g_.blockDim[0], by = g_.blockDim[1];
-    Term L = tc_.add(m1.at(ld->params[0]), tc_.mul(bx, tc_.add(m1.at(ld->params[1]), tc_.mul(by, m1.at(ld->params[2])))));
+    Term above = tc_.add(m1.at(ld->params[1]), tc_.mul(by, m1.at(ld->params[2]))); // rows of the block
+    Term L = tc_.add(m1.at(ld->params[0]), tc_.mul(bx, above));
     Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(lanes)));
     laneReader = laneThread(tc_.add(seg, j1));
     laneReader[w3_.bid[0]] = m1.at(ld->params[3]);

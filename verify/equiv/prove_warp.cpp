@@ -306,65 +306,65 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     // asks the solver where the terms differ.
     bool split = reader || !pin.count(w1_.tid[0]);
     for (int pass = 0; pass < 2; ++pass) {
-    if (pass == 1)
-      va = foldUnder(va, focus(ctx, va), reader != nullptr);
-    if (getenv("KSYNTH_DEBUG_EQ"))
-      fprintf(stderr, "warp: store %zu, %s over lanes of %s (pass %d)?\n  own %s\n  value %s\n", n, what,
-              smt::show(L, 200).c_str(), pass, smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
-    for (int W : {32, 16, 8, 4, 2}) {
-      Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
-      Term all = nullptr;
-      std::vector<Term> xs;
-      bool ok = true;
-      for (int k = 0; k < W && ok; ++k) {
-        Term cell = tc_.add(seg, tc_.intConst(k));
-        ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
-        Term x = laneValue(n, *S, cell);
-        xs.push_back(x);
-        all = all ? tc_.add(all, x) : x;
-      }
-      if (!ok)
-        break;
-      bool same = false;
-      {
-        Step s2(*this, std::string("the value is the ") + what + " over the " + std::to_string(W) +
-                           " lanes of the reader's segment of what each stored in the exchange at line " +
-                           std::to_string(st->loc.line),
-                lineOf(*S));
-        int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
-        if (sameLeaves(va, xs, how)) {
-          same = true; // the same terms, combined by an associative and commutative fold
-        } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1)) {
-          same = true; // the same terms for each lane of the segment, the lane fixed
-        } else if (pass == 0) {
-          same = false;
-        } else if (fold == Fold::Sum) {
-          same = unsatFocused(ctx, tc_.ne(va, all));
-        } else {
-          // max(S) = v iff v is at least (most) every element and equals one of them.
-          std::vector<Term> below, isOne;
-          for (Term x : xs) {
-            below.push_back(fold == Fold::Max ? tc_.lt(va, x) : tc_.lt(x, va));
-            isOne.push_back(tc_.eq(va, x));
-          }
-          same = unsatFocused(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne))));
+      if (pass == 1)
+        va = foldUnder(va, focus(ctx, va), reader != nullptr);
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "warp: store %zu, %s over lanes of %s (pass %d)?\n  own %s\n  value %s\n", n, what,
+                smt::show(L, 200).c_str(), pass, smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
+      for (int W : {32, 16, 8, 4, 2}) {
+        Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
+        Term all = nullptr;
+        std::vector<Term> xs;
+        bool ok = true;
+        for (int k = 0; k < W && ok; ++k) {
+          Term cell = tc_.add(seg, tc_.intConst(k));
+          ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
+          Term x = laneValue(n, *S, cell);
+          xs.push_back(x);
+          all = all ? tc_.add(all, x) : x;
         }
+        if (!ok)
+          break;
+        bool same = false;
+        {
+          Step s2(*this, std::string("the value is the ") + what + " over the " + std::to_string(W) +
+                             " lanes of the reader's segment of what each stored in the exchange at line " +
+                             std::to_string(st->loc.line),
+                  lineOf(*S));
+          int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
+          if (sameLeaves(va, xs, how)) {
+            same = true; // the same terms, combined by an associative and commutative fold
+          } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1)) {
+            same = true; // the same terms for each lane of the segment, the lane fixed
+          } else if (pass == 0) {
+            same = false;
+          } else if (fold == Fold::Sum) {
+            same = unsatFocused(ctx, tc_.ne(va, all));
+          } else {
+            // max(S) = v iff v is at least (most) every element and equals one of them.
+            std::vector<Term> below, isOne;
+            for (Term x : xs) {
+              below.push_back(fold == Fold::Max ? tc_.lt(va, x) : tc_.lt(x, va));
+              isOne.push_back(tc_.eq(va, x));
+            }
+            same = unsatFocused(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne))));
+          }
+        }
+        if (!same)
+          continue;
+        Term kk = tc_.fresh("lane.k", Sort::Int);
+        tc_.setBounds(kk, 0, W - 1);
+        Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
+        std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
+                           std::to_string(treeSums_.size());
+        // (body is in w1's coordinates, through seg: the parameters; the reader's are the arguments)
+        std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
+        check::SumDef def{kk, body, params};
+        def.isMax = fold != Fold::Min;
+        treeSums_[name] = def;
+        std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
+        return tc_.app(name, Sort::Real, args);
       }
-      if (!same)
-        continue;
-      Term kk = tc_.fresh("lane.k", Sort::Int);
-      tc_.setBounds(kk, 0, W - 1);
-      Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
-      std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
-                         std::to_string(treeSums_.size());
-      // (body is in w1's coordinates, through seg: the parameters; the reader's are the arguments)
-      std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
-      check::SumDef def{kk, body, params};
-      def.isMax = fold != Fold::Min;
-      treeSums_[name] = def;
-      std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
-      return tc_.app(name, Sort::Real, args);
-    }
     }
   }
   return nullptr;
