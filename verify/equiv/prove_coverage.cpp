@@ -147,6 +147,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // the element whose form along that dimension is B * bid + T * tid + (the rest), the
     // block is the index div B and the thread (index mod B) div T.
     std::vector<std::vector<Term>> tileCands(6); // [2 d]: tid, [2 d + 1]: bid
+    std::vector<std::vector<Term>> groupCands(6); // the same for a group of threads per index
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size()) {
       auto slope = [&](Term t, Term x, int128 &out) {
         return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
@@ -155,7 +156,24 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       for (size_t k = 0; k < co.size(); ++k)
         for (int d = 0; d < 3; ++d) {
           int128 B = 0, T = 0;
-          if (!slope(co[k], w1_.bid[d], B) || !slope(co[k], w1_.tid[d], T) || B < 2 || T < 1 || B % T != 0)
+          if (!slope(co[k], w1_.bid[d], B) || !slope(co[k], w1_.tid[d], T) || B < 2)
+            continue;
+          // A warp (or any group of W threads) per index: B * bid + tid div W, as in a row per
+          // warp. The guess is the group's first thread, W (index mod B): the lane that stores
+          // (lane 0) in every such kernel ksynth has seen; another lane is not guessed.
+          if (T == 0) {
+            for (Term u : smt::subterms(co[k])) {
+              int128 W = 0;
+              if (u->kind == smt::Kind::Div && u->kids[0] == w1_.tid[d] && tc_.isConst(u->kids[1], &W) && W > 1) {
+                groupCands[2 * d].push_back(tc_.mod(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
+                                                    g_.blockDim[d]));
+                groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+                break;
+              }
+            }
+            continue;
+          }
+          if (T < 1 || B % T != 0)
             continue;
           tileCands[2 * d].push_back(
               tc_.mod(tc_.div(tc_.mod(j[k], tc_.intConst(B)), tc_.intConst(T)), g_.blockDim[d]));
@@ -183,6 +201,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         if (!isTid)
           for (Term v : vals)
             ch.push_back({x, v});
+        for (Term v : groupCands[2 * d + (isTid ? 0 : 1)])
+          ch.push_back({x, v});
         std::vector<std::pair<Term, Term>> tiles;
         for (Term v : tileCands[2 * d + (isTid ? 0 : 1)])
           tiles.push_back({x, v});

@@ -362,7 +362,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     Term bx = g_.blockDim[0], by = g_.blockDim[1];
     Term above = tc_.add(m1.at(ld->params[1]), tc_.mul(by, m1.at(ld->params[2]))); // rows of the block
     Term L = tc_.add(m1.at(ld->params[0]), tc_.mul(bx, above));
-    Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(lanes)));
+    Term seg = tc_.mul(tc_.intConst(lanes), tc_.div(L, tc_.intConst(lanes))); // as laneSum names it
     laneReader = laneThread(tc_.add(seg, j1));
     laneReader[w3_.bid[0]] = m1.at(ld->params[3]);
     laneReader[w3_.bid[1]] = m1.at(ld->params[4]);

@@ -312,7 +312,9 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         fprintf(stderr, "warp: store %zu, %s over lanes of %s (pass %d)?\n  own %s\n  value %s\n", n, what,
                 smt::show(L, 200).c_str(), pass, smt::show(own, 300).c_str(), smt::show(va, 600).c_str());
       for (int W : {32, 16, 8, 4, 2}) {
-        Term seg = tc_.sub(L, tc_.mod(L, tc_.intConst(W)));
+        // The segment's first lane, W (L div W): a multiple of W on the terms, so that (seg + k)
+        // mod W folds to k.
+        Term seg = tc_.mul(tc_.intConst(W), tc_.div(L, tc_.intConst(W)));
         Term all = nullptr;
         std::vector<Term> xs;
         bool ok = true;
