@@ -391,13 +391,13 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
   if (!tc_.isConst(g_.blockDim[0], &bx) || !tc_.isConst(g_.blockDim[1], &by) ||
       !tc_.isConst(g_.blockDim[2], &bz) || by != 1 || bz != 1 || bx <= 0 || bx % W != 0)
     return false;
-  // One segment: u is 0 (its symbol would stay in offsets the frontend already reduced for
-  // a block of W lanes, such as x + 16 - 32 (x div 16)).
   if (rx != w1_.tid[0]) { // the cases below cover [0, blockDim.x) only
     Step st(*this, "the reading lane is a thread of the block");
     if (!unsatFocused(ctx, tc_.mkNot(tc_.inRange(rx, 0, static_cast<int64_t>(bx - 1)))))
       return false;
   }
+  // One segment: u is 0 (its symbol would stay in offsets the frontend already reduced for
+  // a block of W lanes, such as x + 16 - 32 (x div 16)).
   Term u = tc_.intConst(0);
   if (bx > W) {
     u = tc_.fresh("lane.u", Sort::Int);
@@ -442,7 +442,7 @@ Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> 
   Term r = resolveExchanges(t, ctx, 0);
   if (Term s = laneSum(r, ctx, reader))
     return s;
-  return reader ? r : laneFoldsInside(r, ctx);
+  return reader ? r : laneFoldsInside(r, ctx, nullptr, false); // (r itself was just offered)
 }
 
 // t with each warp fold of exchanged values inside it named as its lane fold: a butterfly's max
@@ -457,7 +457,7 @@ Term Prover::resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, 
 
 // r, its exchanges resolved, with each nest of one fold over at least two lanes' values
 // inside it named as its lane fold where laneSum shows it is one (see resolveWarpInside).
-Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader) {
+Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader, bool offerTop) {
   int budget = 8; // laneSum attempts: each asks the solver
   std::unordered_map<Term, Term> memo;
   std::function<Term(Term)> walk = [&](Term x) -> Term {
@@ -484,7 +484,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
         ++lanes; // a lane's value, or one where the lane exists (ite(c, v, 0))
       }
     };
-    if (x->sort == Sort::Real && (top || x->kind == smt::Kind::Add))
+    if (x->sort == Sort::Real && (top || x->kind == smt::Kind::Add) && (offerTop || x != r))
       leaves(x);
     if (lanes >= 2) {
       --budget;

@@ -174,7 +174,8 @@ private:
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
-  Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
+  Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
+                       bool offerTop = true);
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve);
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
