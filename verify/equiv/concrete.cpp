@@ -203,13 +203,46 @@ double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b
 std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                const ConcreteOptions &o) {
   std::set<int64_t> vals = {1, 2, 3};
+  std::set<int64_t> blocks; // the launch's block extents past 3
   interp::Env env;
   for (const ir::ExprPtr &e : o.block) {
     Value v;
     if (e && interp::evalConstExpr(k, env, *e, v) && v.kind == Value::Kind::Int && v.i > 3 && v.i <= 1024) {
       int64_t b = static_cast<int64_t>(v.i);
       vals.insert({b - 1, b + 1});
+      blocks.insert(b);
     }
+  }
+  // A path taken only where a size is a multiple of m (`C % 4 == 0`: a float4 path) does m
+  // times the work per thread: the size one past the block there is m (b + 1), and m itself.
+  std::set<int64_t> moduli;
+  std::function<void(const ir::Expr &)> modOf = [&](const ir::Expr &e) {
+    const ir::Expr *x = e.args.empty() ? nullptr : e.args[0].get();
+    while (x && x->op == ir::Op::Cast)
+      x = x->args[0].get();
+    if (e.op == ir::Op::Rem && x && x->op == ir::Op::VarRef && b.dimOfVar.count(x->id) &&
+        e.args[1]->op == ir::Op::Const && e.args[1]->ival >= 2 && e.args[1]->ival <= 64)
+      moduli.insert(e.args[1]->ival);
+    for (const ir::ExprPtr &a : e.args)
+      modOf(*a);
+  };
+  std::function<void(const ir::Block &)> walk = [&](const ir::Block &bl) {
+    for (const ir::StmtPtr &st : bl) {
+      for (const ir::ExprPtr &e : {st->value, st->value2, st->ptr, st->cond})
+        if (e)
+          modOf(*e);
+      for (const ir::ExprPtr &e : st->index)
+        modOf(*e);
+      for (const ir::Block *sub : {&st->pre, &st->body, &st->elseBody, &st->step})
+        walk(*sub);
+    }
+  };
+  walk(k.body);
+  std::set<int64_t> multiples; // (tested one dim at a time, after the others)
+  for (int64_t m : moduli) {
+    multiples.insert(m);
+    for (int64_t bl : blocks)
+      multiples.insert(m * (bl + 1));
   }
   std::vector<int64_t> cand(vals.begin(), vals.end());
   std::vector<Sizes> out;
@@ -254,6 +287,13 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
       sz[d.name] = 1 + static_cast<int64_t>(rng() % static_cast<uint64_t>(top));
     add(sz);
   }
+  for (const spec::Dim &d : s.dims)
+    for (int64_t v : multiples) {
+      Sizes sz;
+      for (const spec::Dim &e : s.dims)
+        sz[e.name] = e.name == d.name ? v : 1;
+      add(sz);
+    }
   std::map<Sizes, double> cost;
   for (const Sizes &sz : out)
     cost[sz] = sizeCost(k, s, b, o, sz);

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -55,6 +56,15 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   // (its writers are resolved inside the lane sum's terms); then shared memory, whose writers'
   // values may hold exchanges again.
   a = resolveWarp(resolveShared(resolveWarp(a, ctx), ctx, 0), ctx);
+  // A choice between loops (a float4 path where C % 4 == 0, a scalar loop otherwise): each
+  // case on its own, its sums matched under its condition.
+  if (a->kind == smt::Kind::Ite && !appsWithPrefix(a, "lsum.").empty() && appsWithPrefix(a->kids[0], "lsum.").empty()) {
+    Term c = a->kids[0];
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "equal (depth %d): each case of %s\n", depth, smt::show(c, 200).c_str());
+    return equalTerms(a->kids[1], b, tc_.mkAnd(ctx, c), depth, why) &&
+           equalTerms(a->kids[2], b, tc_.mkAnd(ctx, tc_.mkNot(c)), depth, why);
+  }
   std::unordered_map<Term, Term> subA, subB;
   std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
   std::set<Term> usedS;
@@ -345,12 +355,10 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   struct Level {
     Term j, n;
   };
-  std::vector<Level> lv;
   Term j1 = tc_.fresh("bij.j", Sort::Int);
   std::unordered_map<Term, Term> m1{{ld->iter, j1}};
   for (size_t p = 0; p < ld->params.size(); ++p)
     m1[ld->params[p]] = l->kids[p + 1];
-  lv.push_back({j1, l->kids[0]});
   // A fold over a warp's lanes (laneSum): j1 is the lane, and its lane's thread reads the
   // values inside the term (softmax by shuffles: each lane's sum holds its butterfly's max).
   std::unordered_map<Term, Term> laneReader;
@@ -368,140 +376,226 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     laneReader[w3_.bid[1]] = m1.at(ld->params[4]);
     laneReader[w3_.bid[2]] = m1.at(ld->params[5]);
   }
-  Term g = canonicalKernel(tc_.substitute(ld->body, m1));
-  Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
-  // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
-  // one more level, up to three.
-  for (;;) {
-    g = resolveSharedIn(g, dom);
-    // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
-    if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App &&
-        g->kids[1]->name.rfind("lsum.", 0) == 0 && g->kids[2] == tc_.realConst(0)) {
-      std::vector<Term> args = g->kids[1]->kids;
-      args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
-      g = tc_.app(g->kids[1]->name, Sort::Real, args);
-    }
-    if (lv.size() >= 3 || g->kind != smt::Kind::App || g->name.rfind("lsum.", 0) != 0)
-      break;
-    const check::SumDef *in = kernelSum(g->name);
-    if (!in)
-      return false;
-    Term jn = tc_.fresh("bij.j", Sort::Int);
-    int128 nn = 0;
-    if (tc_.isConst(g->kids[0], &nn) && nn > 0)
-      tc_.setBounds(jn, 0, nn - 1); // true wherever jn is used (inside dom), lets i/16 fold
-    std::unordered_map<Term, Term> mn{{in->iter, jn}};
-    for (size_t p = 0; p < in->params.size(); ++p)
-      mn[in->params[p]] = g->kids[p + 1];
-    lv.push_back({jn, g->kids[0]});
-    dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
-    g = canonicalKernel(tc_.substitute(in->body, mn));
-  }
-  // A butterfly's max inside the terms (softmax by shuffles), read by w1 or by the lane: named
-  // as its lane fold first, so that its lane offsets are not folded one by one below.
-  g = resolveWarpInside(g, dom, laneReader.empty() ? nullptr : &laneReader);
-  if (lv.size() > 1)
-    g = foldUnder(g, dom);
+  Term g0 = canonicalKernel(tc_.substitute(ld->body, m1));
+  Term dom0 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
   std::unordered_map<Term, Term> ms;
   for (size_t p = 0; p < sd.params.size(); ++p)
     ms[sd.params[p]] = q->kids[p + 2];
-  Term f = tc_.substitute(sd.body, ms); // free in sd.k
-  // Sums inside the terms that do not depend on the iteration (layernorm's mean inside the
-  // variance) are matched first and replaced by one unknown on both sides.
-  if (getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g, 800).c_str());
-  if (!appsWithPrefix(g, "lsum.").empty()) {
-    std::unordered_map<Term, Term> subG, subF;
-    for (Term gl : appsWithPrefix(g, "lsum.")) {
-      bool invariant = true;
-      for (const Level &L : lv)
-        invariant &= !tc_.mentions(gl, L.j);
-      for (Term fq : appsWithPrefix(f, "ssum."))
-        if (invariant && !subG.count(gl) && !tc_.mentions(fq, sd.k)) {
-          std::string why;
-          if (equalTerms(gl, fq, ctx, depth + 1, why)) {
-            Term sigma = tc_.fresh("eq.sum", Sort::Real);
-            subG[gl] = sigma;
-            subF[fq] = sigma;
+  // The rest, from the levels found so far (recursive where the term is a choice on the sizes).
+  std::function<bool(std::vector<Level>, Term, Term, Term)> rest = [&](std::vector<Level> lv, Term g, Term dom,
+                                                                        Term ctx) -> bool {
+    // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
+    // one more level, up to three.
+    for (;;) {
+      g = resolveSharedIn(g, dom);
+      // A choice that no level's index decides (a float4 path where C % 4 == 0, a scalar loop
+      // otherwise): each case is proven on its own, under its condition.
+      if (g->kind == smt::Kind::Ite && std::none_of(lv.begin(), lv.end(), [&](const Level &L) {
+            return tc_.mentions(g->kids[0], L.j);
+          })) {
+        Term c = g->kids[0];
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex %s: each case of %s\n", l->name.c_str(), smt::show(c, 200).c_str());
+        return rest(lv, g->kids[1], tc_.mkAnd(dom, c), tc_.mkAnd(ctx, c)) &&
+               rest(lv, g->kids[2], tc_.mkAnd(dom, tc_.mkNot(c)), tc_.mkAnd(ctx, tc_.mkNot(c)));
+      }
+      // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
+      if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App &&
+          g->kids[1]->name.rfind("lsum.", 0) == 0 && g->kids[2] == tc_.realConst(0)) {
+        std::vector<Term> args = g->kids[1]->kids;
+        args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
+        g = tc_.app(g->kids[1]->name, Sort::Real, args);
+      }
+      if (lv.size() >= 3 || g->kind != smt::Kind::App || g->name.rfind("lsum.", 0) != 0)
+        break;
+      const check::SumDef *in = kernelSum(g->name);
+      if (!in)
+        return false;
+      Term jn = tc_.fresh("bij.j", Sort::Int);
+      int128 nn = 0;
+      if (tc_.isConst(g->kids[0], &nn) && nn > 0)
+        tc_.setBounds(jn, 0, nn - 1); // true wherever jn is used (inside dom), lets i/16 fold
+      std::unordered_map<Term, Term> mn{{in->iter, jn}};
+      for (size_t p = 0; p < in->params.size(); ++p)
+        mn[in->params[p]] = g->kids[p + 1];
+      lv.push_back({jn, g->kids[0]});
+      dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
+      g = canonicalKernel(tc_.substitute(in->body, mn));
+    }
+    // A butterfly's max inside the terms (softmax by shuffles), read by w1 or by the lane: named
+    // as its lane fold first, so that its lane offsets are not folded one by one below.
+    g = resolveWarpInside(g, dom, laneReader.empty() ? nullptr : &laneReader);
+    if (lv.size() > 1)
+      g = foldUnder(g, dom);
+    Term f = tc_.substitute(sd.body, ms); // free in sd.k
+    // Sums inside the terms that do not depend on the iteration (layernorm's mean inside the
+    // variance) are matched first and replaced by one unknown on both sides.
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g, 800).c_str());
+    if (!appsWithPrefix(g, "lsum.").empty()) {
+      std::unordered_map<Term, Term> subG, subF;
+      for (Term gl : appsWithPrefix(g, "lsum.")) {
+        bool invariant = true;
+        for (const Level &L : lv)
+          invariant &= !tc_.mentions(gl, L.j);
+        for (Term fq : appsWithPrefix(f, "ssum."))
+          if (invariant && !subG.count(gl) && !tc_.mentions(fq, sd.k)) {
+            std::string why;
+            if (equalTerms(gl, fq, ctx, depth + 1, why)) {
+              Term sigma = tc_.fresh("eq.sum", Sort::Real);
+              subG[gl] = sigma;
+              subF[fq] = sigma;
+            }
+          }
+      }
+      g = tc_.substitute(g, subG);
+      f = tc_.substitute(f, subF);
+      if (!appsWithPrefix(g, "lsum.").empty())
+        return false;
+    }
+    matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
+    std::vector<Term> js;
+    for (const Level &L : lv)
+      js.push_back(L.j);
+    Term zeroR = g->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
+    // The checks for one map phi. terms: the kernel's term, or, for a chunk per iteration
+    // (below), its elements, element c at jc = c (jc the chunk's level, the last of levels).
+    auto mapHolds = [&](Term phi, const std::vector<Level> &levels, const std::vector<Term> &terms, Term jc) {
+      std::vector<Term> jv;
+      for (const Level &L : levels)
+        jv.push_back(L.j);
+      // Affine in the levels with constant slopes; the inner slope 1 (tiles of the outer).
+      Term c = nullptr;
+      std::vector<int128> slope;
+      if (!affineIn(phi, jv, c, slope))
+        return false;
+      Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
+      Step st(*this, "a kernel loop's sum is the spec's sum '" + q->name +
+                         "' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range");
+      // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere (per element of a
+      // chunk: jc fixed)
+      for (size_t e = 0; e < terms.size(); ++e) {
+        std::unordered_map<Term, Term> at;
+        if (jc)
+          at[jc] = tc_.intConst(static_cast<int64_t>(e));
+        Term phie = tc_.substitute(phi, at), livee = tc_.substitute(live, at);
+        Term fphi = tc_.substitute(f, {{sd.k, phie}});
+        if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkOr(tc_.mkAnd(livee, tc_.eq(terms[e], fphi)),
+                                                      tc_.mkAnd(tc_.mkNot(livee), tc_.eq(terms[e], zeroR))))))) {
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "reindex: %s fails for phi = %s (element %zu)\n  kernel %s\n  spec %s\n  %s\n", "terms",
+                    smt::show(phi).c_str(), e, smt::show(terms[e], 800).c_str(), smt::show(fphi, 800).c_str(),
+                    lastUnknown_.c_str());
+          return false;
+        }
+      }
+      // (2) one-to-one where in range
+      std::unordered_map<Term, Term> other;
+      std::vector<Term> differ;
+      for (const Level &L : levels) {
+        Term j2 = tc_.fresh("bij.j", Sort::Int);
+        other[L.j] = j2;
+        differ.push_back(tc_.ne(L.j, j2));
+      }
+      // (the ranges are rebuilt: a level with known bounds folds its own range away)
+      auto rangesAt = [&](const std::unordered_map<Term, Term> &m) {
+        std::vector<Term> r{ctx};
+        for (const Level &L : levels) {
+          Term jx = tc_.substitute(L.j, m);
+          r.push_back(tc_.le(tc_.intConst(0), jx));
+          r.push_back(tc_.lt(jx, tc_.substitute(L.n, m)));
+        }
+        return tc_.mkAnd(r);
+      };
+      Term domj = jc ? tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jc), tc_.lt(jc, levels.back().n)}) : dom;
+      Term dom2 = rangesAt(other), phi2 = tc_.substitute(phi, other), live2 = tc_.substitute(live, other);
+      Step st1(*this, "the index map is one-to-one where it is in the spec's range");
+      if (!unsat(tc_.mkAnd({domj, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)}))) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi, 400).c_str());
+        return false;
+      }
+      // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
+      // outer level: slopes (T, 1); a strided inner level: slopes (1, S))
+      Term k = tc_.fresh("bij.k", Sort::Int);
+      std::unordered_map<Term, Term> pre = preimageOf(jv, c, slope, k);
+      if (pre.empty())
+        return false;
+      Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
+      Step st2(*this, "the index map reaches every index of the spec's range");
+      if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)}))) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi, 400).c_str());
+        return false;
+      }
+      return true;
+    };
+    std::vector<Term> phis = indexMaps(f, sd.k, g);
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g, 800).c_str());
+    for (Term phi : phis)
+      if (mapHolds(phi, lv, {g}, nullptr))
+        return true;
+    // A chunk of terms per iteration: a float4's four elements (v.x + v.y + v.z + v.w), an
+    // unrolled product over a 16-wide slice. Its n terms are one more level jc over [0, n):
+    // the element whose map is s * c past the smallest is the one at jc = c, so that the map
+    // over all levels is phi_min + s jc.
+    Term guard = nullptr, body = g;
+    if (g->kind == smt::Kind::Ite && g->kids[2] == zeroR) {
+      guard = g->kids[0];
+      body = g->kids[1];
+    }
+    std::vector<Term> elems;
+    std::function<void(Term)> flatten = [&](Term t) {
+      if (t->kind == smt::Kind::Add && t->sort == Sort::Real)
+        for (Term x : t->kids)
+          flatten(x);
+      else
+        elems.push_back(guard ? tc_.ite(guard, t, zeroR) : t);
+    };
+    flatten(body);
+    if (elems.size() < 2 || elems.size() > 64)
+      return false;
+    std::vector<std::vector<Term>> elemMaps;
+    for (Term t : elems)
+      elemMaps.push_back(indexMaps(f, sd.k, t));
+    for (Term phi0 : elemMaps[0]) {
+      // Each element's map at a constant distance from element 0's.
+      std::vector<std::pair<int128, size_t>> off{{0, 0}};
+      for (size_t e = 1; e < elems.size(); ++e)
+        for (Term p : elemMaps[e]) {
+          int128 d = 0;
+          if (tc_.isConst(tc_.sub(p, phi0), &d)) {
+            off.push_back({d, e});
+            break;
           }
         }
-    }
-    g = tc_.substitute(g, subG);
-    f = tc_.substitute(f, subF);
-    if (!appsWithPrefix(g, "lsum.").empty())
-      return false;
-  }
-  matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)
-  std::vector<Term> phis = indexMaps(f, sd.k, g);
-  if (getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g, 800).c_str());
-  std::vector<Term> js;
-  for (const Level &L : lv)
-    js.push_back(L.j);
-  for (Term phi : phis) {
-    // Affine in the levels with constant slopes; the inner slope 1 (tiles of the outer).
-    Term c = nullptr;
-    std::vector<int128> slope;
-    if (!affineIn(phi, js, c, slope))
-      continue;
-    Term live = tc_.mkAnd(tc_.le(lo, phi), tc_.lt(phi, hi));
-    Term fphi = tc_.substitute(f, {{sd.k, phi}});
-    Term zeroR = g->sort == Sort::Real ? tc_.realConst(0) : tc_.intConst(0);
-    Step st(*this, "a kernel loop's sum is the spec's sum '" + q->name +
-                       "' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range");
-    // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere
-    if (!unsat(tc_.mkAnd(dom, tc_.mkNot(tc_.mkOr(tc_.mkAnd(live, tc_.eq(g, fphi)),
-                                                  tc_.mkAnd(tc_.mkNot(live), tc_.eq(g, zeroR)))))))
-      {
+      if (off.size() != elems.size())
+        continue;
+      std::sort(off.begin(), off.end());
+      int128 s = off[1].first - off[0].first;
+      bool even = s != 0;
+      for (size_t c = 0; even && c < off.size(); ++c)
+        even = off[c].first - off[0].first == s * static_cast<int128>(c);
+      if (!even)
+        continue;
+      Term jc = tc_.fresh("bij.chunk", Sort::Int);
+      tc_.setBounds(jc, 0, static_cast<int64_t>(elems.size()) - 1);
+      std::vector<Level> lvc = lv;
+      lvc.push_back({jc, tc_.intConst(static_cast<int64_t>(elems.size()))});
+      std::vector<Term> ordered;
+      for (const auto &[d, e] : off)
+        ordered.push_back(elems[e]);
+      Term phi = tc_.add(tc_.add(phi0, tc_.intConst(off[0].first)), tc_.mul(tc_.intConst(s), jc));
       if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "reindex: %s fails for phi = %s\n  kernel %s\n  spec %s\n  %s\n", "terms",
-                smt::show(phi).c_str(), smt::show(g, 800).c_str(), smt::show(fphi, 800).c_str(),
-                lastUnknown_.c_str());
-      continue;
+        fprintf(stderr, "reindex: a chunk of %zu terms per iteration, map %s\n", elems.size(),
+                smt::show(phi, 400).c_str());
+      if (mapHolds(phi, lvc, ordered, jc))
+        return true;
     }
-    // (2) one-to-one where in range
-    std::unordered_map<Term, Term> other;
-    std::vector<Term> differ;
-    for (const Level &L : lv) {
-      Term j2 = tc_.fresh("bij.j", Sort::Int);
-      other[L.j] = j2;
-      differ.push_back(tc_.ne(L.j, j2));
-    }
-    // (the ranges are rebuilt: a level with known bounds folds its own range away)
-    auto rangesAt = [&](const std::unordered_map<Term, Term> &m) {
-      std::vector<Term> r{ctx};
-      for (const Level &L : lv) {
-        Term jv = tc_.substitute(L.j, m);
-        r.push_back(tc_.le(tc_.intConst(0), jv));
-        r.push_back(tc_.lt(jv, tc_.substitute(L.n, m)));
-      }
-      return tc_.mkAnd(r);
-    };
-    Term dom2 = rangesAt(other), phi2 = tc_.substitute(phi, other), live2 = tc_.substitute(live, other);
-    Step st1(*this, "the index map is one-to-one where it is in the spec's range");
-    if (!unsat(tc_.mkAnd({dom, dom2, live, live2, tc_.eq(phi, phi2), tc_.mkOr(differ)})))
-      {
-      if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "reindex: %s fails for phi = %s\n", "one-to-one", smt::show(phi, 400).c_str());
-      continue;
-    }
-    // (3) onto [lo, hi): the preimage of k, by division by the larger slope (tiles of the
-    // outer level: slopes (T, 1); a strided inner level: slopes (1, S))
-    Term k = tc_.fresh("bij.k", Sort::Int);
-    std::unordered_map<Term, Term> pre = preimageOf(js, c, slope, k);
-    if (pre.empty())
-      continue;
-    Term hit = tc_.mkAnd(rangesAt(pre), tc_.eq(tc_.substitute(phi, pre), k));
-    Step st2(*this, "the index map reaches every index of the spec's range");
-    if (!unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(hit)})))
-      {
-      if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "reindex: %s fails for phi = %s\n", "onto", smt::show(phi, 400).c_str());
-      continue;
-    }
-    return true;
-  }
-  return false;
+    return false;
+  };
+  return rest({{j1, l->kids[0]}}, g0, dom0, ctx);
 }
 
 } // namespace ksynth::equiv::prove_detail

@@ -139,6 +139,38 @@ __global__ void row_sum(const float *X, float *Y, int R, int C) {
   CHECK(prove(c2, "Y").equivalence == Status::Unknown);
 }
 
+TEST_CASE("prove: a chunk of terms per iteration is one more level; a repeated or skipped element is not") {
+  // Four elements per iteration where C % 4 == 0 (as a float4 would read them), one otherwise:
+  // each case of the size condition on its own, the four terms as a level of four.
+  const char *good = R"(
+__global__ void row_sum(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r < R) {
+    float acc = 0.0f;
+    if (C % 4 == 0) {
+      for (int c = 0; c < C / 4; ++c)
+        acc += X[r * C + 4 * c + 2] + X[r * C + 4 * c] + X[r * C + 4 * c + 3] + X[r * C + 4 * c + 1];
+    } else {
+      for (int c = 0; c < C; ++c) acc += X[r * C + c];
+    }
+    Y[r] = acc;
+  }
+})";
+  Case c = make(kRowSum, good, {"64"}, {"(R + 63) / 64"});
+  CHECK(prove(c, "Y").equivalence == Status::Proven);
+  auto twin = [&](const std::string &from, const std::string &to) {
+    std::string bad = good;
+    REQUIRE(bad.find(from) != std::string::npos);
+    bad.replace(bad.find(from), from.size(), to);
+    Case cb = make(kRowSum, bad, {"64"}, {"(R + 63) / 64"});
+    return prove(cb, "Y").equivalence;
+  };
+  CHECK(twin("4 * c + 3]", "4 * c + 2]") == Status::Unknown);                    // x, y, z, z
+  CHECK(twin("c < C / 4;", "c < C / 8;") == Status::Unknown);                    // half the chunks
+  CHECK(twin("X[r * C + 4 * c]", "X[r * C + 4 * c + 4]") == Status::Unknown);     // 1, 2, 3, 4
+  CHECK(twin("for (int c = 0; c < C; ++c)", "for (int c = 1; c < C; ++c)") == Status::Unknown); // other case
+}
+
 TEST_CASE("prove: a value staged in shared memory comes from its writer; a later overwrite is seen") {
   const char *good = R"(
 __global__ void scale(const float *X, float *Y, int N) {
