@@ -51,9 +51,9 @@ def main():
     sass_tool = shutil.which("cuobjdump")
     print(f"Compiled with nvcc for {a.arch}; " + ("SASS from cuobjdump" if sass_tool else
           "PTX (cuobjdump is not installed here: v4 accesses in PTX become LDG.E.128/STG.E.128)") + ".\n")
-    print("| kernel | spec | 128-bit loads | 128-bit stores | scalar global loads | shuffles | FMAs | shared loads "
-          "| local accesses | registers | spills (st/ld bytes) |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| kernel | spec | 128-bit loads | 128-bit stores | scalar global loads | shuffles | FMAs | tensor-core MMAs "
+          "| shared loads | local accesses | registers | spills (st/ld bytes) |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as tmp:
         for path, spec in kernels():
             if a.only and a.only not in path:
@@ -62,7 +62,7 @@ def main():
             p = subprocess.run(["nvcc", f"-arch={a.arch}", "-ptx", "-o", ptx, os.path.join(ROOT, path)],
                                capture_output=True, text=True)
             if p.returncode != 0:
-                print(f"| {path} | {spec} | nvcc failed: {p.stderr.strip()[:80]} | | | | | | | | |")
+                print(f"| {path} | {spec} | nvcc failed: {p.stderr.strip()[:80]} | | | | | | | | | |")
                 continue
             text = open(ptx).read()
             v = subprocess.run(["ptxas", f"-arch={a.arch}", "-v", ptx, "-o", os.path.join(tmp, "k.cubin")],
@@ -77,6 +77,7 @@ def main():
                 ld = count(r"LDG\.E(?!\.128)", s)
                 shfl = count(r"SHFL", s)
                 fma, lds, local = count(r"\bFFMA\b", s), count(r"\bLDS\b", s), count(r"\b(LDL|STL)\b", s)
+                mma = count(r"\bHMMA\b", s)
             else:
                 ld128 = count(r"ld\.global(\.\w+)*\.v4\.", text)
                 st128 = count(r"st\.global(\.\w+)*\.v4\.", text)
@@ -85,7 +86,9 @@ def main():
                 fma = count(r"\bfma\.rn\.f32\b", text)
                 lds = count(r"\bld\.shared\.", text)
                 local = count(r"\b(ld|st)\.local\.", text)
-            print(f"| {path} | {spec} | {ld128} | {st128} | {ld} | {shfl} | {fma} | {lds} | {local} | {regs} | {spills} |")
+                mma = count(r"\b(wmma\.mma|mma)\.sync\b", text)
+            print(f"| {path} | {spec} | {ld128} | {st128} | {ld} | {shfl} | {fma} | {mma} | {lds} | {local} | {regs} | "
+                  f"{spills} |")
     return 0
 
 

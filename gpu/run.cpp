@@ -197,11 +197,9 @@ RunReport runOnCpu(const Plan &p, const ir::Kernel &k, const spec::Spec &s, cons
       return rep;
     }
     if (!run.faults.empty()) {
-      static const char *names[] = {"access", "barrier", "integer overflow", "division by zero",
-                                    "out-of-bounds access", "assertion failure"};
       const interp::Fault &f = run.faults.front();
       rep.failure = "fault";
-      rep.error = "repeat " + std::to_string(r) + ": " + names[static_cast<int>(f.event.kind)] + " by block (" +
+      rep.error = "repeat " + std::to_string(r) + ": " + interp::eventKindName(f.event.kind) + " by block (" +
                   std::to_string(f.thread.block.x) + "," + std::to_string(f.thread.block.y) + "," +
                   std::to_string(f.thread.block.z) + ") thread (" + std::to_string(f.thread.thread.x) + "," +
                   std::to_string(f.thread.thread.y) + "," + std::to_string(f.thread.thread.z) + ")";

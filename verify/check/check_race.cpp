@@ -50,6 +50,9 @@ bool Checker::replayRace(RaceAccess a, RaceAccess b, bool shared, const smt::Ass
     ob.notes.push_back({{}, std::string(sameBlk ? "no barrier separates them"
                                                 : "the threads are in different blocks, which never synchronise") +
                                 how + "; " + sizesText(env)});
+    if (sa->warpCollective || sb->warpCollective)
+      ob.notes.push_back({{}, "a WMMA load or store is the whole warp's: CUDA does not say which lane accesses "
+                              "which element, so another lane of the warp may make it (__syncwarp() orders them)"});
     ob.witness = witnessJson(env, {i1, i2});
     ob.witness["address"] = e1.flat;
     ob.witness["accesses"] = {{{"line", sa->loc.line}, {"col", sa->loc.col}, {"write", wa}},
@@ -255,7 +258,11 @@ void Checker::checkRaces() {
       std::vector<Term> hints;
       for (Term N : strideSymbols(tc_, x.flat))
         delinearise(tc_, x.flat, y.flat, {nullptr, N}, hints);
-      Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), distinctThreads(), sync, tc_.mkAnd(hints)});
+      // A WMMA access is the warp's (which lane makes it is not specified): against another
+      // access, even the same lane's, it races unless a barrier comes between.
+      bool collective = (x.stmt->warpCollective || y.stmt->warpCollective) && x.stmt != y.stmt;
+      Term threads = collective ? tc_.mkOr(distinctThreads(), sameWarp()) : distinctThreads();
+      Term c = tc_.mkAnd({x.pc, y.pc, tc_.eq(x.flat, y.flat), threads, sync, tc_.mkAnd(hints)});
       const ir::Stmt *sa = x.stmt, *sb = y.stmt;
       bool wa = x.write, wb = y.write, aa = x.atomic, ab = y.atomic;
       cands.push_back({c, [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {

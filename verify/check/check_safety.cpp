@@ -2,6 +2,8 @@
 
 #include "verify/check/checker_internal.h"
 
+#include "util/invariant.h"
+
 #include <cassert>
 #include <functional>
 #include <map>
@@ -77,6 +79,56 @@ void Checker::checkBarriers() {
                      }});
   }
   settle(o, cands);
+}
+
+// Values a warp-wide operation needs alike in every lane (a WMMA call's pointer and leading
+// dimension): two lanes of one warp at the same site, in the same iterations, holding
+// different ones. Replayed: both lanes run, and their values at the site differ.
+void Checker::uniformCandidates(std::vector<Candidate> &cands) {
+  for (size_t i = 0; i < m1_.uniforms.size() && i < m2_.uniforms.size(); ++i) {
+    const UniformSite &x = m1_.uniforms[i], &y = m2_.uniforms[i];
+    KSYNTH_INVARIANT(x.stmt == y.stmt, "both copies of the thread list uniform sites in one order");
+    std::vector<Term> c{x.pc, y.pc, sameWarp(), distinctThreads(), tc_.ne(x.value, y.value)};
+    for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
+      c.push_back(tc_.eq(x.iters[j], y.iters[j]));
+    const ir::Stmt *st = x.stmt;
+    cands.push_back({tc_.mkAnd(c), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                       interp::Env env = envFrom(m);
+                       interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                       auto values = [&](const interp::ThreadId &t, std::string &taint) {
+                         std::vector<int64_t> v;
+                         for (const interp::Event &e : interp::runThread(k_, env, t).events)
+                           if (e.kind == interp::EventKind::Uniform && e.stmt == st) {
+                             v.push_back(e.flat);
+                             if (taint.empty())
+                               taint = e.taint;
+                           }
+                         return v;
+                       };
+                       std::string taint;
+                       std::vector<int64_t> v1 = values(i1, taint), v2 = values(i2, taint);
+                       size_t n = std::min(v1.size(), v2.size());
+                       size_t at = 0;
+                       while (at < n && v1[at] == v2[at])
+                         ++at;
+                       if (at == n) {
+                         why = "both lanes held the same value there when run concretely";
+                         return false;
+                       }
+                       if (!taint.empty()) {
+                         why = "depends on " + taint;
+                         return false;
+                       }
+                       ob.reason = st->text;
+                       ob.loc = st->loc;
+                       ob.notes.push_back({st->loc, "it is " + std::to_string(v1[at]) + " for " + threadText(i1, env) +
+                                                        " and " + std::to_string(v2[at]) + " for " +
+                                                        threadText(i2, env) + ", one warp (call " +
+                                                        std::to_string(at + 1) + " of the site); " + sizesText(env)});
+                       ob.witness = witnessJson(env, {i1, i2});
+                       return true;
+                     }});
+  }
 }
 
 // ---- bounds -------------------------------------------------------------------------------
@@ -218,8 +270,12 @@ void Checker::checkAsserts(ir::AssertKind which) {
   bool any = false;
   for (const AssertSite &s : m1_.asserts)
     any |= s.stmt->assertKind == which;
+  if (which == ir::AssertKind::Warp)
+    any |= !m1_.uniforms.empty();
   if (implicit && !any)
     return; // reported only for kernels that use a warp-level primitive (a vector access)
+  if (which == ir::AssertKind::Warp)
+    uniformCandidates(cands);
   for (const AssertSite &s : m1_.asserts) {
     const ir::Stmt *st = s.stmt;
     if (st->assertKind != which)

@@ -80,6 +80,7 @@ private:
   Term sameBlock();
   Term linearTid(const ThreadSyms &t);
   Term sameWarp();
+  void uniformCandidates(std::vector<Candidate> &cands);
 
   // check_race.cpp
   static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp);

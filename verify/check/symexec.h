@@ -130,6 +130,14 @@ struct AssertSite {
   Term cond = nullptr;
 };
 
+// An assert.uniform: the value the lane holds there, with its loops' iterations.
+struct UniformSite {
+  const ir::Stmt *stmt = nullptr;
+  Term pc = nullptr;
+  Term value = nullptr;
+  std::vector<Term> iters;
+};
+
 struct LoadSym {
   Term sym = nullptr;
   int array = -1;
@@ -151,6 +159,7 @@ struct ThreadModel {
   std::vector<ArithSite> arith;
   std::vector<ControlSite> controls;
   std::vector<AssertSite> asserts;
+  std::vector<UniformSite> uniforms;
   std::vector<Term> assumptions; // pc => cond of every __assume/__requires
   std::vector<Term> facts;       // true facts about abstractions (ranges of UF results, ...)
   std::vector<LoadSym> loads;

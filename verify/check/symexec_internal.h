@@ -106,6 +106,7 @@ private:
   SVal evalPtr(const ir::Expr &e, const State &s, Term pc);
   SVal choosePtr(Term c, const SVal &a, const SVal &b);
   Term eval(const ir::Expr &e, const State &s, Term pc);
+  Term uniformValue(const ir::Expr &e, const State &s);
   Term bitwiseOrXor(const ir::Expr &e, Term a, Term b, const ir::Type &ty);
 
   // ---- statements (symexec_stmt.cpp) ----------------------------------------------------

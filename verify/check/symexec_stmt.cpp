@@ -80,6 +80,25 @@ void Exec::forgetLocals(State &s, const std::set<int> &arrays, bool all) {
       s.local[static_cast<int>(a)] = LocalMem{newEpoch(), {}};
 }
 
+// An assert.uniform's value: an integer, or a pointer as its array's id times 2^40 plus its
+// offset (the interpreter encodes it alike), so that lanes pointing into different arrays differ.
+Term Exec::uniformValue(const ir::Expr &e, const State &s) {
+  if (!e.type.isPtr())
+    return eval(e, s, s.pc);
+  SVal p = evalPtr(e, s, s.pc);
+  auto of = [&](int array, Term off) { return tc_.add(off, tc_.intConst(static_cast<int64_t>(array) << 40)); };
+  if (p.array >= 0)
+    return of(p.array, p.off);
+  if (p.array == -3 && !p.alts.empty()) {
+    Term r = of(p.alts.back().array, p.alts.back().off);
+    for (size_t i = p.alts.size() - 1; i-- > 0;)
+      r = tc_.ite(p.alts[i].guard, of(p.alts[i].array, p.alts[i].off), r);
+    return r;
+  }
+  abstraction("a pointer ksynth cannot follow, as an unknown");
+  return fresh("uniform.ptr", Sort::Int);
+}
+
 // Local arrays a block may store to; `any` when a store's target is not known statically.
 void Exec::storedLocals(const ir::Kernel &k, const ir::Block &b, std::set<int> &out, bool &any) {
   for (const auto &st : b) {
@@ -407,7 +426,9 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
       out_.assumptions.push_back(tc_.implies(s.pc, eval(*st.cond, s, s.pc)));
     return;
   case StmtKind::Assert:
-    if (!dry_)
+    if (!dry_ && st.assertKind == ir::AssertKind::Uniform)
+      out_.uniforms.push_back({&st, s.pc, uniformValue(*st.cond, s), iters_});
+    else if (!dry_)
       out_.asserts.push_back({&st, s.pc, eval(*st.cond, s, s.pc)});
     return;
   case StmtKind::Unsupported:

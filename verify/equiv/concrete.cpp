@@ -509,9 +509,7 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     }
     if (!run.faults.empty()) {
       const interp::Fault &f = run.faults.front();
-      static const char *names[] = {"access", "barrier", "integer overflow", "division by zero",
-                                    "out-of-bounds access", "assertion failure"};
-      rep.skipped.push_back(sizesText(sz) + ": the run faulted (" + names[static_cast<int>(f.event.kind)] +
+      rep.skipped.push_back(sizesText(sz) + ": the run faulted (" + interp::eventKindName(f.event.kind) +
                             " by block " + dim3Text(f.thread.block) + " thread " + dim3Text(f.thread.thread) +
                             "), so its outputs were not compared");
       continue;

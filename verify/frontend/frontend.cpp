@@ -119,6 +119,7 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
       {"/ksynth-prelude/vector_types.h", "#pragma once\n"},
       {"/ksynth-prelude/vector_functions.h", "#pragma once\n"},
       {"/ksynth-prelude/cooperative_groups.h", "#pragma once\n"},
+      {"/ksynth-prelude/mma.h", "#pragma once\n#include <cuda_fp16.h>\n"},
       {"/ksynth-prelude/cooperative_groups/reduce.h", "#pragma once\n"},
       {"/ksynth-prelude/curand.h", "#pragma once\n"},
       {"/ksynth-prelude/curand_kernel.h", "#pragma once\n"},

@@ -62,6 +62,8 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
     }
     if (fromPrelude && isWarpPrimitive(name))
       return warpCall(call, name, rt);
+    if (fromPrelude && isWmmaCall(fd))
+      return wmmaCall(call, name);
     if (name == "__threadfence" || name == "__threadfence_block" || name == "__threadfence_system")
       return ir::mkConstInt(0, Type::i32()); // fences order, they do not synchronise
     // Cooperative groups' tiles: a warp's segments (lower_warp.cpp).

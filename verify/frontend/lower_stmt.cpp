@@ -197,6 +197,8 @@ void Lowerer::decl(const Decl *d) {
       frames_.back().bindings[vd] = *b;
     return;
   }
+  if ((isRecord(qt) || !arrayOfRecordElem(qt).isNull()) && wmmaDecl(vd))
+    return;
   if (isRecord(qt) || !arrayOfRecordElem(qt).isNull()) {
     std::vector<int64_t> outer;
     QualType rec = qt;

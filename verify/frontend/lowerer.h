@@ -273,6 +273,30 @@ private:
   ExprPtr tileCall(const CallExpr *call, const std::string &name, Type rt, int64_t size);
   ExprPtr tileReduce(const CallExpr *call, Type rt, int64_t size);
 
+  // ---- tensor-core fragments (lower_wmma.cpp) ------------------------------------------------
+
+  struct FragType {
+    bool ok = false;
+    std::string why; // !ok: why it is not modelled
+    std::string use; // matrix_a, matrix_b, accumulator
+    int64_t shape[3] = {0, 0, 0};
+    QualType elemQt;
+    Type elem;
+    std::string layout; // row_major, col_major or "" (accumulator)
+    int64_t count = 0;  // elements per lane in ksynth's model
+  };
+  struct Frag {
+    FragType type;
+    std::vector<int> vars;
+  };
+  std::map<const VarDecl *, Frag> frags_;
+  std::optional<FragType> fragType(QualType t);
+  bool wmmaDecl(const VarDecl *vd);
+  static bool isWmmaCall(const FunctionDecl *fd);
+  Frag *fragArg(const Expr *e, SourceLocation sl);
+  void uniformAssert(SourceLocation sl, ExprPtr v, const std::string &violation);
+  ExprPtr wmmaCall(const CallExpr *call, const std::string &name);
+
   // ---- unrolled loops around warp primitives (lower_unroll.cpp) ---------------------------
 
   bool usesWarpPrimitive(const Stmt *s, int depth);

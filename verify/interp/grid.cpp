@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <tuple>
 
 // Simulated threads are coroutines on their own stacks. swapcontext() saves and restores the
 // signal mask with a system call at every switch, which was more than half of a concrete
@@ -343,15 +345,26 @@ GridRun runGrid(const Kernel &k, const Env &env) {
             break;
           }
         }
+        // A warp-wide operation's value (assert.uniform), per warp, site and call: the first
+        // lane's, which every other lane must hold too.
+        std::map<std::tuple<int64_t, const ir::Stmt *, size_t>, int64_t> warpValue;
         for (GridCtx::Thread &t : g.threads) {
           if (!t.m)
             continue;
           run.steps += t.m->stepsTaken();
           if (run.inventedControl.empty())
             run.inventedControl = t.m->trace.inventedControl;
-          for (Event &ev : t.m->trace.events)
+          std::map<const ir::Stmt *, size_t> calls;
+          int64_t warp = (t.id.thread.x + env.block.x * (t.id.thread.y + env.block.y * t.id.thread.z)) / 32;
+          for (Event &ev : t.m->trace.events) {
+            if (ev.kind == EventKind::Uniform) {
+              auto [it, fresh] = warpValue.emplace(std::make_tuple(warp, ev.stmt, calls[ev.stmt]++), ev.flat);
+              if (fresh || it->second == ev.flat || run.faults.size() >= 16)
+                continue;
+            }
             if (run.faults.size() < 16 && !definedWrap(ev))
               run.faults.push_back({t.id, std::move(ev)});
+          }
           if (!t.stop.empty())
             fail(t.id, t.stop);
         }

@@ -50,6 +50,19 @@ constexpr const char *kInvented = "a value ksynth does not know: ";
 
 std::string inventedOrigin(const std::string &what) { return kInvented + what; }
 
+const char *eventKindName(EventKind k) {
+  switch (k) {
+  case EventKind::Access: return "access";
+  case EventKind::Barrier: return "barrier";
+  case EventKind::Overflow: return "integer overflow";
+  case EventKind::DivByZero: return "division by zero";
+  case EventKind::OutOfBounds: return "out-of-bounds access";
+  case EventKind::AssertFail: return "assertion failure";
+  case EventKind::Uniform: return "a warp-wide operation's argument that differs between lanes of the warp";
+  }
+  return "event";
+}
+
 bool isInvented(const std::string &taint) { return taint.rfind(kInvented, 0) == 0; }
 
 std::string inventedWhat(const std::string &taint) {

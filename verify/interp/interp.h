@@ -119,7 +119,11 @@ enum class EventKind : uint8_t {
   DivByZero,   // integer division or remainder by zero (thread stops)
   OutOfBounds, // an access outside its array (also recorded as Access; not performed)
   AssertFail,  // __assert(cond) with cond false
+  Uniform,     // an assert.uniform reached: `flat` holds the lane's value
 };
+
+// What an event is, for reports of a faulted run ("integer overflow", ...).
+const char *eventKindName(EventKind k);
 
 struct Event {
   EventKind kind = EventKind::Access;

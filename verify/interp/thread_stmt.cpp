@@ -400,6 +400,15 @@ Flow Machine::exec(const Stmt &s) {
   }
   case StmtKind::Assert: {
     Value c = eval(*s.cond);
+    if (s.assertKind == ir::AssertKind::Uniform) {
+      Event ev = mkEvent(EventKind::Uniform);
+      // (a pointer: its array's id times 2^40 plus its offset, as the symbolic executor has it)
+      ev.flat = c.kind == Value::Kind::Ptr ? (static_cast<int64_t>(c.array) << 40) + c.offset
+                                           : static_cast<int64_t>(c.i);
+      ev.taint = join(c.taint, ctrl());
+      trace.events.push_back(std::move(ev));
+      return {};
+    }
     dependsOn(c, "an assertion depends on a value loaded from memory");
     if (!truthy(c)) {
       Event ev = mkEvent(EventKind::AssertFail);

@@ -403,9 +403,10 @@ struct Printer {
       expr(*s.cond);
       break;
     case StmtKind::Assert:
-      os << (s.assertKind == AssertKind::Warp    ? "assert.warp "
-             : s.assertKind == AssertKind::Align ? "assert.align "
-                                                 : "assert ");
+      os << (s.assertKind == AssertKind::Warp      ? "assert.warp "
+             : s.assertKind == AssertKind::Align   ? "assert.align "
+             : s.assertKind == AssertKind::Uniform ? "assert.uniform "
+                                                   : "assert ");
       expr(*s.cond);
       break;
     case StmtKind::Unsupported: os << "unsupported \"" << s.text << "\""; break;

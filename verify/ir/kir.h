@@ -173,7 +173,9 @@ enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc
 // the frontend made explicit (a shuffle reads a lane that exists; its width is valid).
 // Align: a vector access (`reinterpret_cast<float4 *>(p)`) is at an offset that is a multiple of
 // the vector's alignment.
-enum class AssertKind : uint8_t { User, Warp, Align };
+// Uniform: `cond` is an integer value (not a condition) that every lane of the warp must hold
+// alike when it reaches the statement: an argument of a warp-wide operation (a WMMA pointer).
+enum class AssertKind : uint8_t { User, Warp, Align, Uniform };
 const char *atomicOpName(AtomicOp op);
 
 struct Stmt;
@@ -200,6 +202,9 @@ struct Stmt {
   bool precondition = false; // Assume: from __requires (a precondition) rather than __assume;
                              // Load: a read in an annotation's condition (__requires, __assume,
                              // __assert): it states a fact and is not an access of the program
+  // Load/Store: an access of a warp-wide operation (WMMA), whose lane CUDA does not specify:
+  // for races it counts as any lane's of the warp, the accessing lane's own included.
+  bool warpCollective = false;
 };
 
 struct Param {

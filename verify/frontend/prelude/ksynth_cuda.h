@@ -375,3 +375,39 @@ KSYNTH_HALF_MATH(hsqrt, sqrtf)
 KSYNTH_HALF_MATH(hrsqrt, rsqrtf)
 KSYNTH_HALF_MATH(htanh, tanhf)
 #undef KSYNTH_HALF_MATH
+
+// Tensor cores (mma.h): nvcuda::wmma fragments of the 16 x 16 x 16 shape. CUDA does not say
+// which lane holds which element of a fragment, so ksynth's fragment is its own model (see
+// verify/frontend/lower_wmma.cpp), kept in a member user code cannot name: element access
+// (`frag.x[i]`, `num_elements`) is not modelled. The functions get their meaning in the
+// frontend.
+namespace nvcuda {
+namespace wmma {
+struct matrix_a {};
+struct matrix_b {};
+struct accumulator {};
+struct row_major {};
+struct col_major {};
+enum layout_t { mem_row_major, mem_col_major };
+template <class Use> struct __ksynth_frag_elems { static constexpr int value = 1; };
+template <> struct __ksynth_frag_elems<matrix_a> { static constexpr int value = 128; };
+template <> struct __ksynth_frag_elems<matrix_b> { static constexpr int value = 16; };
+template <> struct __ksynth_frag_elems<accumulator> { static constexpr int value = 8; };
+template <class Use, int m, int n, int k, class T, class Layout = void> struct fragment {
+  T __ksynth_elems[__ksynth_frag_elems<Use>::value];
+};
+template <class Use, int m, int n, int k, class T, class L, class V>
+__device__ void fill_fragment(fragment<Use, m, n, k, T, L> &a, const V &v);
+template <class Use, int m, int n, int k, class T, class L, class P>
+__device__ void load_matrix_sync(fragment<Use, m, n, k, T, L> &a, const P *p, unsigned ldm);
+template <class Use, int m, int n, int k, class T, class L, class P>
+__device__ void load_matrix_sync(fragment<Use, m, n, k, T, L> &a, const P *p, unsigned ldm, layout_t layout);
+template <int m, int n, int k, class T, class P>
+__device__ void store_matrix_sync(P *p, const fragment<accumulator, m, n, k, T, void> &a, unsigned ldm,
+                                  layout_t layout);
+template <int m, int n, int k, class TA, class LA, class TB, class LB, class TC, class TD>
+__device__ void mma_sync(fragment<accumulator, m, n, k, TD, void> &d, const fragment<matrix_a, m, n, k, TA, LA> &a,
+                         const fragment<matrix_b, m, n, k, TB, LB> &b,
+                         const fragment<accumulator, m, n, k, TC, void> &c, bool satf = false);
+} // namespace wmma
+} // namespace nvcuda

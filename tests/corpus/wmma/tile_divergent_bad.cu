@@ -1,0 +1,27 @@
+// expect: refuted barrier
+// args: --block 128
+// note: tile_ok.cu where only the first 16 lanes of each warp call mma_sync: lane 0 and lane 16 of warp 0 disagree on the condition, and a WMMA call needs the whole warp
+#include <mma.h>
+using namespace nvcuda;
+#define N 256
+#define K 256
+__global__ void wmma_tile(const half *a, const half *b, float *c, int M) {
+  __requires(gridDim.z == 1);
+  __requires(M > 0 && M <= 1024);
+  __requires(M % 16 == 0);
+  __requires(__len(a) >= M * K && __len(b) >= K * N && __len(c) >= M * N);
+  int tm = blockIdx.y, tn = blockIdx.x * 4 + threadIdx.x / 32; // four warps, four tiles of a row
+  if (tm < M / 16 && tn < N / 16) {
+    wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> fa;
+    wmma::fragment<wmma::matrix_b, 16, 16, 16, half, wmma::row_major> fb;
+    wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+    wmma::fill_fragment(acc, 0.0f);
+    for (int k = 0; k < K; k += 16) {
+      wmma::load_matrix_sync(fa, a + tm * 16 * K + k, K);
+      wmma::load_matrix_sync(fb, b + k * N + tn * 16, N);
+      if (threadIdx.x % 32 < 16)
+        wmma::mma_sync(acc, fa, fb, acc);
+    }
+    wmma::store_matrix_sync(c + tm * 16 * N + tn * 16, acc, N, wmma::mem_row_major);
+  }
+}
