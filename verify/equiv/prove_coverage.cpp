@@ -100,7 +100,11 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     // A store in a loop witnesses only at iterations that certainly run: counted loops.
     for (Term it : s->iters)
-      stray |= !m1_.trips.count(it);
+      if (!m1_.trips.count(it)) {
+        stray = true;
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "completeness: site line %u: a loop around it has no trip count\n", s->stmt->loc.line);
+      }
     if (stray)
       continue;
     // A thread that stores a run of `a` elements (vector stores: `i = 4 * gid`, then i, i + 1,
@@ -126,6 +130,21 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<Term> vs = vals;
     for (const auto &[a, start] : runs)
       vs.push_back(tc_.div(tc_.sub(e, start), tc_.intConst(a)));
+    // The same along one index of the tensor (a row's float4s: column 4 lane + 128 i + f).
+    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size())
+      for (size_t k = 0; k < co.size(); ++k)
+        for (int d = 0; d < 3; ++d) {
+          std::unordered_map<Term, Term> z, o;
+          for (Term it : s->iters)
+            z[it] = o[it] = tc_.intConst(0);
+          for (int dd = 0; dd < 3; ++dd)
+            z[w1_.tid[dd]] = o[w1_.tid[dd]] = z[w1_.bid[dd]] = o[w1_.bid[dd]] = tc_.intConst(0);
+          o[w1_.tid[d]] = tc_.intConst(1);
+          int128 a = 0;
+          Term start = tc_.substitute(co[k], z);
+          if (tc_.mentions(co[k], w1_.tid[d]) && tc_.isConst(tc_.sub(tc_.substitute(co[k], o), start), &a) && a >= 2)
+            vs.push_back(tc_.div(tc_.sub(j[k], start), tc_.intConst(a)));
+        }
     std::map<Term, std::vector<Term>, smt::TermById> iterCands; // iterated: creation order
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
@@ -221,10 +240,24 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       perVarTiles.push_back(ch);
     }
     Site st{s, pc, {}, {}};
+    // (the same value guessed twice for one symbol is one guess)
+    for (auto *lists : {&perVar, &perVarTiles})
+      for (auto &ch : *lists) {
+        std::vector<std::pair<Term, Term>> uniq;
+        for (const auto &c : ch)
+          if (std::find(uniq.begin(), uniq.end(), c) == uniq.end())
+            uniq.push_back(c);
+        ch = std::move(uniq);
+      }
     std::vector<std::unordered_map<Term, Term>> combos;
-    if (!allChoices(perVar, 20000, combos))
+    if (!allChoices(perVar, 20000, combos)) {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "completeness: site line %u: more than 20000 guesses\n", s->stmt->loc.line);
       continue;
+    }
     st.cands = std::move(combos);
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "completeness: site line %u: %zu guesses\n", s->stmt->loc.line, st.cands.size());
     if (anyTile && !allChoices(perVarTiles, 20000, st.tiles))
       st.tiles.clear();
     usable.push_back(std::move(st));
@@ -320,6 +353,19 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         }
       }
       if (!best) {
+        if (getenv("KSYNTH_DEBUG_EQ")) {
+          std::vector<Term> shown(j.begin(), j.end());
+          shown.push_back(e);
+          std::vector<Term> syms;
+          tc_.collectSymbols(elem, syms);
+          for (Term x : syms)
+            if (x->kind == smt::Kind::Var && x->name.rfind("param.", 0) == 0)
+              shown.push_back(x);
+          for (Term x : shown)
+            if (auto v = smt::eval(x, models.back()))
+              fprintf(stderr, "completeness: no guess stores the element where %s = %lld\n", smt::show(x).c_str(),
+                      static_cast<long long>(v->num));
+        }
         tp.coverageReason =
             "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
         return 0;
