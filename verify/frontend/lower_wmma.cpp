@@ -108,6 +108,25 @@ bool Lowerer::wmmaDecl(const VarDecl *vd) {
     unsupported(sl, "WMMA fragment '" + vd->getNameAsString() + "': " + ft->why);
     return true;
   }
+  // A copy of another fragment of its type, or nothing (a default-constructed fragment).
+  const Frag *from = nullptr;
+  if (const Expr *init = vd->getInit()) {
+    const auto *ce = dyn_cast<CXXConstructExpr>(init->IgnoreImplicit());
+    if (ce && ce->getNumArgs() == 1) {
+      const Expr *a = ce->getArg(0)->IgnoreParenImpCasts();
+      const auto *dr = dyn_cast<DeclRefExpr>(a);
+      const auto *src = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+      auto it = src ? frags_.find(src) : frags_.end();
+      if (it != frags_.end() && it->second.type.use == ft->use && it->second.type.elem == ft->elem &&
+          it->second.type.layout == ft->layout)
+        from = &it->second;
+    }
+    if (!from && !(ce && ce->getNumArgs() == 0)) {
+      unsupported(sl, "WMMA fragment '" + vd->getNameAsString() + "' initialised from '" +
+                          text(init->getSourceRange()) + "' (a copy of a fragment variable of its type is modelled)");
+      return true;
+    }
+  }
   Frag f;
   f.type = *ft;
   for (int64_t e = 0; e < ft->count; ++e) {
@@ -117,6 +136,12 @@ bool Lowerer::wmmaDecl(const VarDecl *vd) {
     v.loc = loc(sl);
     int id = k_.addVar(v);
     f.vars.push_back(id);
+    if (from) {
+      auto c = emit(StmtKind::Assign, sl);
+      c->var = id;
+      c->value = ir::mkVar(from->vars[e], ft->elem);
+      continue;
+    }
     auto h = emit(StmtKind::Havoc, sl);
     h->var = id;
     h->text = "an element of fragment '" + vd->getNameAsString() + "' before it is set";

@@ -132,3 +132,38 @@ TEST_CASE("WMMA shapes, element types and uses ksynth does not model are unsuppo
     CHECK(u[0]->text.find(c.why) != std::string::npos);
   }
 }
+
+TEST_CASE("a fragment initialised from another of its type is a copy; from anything else it is unsupported") {
+  Kernel k = one(R"(
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float *out) {
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 2.5f);
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> copy = acc;
+  wmma::fill_fragment(acc, 1.0f);
+  wmma::store_matrix_sync(out, copy, 16, wmma::mem_row_major);
+}
+)");
+  REQUIRE(stmts(k, StmtKind::Unsupported).empty());
+  int out = -1;
+  ksynth::interp::GridRun run = runOneBlock(k, 32, 256, out);
+  int wrong = 0;
+  for (int c = 0; c < 256; ++c) {
+    auto it = run.memory.find({out, c});
+    wrong += it == run.memory.end() || it->second.f != 2.5;
+  }
+  CHECK(wrong == 0);
+  Kernel bad = one(R"(
+#include <mma.h>
+using namespace nvcuda;
+__global__ void k(float *out) {
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::row_major> a;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::col_major> b = *reinterpret_cast<wmma::fragment<wmma::matrix_a, 16, 16, 16, half, wmma::col_major> *>(&a);
+}
+)");
+  int refused = 0;
+  for (const Stmt *u : stmts(bad, StmtKind::Unsupported))
+    refused += u->text.find("initialised from") != std::string::npos;
+  CHECK(refused == 1);
+}
