@@ -46,15 +46,32 @@ AggPtr Lowerer::vectorView(const ExplicitCastExpr *ce) {
   int64_t align = ctx_.getTypeAlignInChars(to).getQuantity();
 
   ExprPtr p = rvalue(sub);
+  alignAssert(sl, p, align, es,
+              "'" + txt + "' is not aligned to " + std::to_string(align) + " bytes, as '" + to.getAsString() +
+                  "' must be");
+
+  AggPtr r;
+  r.ok = true;
+  r.layout = *lay;
+  r.text = txt;
+  r.stride = n;
+  for (int64_t f = 0; f < n; ++f)
+    r.ptrs.push_back(f == 0 ? p : ir::mkPtrAdd(p, ir::mkConstInt(f, Type::i64()), loc(sl)));
+  return r;
+}
+
+// The align obligation for pointer p to elements of `es` bytes: its array's start and its
+// offset are multiples of `align` bytes. (Pointer parameters are assumed aligned to 256
+// bytes, as cudaMalloc returns them; the assumption is listed once per kernel.)
+void Lowerer::alignAssert(SourceLocation sl, ExprPtr p, int64_t align, int64_t es, const std::string &violation) {
   if (!vectorAssumed_) {
     vectorAssumed_ = true;
     k_.assumptions.push_back("pointer parameters point to memory aligned to 256 bytes (as cudaMalloc returns it)");
   }
-  // offset * sizeof(T) is a multiple of align, and the array's start aligned at least as much.
   ExprPtr off = ir::mkUnary(Op::PtrOffset, Type::i64(), p);
   ExprPtr a = ir::mkConstInt(align, Type::i64());
-  // (The vector's alignment is a multiple of its element's size: the offset in elements is
-  // a multiple of align / sizeof(T), the smaller query.)
+  // (Where the alignment is a multiple of the element's size, the offset in elements is a
+  // multiple of align / es: the smaller query.)
   ExprPtr offOk = ir::mkBinary(Op::Eq, Type::boolean(),
                                align % es == 0
                                    ? ir::mkBinary(Op::Rem, Type::i64(), off, ir::mkConstInt(align / es, Type::i64()))
@@ -68,17 +85,7 @@ AggPtr Lowerer::vectorView(const ExplicitCastExpr *ce) {
   auto s = emit(StmtKind::Assert, sl);
   s->cond = ir::mkBinary(Op::LAnd, Type::boolean(), baseOk, offOk);
   s->assertKind = ir::AssertKind::Align;
-  s->text = "'" + txt + "' is not aligned to " + std::to_string(align) + " bytes, as '" + to.getAsString() +
-            "' must be";
-
-  AggPtr r;
-  r.ok = true;
-  r.layout = *lay;
-  r.text = txt;
-  r.stride = n;
-  for (int64_t f = 0; f < n; ++f)
-    r.ptrs.push_back(f == 0 ? p : ir::mkPtrAdd(p, ir::mkConstInt(f, Type::i64()), loc(sl)));
-  return r;
+  s->text = violation;
 }
 
 } // namespace ksynth::frontend::detail

@@ -276,18 +276,9 @@ ExprPtr Lowerer::wmmaCall(const CallExpr *call, const std::string &name) {
   uniformAssert(sl, ldm, "the leading dimension of '" + callText + "' differs between lanes of one warp");
   // 256-bit aligned pointer, leading dimension a multiple of 16 bytes.
   int64_t es = pt->bits / 8;
-  if (!vectorAssumed_) {
-    vectorAssumed_ = true;
-    k_.assumptions.push_back("pointer parameters point to memory aligned to 256 bytes (as cudaMalloc returns it)");
-  }
+  alignAssert(sl, p, 32, es,
+              "the pointer of '" + callText + "' is not 32-byte aligned (WMMA needs 256-bit aligned addresses)");
   auto zero = [&](ExprPtr x) { return ir::mkBinary(Op::Eq, Type::boolean(), x, i64c(0)); };
-  ExprPtr off = ir::mkUnary(Op::PtrOffset, Type::i64(), p);
-  auto s = emit(StmtKind::Assert, sl);
-  s->cond = ir::mkBinary(Op::LAnd, Type::boolean(),
-                         zero(bin(Op::Rem, ir::mkUnary(Op::PtrBaseAlign, Type::i64(), p), i64c(32))),
-                         zero(bin(Op::Rem, off, i64c(32 / es))));
-  s->assertKind = ir::AssertKind::Align;
-  s->text = "the pointer of '" + callText + "' is not 32-byte aligned (WMMA needs 256-bit aligned addresses)";
   auto s2 = emit(StmtKind::Assert, sl);
   s2->cond = zero(bin(Op::Rem, ldm, i64c(16 / es)));
   s2->assertKind = ir::AssertKind::Align;

@@ -199,7 +199,8 @@ private:
   AggLV memberBase(const MemberExpr *me);
   AggPtr aggPtr(const Expr *e);
   AggPtr vectorView(const ExplicitCastExpr *ce); // lower_vector.cpp
-  bool vectorAssumed_ = false;                  // its assumption is in the kernel's list
+  bool vectorAssumed_ = false;
+  void alignAssert(SourceLocation sl, ExprPtr p, int64_t align, int64_t es, const std::string &violation);                  // its assumption is in the kernel's list
   void assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl);
   ExprPtr readLeaf(const LValue &lv, Type t, SourceLocation sl);
   bool copyArrayLeaf(const LValue &dst, const LValue &src, const Leaf &lf, SourceLocation sl);
