@@ -392,9 +392,15 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
     State t = s, e = s;
     t.pc = tc_.mkAnd(s.pc, c);
     e.pc = tc_.mkAnd(s.pc, tc_.mkNot(c));
+    Term pc0 = s.pc, t0 = t.pc, e0 = e.pc;
     block(st.body, t, after);
     block(st.elseBody, e, after);
     s = merge(c, t, e);
+    // Both sides reach the join as they started: the join's condition is the one before the
+    // branch (pc & c | pc & !c, which the terms do not fold; a store after a value-dependent
+    // branch, `if (ov > bv) ...` in an argmax, is then reached where the thread is).
+    if (t.pc == t0 && e.pc == e0)
+      s.pc = pc0;
     return;
   }
   case StmtKind::Block: {

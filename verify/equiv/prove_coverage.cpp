@@ -257,7 +257,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     st.cands = std::move(combos);
     if (getenv("KSYNTH_DEBUG_EQ"))
-      fprintf(stderr, "completeness: site line %u: %zu guesses\n", s->stmt->loc.line, st.cands.size());
+      fprintf(stderr, "completeness: site line %u: %zu guesses; reached where %s\n", s->stmt->loc.line,
+              st.cands.size(), smt::show(pc, 600).c_str());
     if (anyTile && !allChoices(perVarTiles, 20000, st.tiles))
       st.tiles.clear();
     usable.push_back(std::move(st));

@@ -127,6 +127,15 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
           subQ[q] = sigma;
           break;
         }
+    // Otherwise as the best (value, index) pair of a set: a shuffle tree of running argmaxes.
+    for (Term x : lexTerms(a2, isMax))
+      for (Term q : qs)
+        if (!subQ.count(q) && !subL.count(x) && lexEqual(x, q, ctx)) {
+          Term sigma = tc_.fresh("eq.arg", Sort::Int);
+          subL[x] = sigma;
+          subQ[q] = sigma;
+          break;
+        }
     if (!subL.empty()) {
       a2 = tc_.substitute(a2, subL);
       b2 = tc_.substitute(b2, subQ);

@@ -204,6 +204,27 @@ bool Prover::sameLeaves(Term v, const std::vector<Term> &xs, int fold) {
   return leaves == want;
 }
 
+// w1's thread coordinates that ctx fixes (lane 0 of warp 0 storing the result), each as
+// its constant; found from one model, each then proven to be the only value.
+std::unordered_map<Term, Term> Prover::pinnedCoordinates(Term ctx) {
+  std::unordered_map<Term, Term> pin;
+  smt::Result probe;
+  {
+    Step st(*this, "a search step, not part of the proof: a model of the reading thread");
+    probe = solve(ctx);
+  }
+  for (int d = 0; d < 3 && probe.status == smt::Status::Sat; ++d) {
+    std::optional<smt::Value> x = smt::eval(w1_.tid[d], probe.model);
+    if (!x || x->den != 1)
+      continue;
+    Term c = tc_.intConst(x->num);
+    Step st(*this, "the context fixes the reading thread's coordinate");
+    if (unsatFocused(ctx, tc_.ne(w1_.tid[d], c)))
+      pin[w1_.tid[d]] = c;
+  }
+  return pin;
+}
+
 // v, with no exchange reads left, as the sum (the max, the min) over the W lanes of the
 // reader's segment of the value one exchange store put there (the first round's: a store whose
 // value reads no lane): lsum.warp.N(W, the reader's coordinates), lmax.warp.N, lmin.warp.N.
@@ -226,20 +247,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   // constants: which lanes exist and stay in the segment is then decided on the terms.
   std::unordered_map<Term, Term> pin;
   if (!reader) {
-    smt::Result probe;
-    {
-      Step st(*this, "a search step, not part of the proof: a model of the reading thread");
-      probe = solve(ctx);
-    }
-    for (int d = 0; d < 3 && probe.status == smt::Status::Sat; ++d) {
-      std::optional<smt::Value> x = smt::eval(w1_.tid[d], probe.model);
-      if (!x || x->den != 1)
-        continue;
-      Term c = tc_.intConst(x->num);
-      Step st(*this, "the context fixes the reading thread's coordinate");
-      if (unsatFocused(ctx, tc_.ne(w1_.tid[d], c)))
-        pin[w1_.tid[d]] = c;
-    }
+    pin = pinnedCoordinates(ctx);
     if (!pin.empty()) {
       v = tc_.substitute(v, pin);
       for (int d = 0; d < 3; ++d)

@@ -171,6 +171,7 @@ private:
   std::string writerFold(const std::string &name);
   std::unordered_map<std::string, std::string> writerFolds_;
   bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
+  std::unordered_map<Term, Term> pinnedCoordinates(Term ctx);
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
@@ -238,6 +239,24 @@ private:
 
   // ---- argmax and argmin (prove_extrema.cpp) ----------------------------------------------
   bool argEqual(Term l, Term q, Term ctx);
+
+  // ---- argmax and argmin as the best (value, index) pair (prove_lexbest.cpp) ---------------
+
+  // A (value, index) pair the kernel's selection takes part in choosing from.
+  struct PairCandidate {
+    std::vector<Term> levels; // iteration symbols of the folds around it
+    std::vector<Term> conds;  // where it takes part
+    Term value, index;
+  };
+
+  Term expandLaneValues(Term t);
+  bool lexCandidates(Term v, Term i, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels,
+                     Term ctx, std::vector<PairCandidate> &out, int depth);
+  bool lexPick(Term p, Term i1, Term i2, bool isMax, Term &v1, Term &v2);
+  bool lexFoldLeaf(Term v, Term i, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels,
+                   Term ctx, std::vector<PairCandidate> &out);
+  bool lexEqual(Term x, Term q, Term ctx);
+  std::vector<Term> lexTerms(Term t, bool isMax);
 
   // ---- re-indexed sums (summand bijection) (prove_sums.cpp) --------------------------------
   bool reindexed(Term l, Term q, Term ctx, int depth);

@@ -390,3 +390,81 @@ TEST_CASE("prove: a running argmin with a strict test is the spec's argmin-over 
   Case wrongWay = make(kArgminRows, argminKernel(">"), {"128"}, {"(R + 127) / 128"});
   CHECK(prove(wrongWay, "I").equivalence != Status::Proven);
 }
+
+namespace {
+
+const char *kArgmaxRows = R"((spec argmax_rows (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor I i32 (R) out)
+  (ensures (I r) (argmax-over c 0 C (X r c)))))";
+
+// One warp per row: a running arg-best per lane over a strided slice, then a shuffle
+// butterfly (or tree) of (value, column) pairs; lane 0 writes. Each part can be replaced.
+struct WarpArg {
+  std::string start = "-3.402823466e+38f", startIndex = "lane", slice = "v > bv", stride = "32";
+  std::string pick = "ov > bv || (ov == bv && oi < bi)", shuffle = "__shfl_xor_sync", last = "0";
+};
+
+std::string warpArgKernel(const WarpArg &a) {
+  return R"(
+__global__ void warp_arg(const float *X, int *I, int R, int C) {
+  int r = blockIdx.x;
+  int lane = threadIdx.x;
+  float bv = )" + a.start + R"(;
+  int bi = )" + a.startIndex + R"(;
+  for (int c = lane; c < C; c += )" + a.stride + R"() {
+    float v = X[r * C + c];
+    if ()" + a.slice + R"() {
+      bv = v;
+      bi = c;
+    }
+  }
+  for (int off = 16; off > )" + a.last + R"(; off >>= 1) {
+    float ov = )" + a.shuffle + R"((0xffffffffu, bv, off);
+    int oi = )" + a.shuffle + R"((0xffffffffu, bi, off);
+    if ()" + a.pick + R"() {
+      bv = ov;
+      bi = oi;
+    }
+  }
+  if (lane == 0)
+    I[r] = bi;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a shuffle butterfly of (value, index) pairs is the spec's argmax; near misses are not") {
+  SUBCASE("proven") {
+    WarpArg xorFly, down, fromZero, argmin;
+    down.shuffle = "__shfl_down_sync";
+    fromZero.startIndex = "0";
+    argmin.start = "3.402823466e+38f";
+    argmin.slice = "v < bv";
+    argmin.pick = "ov < bv || (ov == bv && oi < bi)";
+    for (const WarpArg *a : {&xorFly, &down, &fromZero}) {
+      Case c = make(kArgmaxRows, warpArgKernel(*a), {"32"}, {"R"});
+      CHECK(prove(c, "I").equivalence == Status::Proven);
+    }
+    Case c = make(kArgminRows, warpArgKernel(argmin), {"32"}, {"R"});
+    CHECK(prove(c, "I").equivalence == Status::Proven);
+  }
+  SUBCASE("not proven") {
+    std::vector<WarpArg> wrong(8);
+    wrong[0].startIndex = "C";  // an all -FLT_MAX row gives C
+    wrong[1].startIndex = "-1"; // ... or -1
+    wrong[2].pick = "ov > bv";  // lane 0's column 32 kept over lane 1's equal column 1
+    wrong[3].pick = "ov > bv || (ov == bv && oi > bi)";
+    wrong[4].pick = "ov >= bv";
+    wrong[5].last = "1";     // the butterfly one round short
+    wrong[6].slice = "v >= bv"; // the last of equal values in a slice
+    wrong[7].stride = "64";  // half the columns never read
+    for (size_t i = 0; i < wrong.size(); ++i) {
+      CAPTURE(i);
+      Case c = make(kArgmaxRows, warpArgKernel(wrong[i]), {"32"}, {"R"});
+      CHECK(prove(c, "I").equivalence != Status::Proven);
+    }
+    WarpArg maxForMin; // an argmax kernel against the argmin spec
+    Case c = make(kArgminRows, warpArgKernel(maxForMin), {"32"}, {"R"});
+    CHECK(prove(c, "I").equivalence != Status::Proven);
+  }
+}

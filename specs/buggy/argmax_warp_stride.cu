@@ -1,0 +1,28 @@
+// ksynth:spec argmax_rows expect=equivalence
+// ksynth:launch grid=(R) block=(32)
+// Bug: each lane walks every 64th column, so columns 32..63 of every 64 are never compared.
+#include <cfloat>
+
+__global__ void argmax_warp(const float *__restrict__ X, int *__restrict__ I, int R, int C) {
+  int r = blockIdx.x;
+  int lane = threadIdx.x;
+  float bv = -FLT_MAX;
+  int bi = lane;
+  for (int c = lane; c < C; c += 64) {
+    float v = X[r * C + c];
+    if (v > bv) {
+      bv = v;
+      bi = c;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    float ov = __shfl_xor_sync(0xffffffffu, bv, off);
+    int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+    if (ov > bv || (ov == bv && oi < bi)) {
+      bv = ov;
+      bi = oi;
+    }
+  }
+  if (lane == 0)
+    I[r] = bi;
+}
