@@ -167,6 +167,10 @@ struct ThreadModel {
   // Regular loops left after `trips` iterations: (trips, the exit condition conjoined to the
   // path condition after the loop). Whether some trips satisfies it is termination.
   std::vector<std::pair<Term, Term>> exits;
+  // The exit conditions of counted loops (their closed-form trip counts make them hold),
+  // conjunct by conjunct: true facts a path condition carries, which a proof about another
+  // thread's path may leave out rather than re-derive from the closed form's arithmetic.
+  std::vector<Term> countedExits;
   // Iteration symbol of a counted loop -> its trip count (closed form): iteration i is
   // reached exactly when i < trips (given the loop is). Loops not listed may skip iterations
   // in the model (the path condition of iteration i only checks the tests at i - 1 and i).

@@ -655,6 +655,17 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
       out_.exits.emplace_back(n, exitCond);
       out_.uncountedLoops = true;
     }
+    if (!dry_ && counted) {
+      std::vector<Term> todo{exitCond};
+      while (!todo.empty()) {
+        Term c = todo.back();
+        todo.pop_back();
+        if (c->kind == smt::Kind::And)
+          todo.insert(todo.end(), c->kids.begin(), c->kids.end());
+        else if (c != tc_.tru())
+          out_.countedExits.push_back(c);
+      }
+    }
     // The state after the loop is the state at n after running `pre` once more.
     after.pc = tc_.mkAnd(s.pc, exitCond);
     block(L.pre, after, next);

@@ -11,8 +11,11 @@ namespace ksynth::equiv::prove_detail {
 // ---- completeness --------------------------------------------------------------------
 
 // The site's path condition with the exit conditions of loops before it removed (each such
-// loop is assumed to terminate), or nullptr when some other thread-local value remains.
-Term Prover::reachable(const check::AccessSite &s) {
+// loop is assumed to terminate), or nullptr when some other thread-local value remains. The
+// site is w1's (m1_) unless m says whose.
+Term Prover::reachable(const check::AccessSite &s, const check::ThreadModel *m) {
+  if (!m)
+    m = &m1_;
   std::vector<Term> conj;
   std::function<void(Term)> flatten = [&](Term x) {
     if (x->kind == smt::Kind::And)
@@ -23,7 +26,7 @@ Term Prover::reachable(const check::AccessSite &s) {
   };
   flatten(s.pc);
   std::set<Term> drop;
-  for (const auto &[n, exitCond] : m1_.exits) {
+  for (const auto &[n, exitCond] : m->exits) {
     bool used = false;
     for (Term c : conj)
       used |= tc_.mentions(c, n);
@@ -52,6 +55,8 @@ Term Prover::reachable(const check::AccessSite &s) {
       drop.insert(c);
     assumed_.insert("loops before the stores terminate (coverage is partial correctness)");
   }
+  // Counted loops' exit conditions hold by their closed forms: left out too.
+  drop.insert(m->countedExits.begin(), m->countedExits.end());
   std::vector<Term> keep;
   for (Term c : conj)
     if (!drop.count(c))
@@ -187,6 +192,23 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
                 groupCands[2 * d].push_back(tc_.mod(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
                                                     g_.blockDim[d]));
                 groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+                // Every lane of the group storing, its lane (tid mod W) along another index
+                // (a row per warp, each lane a strided slice of the row's columns: column
+                // lane + 32 i): the thread W (index mod B) + (other index - its start) mod W.
+                Term lane = tc_.mod(w1_.tid[d], tc_.intConst(W));
+                for (size_t k2 = 0; k2 < co.size(); ++k2) {
+                  if (k2 == k || !tc_.mentions(co[k2], lane))
+                    continue;
+                  std::unordered_map<Term, Term> z;
+                  for (Term it : s->iters)
+                    z[it] = tc_.intConst(0);
+                  for (int dd = 0; dd < 3; ++dd)
+                    z[w1_.tid[dd]] = z[w1_.bid[dd]] = tc_.intConst(0);
+                  Term start = tc_.substitute(co[k2], z);
+                  groupCands[2 * d].push_back(tc_.add(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
+                                                      tc_.mod(tc_.sub(j[k2], start), tc_.intConst(W))));
+                  groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+                }
                 break;
               }
             }

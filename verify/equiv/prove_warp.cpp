@@ -60,6 +60,30 @@ bool Prover::namesWriter(Term t) {
   return false;
 }
 
+// ctx => owns, where owns (the owner of a cell reaches its exchange store) is about a cell
+// computed from the reader's lane. In a block of several warps, the cells of later rounds
+// nest the earlier rounds' lane arithmetic (x mod 32, x div 16, ...), which the solver handles
+// slowly; there the reader's threadIdx.x is taken as 32 u + l, one case per l in [0, 32) with
+// u ranging over the block's warps, so that the arithmetic folds on the terms (the cases
+// cover every threadIdx.x of a one-dimensional block whose width is a multiple of 32).
+bool Prover::ownerStores(Term ctx, Term owns) {
+  int128 bx = 0, by = 0, bz = 0;
+  if (!tc_.isConst(g_.blockDim[0], &bx) || !tc_.isConst(g_.blockDim[1], &by) || !tc_.isConst(g_.blockDim[2], &bz) ||
+      by != 1 || bz != 1 || bx <= 32 || bx % 32 != 0 || !tc_.mentions(owns, w1_.tid[0]))
+    return unsatFocused(ctx, tc_.mkNot(owns));
+  Term u = tc_.fresh("lane.u", Sort::Int);
+  tc_.setBounds(u, 0, static_cast<int64_t>(bx / 32 - 1));
+  for (int l = 0; l < 32; ++l) {
+    std::unordered_map<Term, Term> th{{w1_.tid[0], tc_.add(tc_.mul(tc_.intConst(32), u), tc_.intConst(l))},
+                                      {w1_.tid[1], tc_.intConst(0)},
+                                      {w1_.tid[2], tc_.intConst(0)}};
+    Term cl = tc_.mkAnd(tc_.substitute(ctx, th), tc_.inRange(u, 0, static_cast<int64_t>(bx / 32 - 1)));
+    if (!unsatFocused(cl, tc_.mkNot(tc_.substitute(owns, th))))
+      return false;
+  }
+  return true;
+}
+
 Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
   std::vector<Term> apps = appsWithPrefix(t, "wx.");
   if (apps.empty() || depth > 8)
@@ -84,8 +108,14 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     Step st(*this, "in the warp exchange at line " + std::to_string(S->stmt->loc.line) +
                        ", the lane owning the cell read stores it there",
             lineOf(*S));
-    Term owns = tc_.mkAnd(tc_.substitute(S->pc, w), tc_.eq(tc_.substitute(S->flat, w), X->kids[0]));
-    if (!unsatFocused(ctx, tc_.mkNot(owns)))
+    // The owner's path with its loops' exit conditions left out where they only say the
+    // loops ended (the trip counts' arithmetic, slow to check for another lane): reaching the
+    // exchange assumes its loops end, as every later statement of the reader does.
+    Term ownPc = reachable(*S, &m3_);
+    if (!ownPc)
+      ownPc = S->pc;
+    Term owns = tc_.mkAnd(tc_.substitute(ownPc, w), tc_.eq(tc_.substitute(S->flat, w), X->kids[0]));
+    if (!ownerStores(ctx, owns))
       continue;
     // A store whose value reads no lane (a first round): lanev.N(cell), an unknown function of
     // the cell standing for that value (it is one: no symbol of the owner is left), so the

@@ -165,6 +165,7 @@ private:
   std::unordered_map<Term, Term> laneThread(Term cell);
   Term laneValue(size_t n, const check::AccessSite &S, Term cell);
   bool namesWriter(Term t);
+  bool ownerStores(Term ctx, Term owns);
   Term resolveExchanges(Term t, Term ctx, int depth);
   Term asWriterSums(Term t);
   Term renameToWriter(Term t, bool vars);
@@ -286,7 +287,7 @@ private:
     Term covers; // the site stores element e with these thread coordinates
   };
 
-  Term reachable(const check::AccessSite &s);
+  Term reachable(const check::AccessSite &s, const check::ThreadModel *m = nullptr);
   bool completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
                     Term elem, const std::vector<Term> &ext, TensorProof &tp);
 };

@@ -468,3 +468,41 @@ TEST_CASE("prove: a shuffle butterfly of (value, index) pairs is the spec's argm
     CHECK(prove(c, "I").equivalence != Status::Proven);
   }
 }
+
+namespace {
+
+const char *kScaleBySum = R"((spec scale_by_sum (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R C) out)
+  (ensures (Y r c) (* (X r c) (sum k 0 C (X r k))))))";
+
+// Eight rows per block of 256, a warp per row: every lane of a warp stores its slice of the
+// row, scaled by the row's sum from an xor butterfly.
+std::string rowsPerBlockKernel(const std::string &lane) {
+  return R"(
+__global__ void scale_by_sum(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x * 8 + threadIdx.x / 32;
+  int lane = )" + lane + R"(;
+  if (r >= R)
+    return;
+  float s = 0.0f;
+  for (int c = lane; c < C; c += 32)
+    s += X[r * C + c];
+  for (int off = 16; off > 0; off >>= 1)
+    s += __shfl_xor_sync(0xffffffffu, s, off);
+  for (int c = lane; c < C; c += 32)
+    Y[r * C + c] = X[r * C + c] * s;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a warp per row, eight rows per block, every lane storing: covered and equivalent") {
+  Case ok = make(kScaleBySum, rowsPerBlockKernel("threadIdx.x % 32"), {"256"}, {"(R + 7) / 8"});
+  equiv::TensorProof p = prove(ok, "Y");
+  CHECK(p.coverage == Status::Proven);
+  CHECK(p.equivalence == Status::Proven);
+  // The lane taken as the thread's index in the block: warps past the first skip columns.
+  Case wrong = make(kScaleBySum, rowsPerBlockKernel("threadIdx.x"), {"256"}, {"(R + 7) / 8"});
+  equiv::TensorProof q = prove(wrong, "Y");
+  CHECK(q.coverage != Status::Proven);
+}
