@@ -441,6 +441,26 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     // variance) are matched first and replaced by one unknown on both sides.
     if (getenv("KSYNTH_DEBUG_EQ"))
       fprintf(stderr, "reindex %s: kernel term %s\n", l->name.c_str(), smt::show(g, 800).c_str());
+    // A lane fold's value depends on its reader only through the reader's segment (laneSum):
+    // in a one-dimensional block, lsum.warp.N(W, x, 0, 0, ...) is lsum.warp.N(W, W (x div W),
+    // 0, 0, ...), which no longer names the lane level where x is that lane (the mean that
+    // every lane reads, inside each lane's sum of squared deviations).
+    {
+      std::unordered_map<Term, Term> seg;
+      for (const char *prefix : {"lsum.warp.", "lmax.warp.", "lmin.warp."})
+        for (Term a : appsWithPrefix(g, prefix)) {
+          int128 W = 0;
+          if (a->kids.size() != 7 || !tc_.isConst(a->kids[0], &W) || W < 2 || a->kids[2] != tc_.intConst(0) ||
+              a->kids[3] != tc_.intConst(0))
+            continue;
+          std::vector<Term> kids = a->kids;
+          kids[1] = tc_.mul(a->kids[0], tc_.div(a->kids[1], a->kids[0]));
+          if (kids[1] != a->kids[1])
+            seg[a] = tc_.app(a->name, a->sort, kids);
+        }
+      if (!seg.empty())
+        g = tc_.substitute(g, seg);
+    }
     if (!appsWithPrefix(g, "lsum.").empty()) {
       std::unordered_map<Term, Term> subG, subF;
       for (Term gl : appsWithPrefix(g, "lsum.")) {

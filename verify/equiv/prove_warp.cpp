@@ -71,6 +71,15 @@ bool Prover::ownerStores(Term ctx, Term owns) {
   if (!tc_.isConst(g_.blockDim[0], &bx) || !tc_.isConst(g_.blockDim[1], &by) || !tc_.isConst(g_.blockDim[2], &bz) ||
       by != 1 || bz != 1 || bx <= 32 || bx % 32 != 0 || !tc_.mentions(owns, w1_.tid[0]))
     return unsatFocused(ctx, tc_.mkNot(owns));
+  // The question as it is first, for a fifth of a second at most (most reads are decided at once; the
+  // 32 cases below are 32 more queries in a proof bundle).
+  // (threadIdx.y and .z are 0 in a one-dimensional block: their terms fold away.)
+  std::unordered_map<Term, Term> flat{{w1_.tid[1], tc_.intConst(0)}, {w1_.tid[2], tc_.intConst(0)}};
+  solver_.setTimeout(std::min(opts_.timeoutMs, 200u));
+  bool direct = unsatFocused(tc_.substitute(ctx, flat), tc_.mkNot(tc_.substitute(owns, flat)));
+  solver_.setTimeout(opts_.timeoutMs);
+  if (direct)
+    return true;
   Term u = tc_.fresh("lane.u", Sort::Int);
   tc_.setBounds(u, 0, static_cast<int64_t>(bx / 32 - 1));
   for (int l = 0; l < 32; ++l) {
@@ -334,6 +343,30 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       mentionsStore |= x->name == lanev;
     if (!mentionsStore)
       continue; // no value of this exchange's lanes in it (another butterfly's)
+    {
+      // Some operand of the value's top fold must be a lane's value of this exchange (or one
+      // where the lane exists, ite(c, v, 0)); values of it only deeper inside (the mean inside
+      // each lane's sum of squared deviations) are another butterfly's inputs, and the lane
+      // splits below would ask the solver about every lane for nothing.
+      bool direct = false;
+      auto isLane = [&](Term y) { return y->kind == smt::Kind::App && y->name == lanev; };
+      std::function<void(Term)> operands = [&](Term y) {
+        Term a, b;
+        bool m = false;
+        if (fold == Fold::Sum && y->kind == smt::Kind::Add) {
+          for (Term k : y->kids)
+            operands(k);
+        } else if (fold != Fold::Sum && check::extremumOf(y, a, b, m) && m == (fold == Fold::Max)) {
+          operands(a);
+          operands(b);
+        } else {
+          direct |= isLane(y) || (y->kind == smt::Kind::Ite && (isLane(y->kids[1]) || isLane(y->kids[2])));
+        }
+      };
+      operands(va);
+      if (!direct)
+        continue;
+    }
     if (fold == Fold::Sum && v->kind != smt::Kind::Add && v->kind != smt::Kind::Ite)
       return nullptr; // no fold at the top (rsqrt of a lane sum): its inside is offered instead
     const char *what = fold == Fold::Sum ? "sum" : fold == Fold::Max ? "max" : "min";

@@ -193,7 +193,35 @@ Term TermContext::add(Term a, Term b) {
   int128 c = 0;
   linear(a, 1, lin, c);
   linear(b, 1, lin, c);
+  recombine(lin, c);
   return mkAddFromLinear(lin, c);
+}
+
+// k (x mod m) + k m (x div m) is k x (m a positive constant: x = m (x div m) + x mod m for
+// every integer x), applied until no such pair is left. A lane computed from a cell and the
+// cell from a lane (a butterfly's rounds) otherwise nest a mod and a div per round.
+void TermContext::recombine(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c) {
+  for (int round = 0; round < 16; ++round) {
+    bool changed = false;
+    for (auto &[id, slot] : lin) {
+      Term md = slot.first;
+      int128 m = 0, k = slot.second;
+      if (k == 0 || md->kind != Kind::Mod || !isConst(md->kids[1], &m) || m <= 0)
+        continue;
+      Node dn{Kind::Div, Sort::Int};
+      dn.kids = {md->kids[0], md->kids[1]};
+      auto it = lin.find(intern(std::move(dn))->id);
+      if (it == lin.end() || it->second.second != k * m)
+        continue;
+      it->second.second = 0;
+      slot.second = 0;
+      linear(md->kids[0], k, lin, c);
+      changed = true;
+      break; // lin changed under the loop
+    }
+    if (!changed)
+      return;
+  }
 }
 
 Term TermContext::neg(Term a) {
@@ -298,6 +326,10 @@ Term TermContext::mod(Term a, Term b) {
   if (isConst(b, &y)) {
     if (y == 1 || y == -1)
       return intConst(0);
+    // (x mod m) mod y is x mod y where y divides m (both positive).
+    int128 m = 0;
+    if (y > 0 && a->kind == Kind::Mod && isConst(a->kids[1], &m) && m > 0 && m % y == 0)
+      return mod(a->kids[0], b);
     Term q, r;
     if (splitByConst(a, y, q, r))
       return r;

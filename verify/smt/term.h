@@ -124,6 +124,7 @@ public:
   bool isConst(Term t, int128 *v = nullptr) const;
   // t * scale as sum of (term, coefficient) by term id, plus a constant c.
   void linear(Term t, int128 scale, std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c);
+  void recombine(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 &c);
 
 private:
   Term intern(Node n);

@@ -40,6 +40,30 @@ TEST_CASE("Euclidean division and modulo fold like SMT-LIB") {
   CHECK(eval(tc.div(tc.intConst(7), tc.intConst(-2)), a)->num == -3);
 }
 
+TEST_CASE("a mod and its div recombine; a mod of a mod by a divisor folds; each checked on values") {
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int), y = tc.var("y", Sort::Int);
+  Term m8 = tc.mod(x, tc.intConst(8)), d8 = tc.div(x, tc.intConst(8));
+  CHECK(tc.add(m8, tc.mul(tc.intConst(8), d8)) == x);
+  // With other terms around, scaled, and with the pair's halves added in separate steps.
+  Term t = tc.add(tc.add(tc.mul(tc.intConst(3), m8), y), tc.add(tc.mul(tc.intConst(24), d8), tc.intConst(5)));
+  CHECK(t == tc.add(tc.add(tc.mul(tc.intConst(3), x), y), tc.intConst(5)));
+  // Not a pair: the div's coefficient is not m times the mod's.
+  Term u = tc.add(m8, tc.mul(tc.intConst(4), d8));
+  CHECK(u != x);
+  CHECK(tc.mod(tc.mod(x, tc.intConst(32)), tc.intConst(2)) == tc.mod(x, tc.intConst(2)));
+  CHECK(tc.mod(tc.mod(x, tc.intConst(6)), tc.intConst(4))->kids[0]->kind == Kind::Mod); // 4 does not divide 6
+  // Each identity on values, negative ones included (Euclidean div and mod).
+  for (int v : {-17, -8, -1, 0, 5, 8, 31, 33}) {
+    Assignment a;
+    a[x] = Value{v, 1};
+    a[y] = Value{7, 1};
+    CHECK(eval(tc.add(m8, tc.mul(tc.intConst(8), d8)), a)->num == v);
+    CHECK(eval(u, a)->num == ((v % 8) + 8) % 8 + 4 * ((v - (((v % 8) + 8) % 8)) / 8));
+    CHECK(eval(tc.mod(tc.mod(x, tc.intConst(6)), tc.intConst(4)), a)->num == (((v % 6) + 6) % 6) % 4);
+  }
+}
+
 TEST_CASE("solver: unsat proves, sat returns a model that evaluates the goal to true") {
   TermContext tc;
   Solver s(tc, 5000);

@@ -1,8 +1,8 @@
 ; ksynth query rmsnorm_warp8.spec.553 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 19, the lane owning the cell read stores it there
-; source lines: 19 22
+;   within it: the context fixes the reading thread's coordinate
+; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -51,6 +51,8 @@
 (declare-const |lane.u!4| Int)
 (declare-const |lane.u!5| Int)
 (declare-const |lane.u!6| Int)
+(declare-const |lane.k!0| Int)
+(declare-const |bij.j!0| Int)
 (declare-const |lane.u!7| Int)
 (declare-const |lane.u!8| Int)
 (declare-const |lane.u!9| Int)
@@ -59,9 +61,6 @@
 (declare-const |lane.u!12| Int)
 (declare-const |lane.u!13| Int)
 (declare-const |lane.u!14| Int)
-(declare-const |lane.u!15| Int)
-(declare-const |lane.u!16| Int)
-(declare-const |lane.u!17| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -148,6 +147,8 @@
 (assert (and (<= 0 |lane.u!4|) (<= |lane.u!4| 7)))
 (assert (and (<= 0 |lane.u!5|) (<= |lane.u!5| 7)))
 (assert (and (<= 0 |lane.u!6|) (<= |lane.u!6| 7)))
+(assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
+(assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (assert (and (<= 0 |lane.u!7|) (<= |lane.u!7| 7)))
 (assert (and (<= 0 |lane.u!8|) (<= |lane.u!8| 7)))
 (assert (and (<= 0 |lane.u!9|) (<= |lane.u!9| 7)))
@@ -156,9 +157,6 @@
 (assert (and (<= 0 |lane.u!12|) (<= |lane.u!12| 7)))
 (assert (and (<= 0 |lane.u!13|) (<= |lane.u!13| 7)))
 (assert (and (<= 0 |lane.u!14|) (<= |lane.u!14| 7)))
-(assert (and (<= 0 |lane.u!15|) (<= |lane.u!15| 7)))
-(assert (and (<= 0 |lane.u!16|) (<= |lane.u!16| 7)))
-(assert (and (<= 0 |lane.u!17|) (<= |lane.u!17| 7)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.z)))
 (check-sat)

@@ -1,8 +1,9 @@
 ; ksynth query rmsnorm_warp8.spec.565 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 19, the lane owning the cell read stores it there
-; source lines: 19 22
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -51,6 +52,8 @@
 (declare-const |lane.u!4| Int)
 (declare-const |lane.u!5| Int)
 (declare-const |lane.u!6| Int)
+(declare-const |lane.k!0| Int)
+(declare-const |bij.j!0| Int)
 (declare-const |lane.u!7| Int)
 (declare-const |lane.u!8| Int)
 (declare-const |lane.u!9| Int)
@@ -60,8 +63,13 @@
 (declare-const |lane.u!13| Int)
 (declare-const |lane.u!14| Int)
 (declare-const |lane.u!15| Int)
-(declare-const |lane.u!16| Int)
-(declare-const |lane.u!17| Int)
+(declare-const |lane.k!1| Int)
+(declare-const |bij.j!4| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |bij.j!5| Int)
+(declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -148,6 +156,8 @@
 (assert (and (<= 0 |lane.u!4|) (<= |lane.u!4| 7)))
 (assert (and (<= 0 |lane.u!5|) (<= |lane.u!5| 7)))
 (assert (and (<= 0 |lane.u!6|) (<= |lane.u!6| 7)))
+(assert (and (<= 0 |lane.k!0|) (<= |lane.k!0| 31)))
+(assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (assert (and (<= 0 |lane.u!7|) (<= |lane.u!7| 7)))
 (assert (and (<= 0 |lane.u!8|) (<= |lane.u!8| 7)))
 (assert (and (<= 0 |lane.u!9|) (<= |lane.u!9| 7)))
@@ -157,8 +167,8 @@
 (assert (and (<= 0 |lane.u!13|) (<= |lane.u!13| 7)))
 (assert (and (<= 0 |lane.u!14|) (<= |lane.u!14| 7)))
 (assert (and (<= 0 |lane.u!15|) (<= |lane.u!15| 7)))
-(assert (and (<= 0 |lane.u!16|) (<= |lane.u!16| 7)))
-(assert (and (<= 0 |lane.u!17|) (<= |lane.u!17| 7)))
+(assert (and (<= 0 |lane.k!1|) (<= |lane.k!1| 31)))
+(assert (and (<= 0 |bij.j!4|) (<= |bij.j!4| 31)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!4| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!4|) (- 1)) 32) 1) 0)) (<= 0 |bij.j!6|) (<= (+ |bij.j!6| 1) 32) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!6| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!6|) (- 1)) 32) 1) 0)) (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|) 1) param.C) (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|) 1) param.C) (= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|)) (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|))) (or (not (= |bij.j!4| |bij.j!6|)) (not (= |bij.j!5| |bij.j!7|)))))
 (check-sat)

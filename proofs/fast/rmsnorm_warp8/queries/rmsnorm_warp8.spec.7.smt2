@@ -1,7 +1,8 @@
 ; ksynth query rmsnorm_warp8.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
-; source lines: 22
+; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
+;   within it: in the warp exchange at line 19, the lane owning the cell read stores it there
+; source lines: 19 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.R Int)
@@ -43,8 +44,6 @@
 (declare-const |w3.iter!0| Int)
 (declare-const |w3.entry.c!1| Int)
 (declare-const |w3.iter!1| Int)
-(declare-const |elem.j0!0| Int)
-(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -125,5 +124,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.c!1|) (<= |w3.entry.c!1| 2147483647)))
 (assert (and (<= 0 |w3.iter!1|) (<= |w3.iter!1| 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (or (and (not (<= param.R (+ (* 8 (div |elem.j0!0| 256)) (div (mod |elem.j0!0| 256) 32)))) (or (= 0 (div |elem.j0!0| 32)) (<= (+ (* 32 (div |elem.j0!0| 32)) (mod (mod |elem.j0!0| 256) 32) (- 31)) param.C)) (<= (+ (* 32 (div |elem.j0!0| 32)) (mod (mod |elem.j0!0| 256) 32) 1) param.C) (= |elem.j0!0| (+ (* 8 (div |elem.j0!0| 256)) (div (mod |elem.j0!0| 256) 32))) (= |elem.j1!0| (+ (* 32 (div |elem.j0!0| 32)) (mod (mod |elem.j0!0| 256) 32))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.R 7) 8)) (<= 0 (div |elem.j0!0| 32)) (<= (+ (div |elem.j0!0| 32) 1) (ite (<= (+ (* (- 1) param.C) (mod (mod |elem.j0!0| 256) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (mod |elem.j0!0| 256) 32)) (- 1)) 32) 1) 0))) (and (not (<= param.R (+ (* 8 (div |elem.j0!0| 8)) (div (mod |elem.j0!0| 256) 32)))) (or (= 0 (div |elem.j1!0| 32)) (<= (+ (* 32 (div |elem.j1!0| 32)) (mod (mod |elem.j0!0| 256) 32) (- 31)) param.C)) (<= (+ (* 32 (div |elem.j1!0| 32)) (mod (mod |elem.j0!0| 256) 32) 1) param.C) (= |elem.j0!0| (+ (* 8 (div |elem.j0!0| 8)) (div (mod |elem.j0!0| 256) 32))) (= |elem.j1!0| (+ (* 32 (div |elem.j1!0| 32)) (mod (mod |elem.j0!0| 256) 32))) (<= 0 (div |elem.j0!0| 8)) (<= (+ (div |elem.j0!0| 8) 1) (div (+ param.R 7) 8)) (<= 0 (div |elem.j1!0| 32)) (<= (+ (div |elem.j1!0| 32) 1) (ite (<= (+ (* (- 1) param.C) (mod (mod |elem.j0!0| 256) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (mod |elem.j0!0| 256) 32)) (- 1)) 32) 1) 0))) (and (not (<= param.R (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 8))))) (or (= 0 (div |elem.j1!0| 32)) (<= (+ (* 32 (div |elem.j1!0| 32)) (- 31)) param.C)) (<= (+ (* 32 (div |elem.j1!0| 32)) 1) param.C) (= |elem.j0!0| (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 8)))) (= |elem.j1!0| (* 32 (div |elem.j1!0| 32))) (<= 0 (div |elem.j0!0| 8)) (<= (+ (div |elem.j0!0| 8) 1) (div (+ param.R 7) 8)) (<= 0 (div |elem.j1!0| 32)) (<= (+ (div |elem.j1!0| 32) 1) (+ (div (+ param.C (- 1)) 32) 1))) (and (not (<= param.R (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 8))))) (or (= 0 (div |elem.j1!0| 32)) (<= (+ (* 32 (div |elem.j1!0| 32)) (mod |elem.j1!0| 32) (- 31)) param.C)) (<= (+ (* 32 (div |elem.j1!0| 32)) (mod |elem.j1!0| 32) 1) param.C) (= |elem.j0!0| (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 8)))) (= |elem.j1!0| (+ (* 32 (div |elem.j1!0| 32)) (mod |elem.j1!0| 32))) (<= 0 (div |elem.j0!0| 8)) (<= (+ (div |elem.j0!0| 8) 1) (div (+ param.R 7) 8)) (<= 0 (div |elem.j1!0| 32)) (<= (+ (div |elem.j1!0| 32) 1) (ite (<= (+ (* (- 1) param.C) (mod |elem.j1!0| 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j1!0| 32)) (- 1)) 32) 1) 0)))))))
+(assert (and (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 32) (div (mod w1.threadIdx.x 32) 16)) 16) 256) 32)))))
 (check-sat)
