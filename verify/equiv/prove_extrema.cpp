@@ -119,6 +119,7 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
   Term k = tc_.fresh("ext.k", Sort::Int);
   Term first = tc_.substitute(f, {{sd.k, lo}});
   std::vector<Term> hits;
+  int64_t modulus = 1; // a common multiple of the index maps' slopes
   for (const Candidate &c : cands) {
     if (beyondEveryInput(c.term, first, isMax))
       continue;
@@ -143,6 +144,8 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
       Term c0 = nullptr;
       std::vector<int128> slope;
       if (affineIn(phi, c.levels, c0, slope)) {
+        for (int128 s : slope)
+          modulus = commonMultiple(modulus, s);
         std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
         if (!pre.empty())
           hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
@@ -156,7 +159,7 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
     }
   }
   Step st3(*this, "every index of the spec's range is the mapped index of a candidate that takes part");
-  return unsat(tc_.mkAnd({ctx, tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(tc_.mkOr(hits))}));
+  return everyIndexHit(ctx, lo, hi, k, hits, modulus, true);
 }
 
 // The kernel's max (min) terms in t that contain a fold of that kind, outermost ones only: a

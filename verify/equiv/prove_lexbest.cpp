@@ -260,7 +260,7 @@ bool Prover::lexEqual(Term x, Term q, Term ctx) {
     fprintf(stderr, "argmax: %zu candidates\n", cands.size());
   Term first = fAt(lo), k = tc_.fresh("lex.k", Sort::Int);
   std::vector<Term> hits;
-  int64_t stride = 0; // the gcd of the candidates' index slopes
+  int64_t stride = 1; // a common multiple of the candidates' index slopes
   for (const PairCandidate &c : cands) {
     Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c.conds));
     // A start at the lowest float is asked about as one (it is no term of the range).
@@ -291,22 +291,37 @@ bool Prover::lexEqual(Term x, Term q, Term ctx) {
     std::vector<int128> slope;
     if (affineIn(c.index, c.levels, c0, slope)) {
       for (int128 s : slope)
-        stride = static_cast<int64_t>(std::gcd(static_cast<int64_t>(s < 0 ? -s : s), stride));
+        stride = commonMultiple(stride, s);
       std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
       if (!pre.empty())
         hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(c.index, pre), k)));
     }
   }
   Step st3(*this, "every index of the spec's range is the index of a candidate that takes part");
+  return everyIndexHit(ctx, lo, hi, k, hits, stride, false);
+}
+
+// ctx => every k in [lo, hi) satisfies one of hits (each: a candidate takes part at the
+// preimage of k and maps it to k). Where the maps' slopes have a common multiple M <= 256 (a
+// warp's lanes each walking every 32nd index: 32; float4s per lane: 4 and 128), one case per
+// residue r of k mod M, k := M t + r: each preimage (k - c) mod s div s' then folds to t
+// times a constant plus a constant, and the solver is left with linear facts. tryDirect: the
+// question as it is first, for two seconds at most.
+bool Prover::everyIndexHit(Term ctx, Term lo, Term hi, Term k, const std::vector<Term> &hits, int64_t modulus,
+                           bool tryDirect) {
   Term uncovered = tc_.mkAnd({tc_.le(lo, k), tc_.lt(k, hi), tc_.mkNot(tc_.mkOr(hits))});
-  if (stride < 2 || stride > 64)
+  if (modulus < 2 || modulus > 256)
     return unsatFocused(ctx, uncovered);
-  // Indices that step by a common stride M (a warp's lanes each walking every 32nd): one case
-  // per residue r of k mod M, k := M t + r, where each candidate's preimage (k - c) div M
-  // folds to t plus a constant and the solver is left with linear facts.
-  Term t = tc_.fresh("lex.t", Sort::Int);
-  for (int64_t r = 0; r < stride; ++r) {
-    Term kr = tc_.add(tc_.mul(tc_.intConst(stride), t), tc_.intConst(r));
+  if (tryDirect) {
+    solver_.setTimeout(std::min(opts_.timeoutMs, 2000u));
+    bool direct = unsatFocused(ctx, uncovered);
+    solver_.setTimeout(opts_.timeoutMs);
+    if (direct)
+      return true;
+  }
+  Term t = tc_.fresh("cover.t", Sort::Int);
+  for (int64_t r = 0; r < modulus; ++r) {
+    Term kr = tc_.add(tc_.mul(tc_.intConst(modulus), t), tc_.intConst(r));
     if (!unsatFocused(ctx, tc_.substitute(uncovered, {{k, kr}})))
       return false;
   }

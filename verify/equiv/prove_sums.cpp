@@ -247,9 +247,10 @@ bool Prover::affineIn(Term phi, const std::vector<Term> &js, Term &c, std::vecto
   return true;
 }
 
-// The levels' values whose image under phi = c + sum slope_i js_i is k: one level, or two
-// where one slope is 1 (tiles of the outer level: slopes (T, 1); a strided inner level:
-// slopes (1, S)). Empty when phi has another shape.
+// The levels' values whose image under phi = c + sum slope_i js_i is k, where k is one: one
+// level, or several whose slopes, in increasing order, each divide the next (tiles of the
+// outer level: slopes (T, 1); a strided inner level: slopes (1, S)). Empty when phi has another
+// shape. The caller checks phi(pre) = k.
 std::unordered_map<Term, Term> Prover::preimageOf(const std::vector<Term> &js, Term c, const std::vector<int128> &slope,
                                                   Term k) {
   std::unordered_map<Term, Term> pre;
@@ -265,7 +266,10 @@ std::unordered_map<Term, Term> Prover::preimageOf(const std::vector<Term> &js, T
   for (size_t i = 0; i < order.size(); ++i)
     order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return slope[a] < slope[b]; });
-  if (slope[order[0]] != 1)
+  // (s0 > 1: phi reaches only the offsets that are multiples of s0, a float4's element e of
+  // 4 j0 + 128 j1 + e. The digits are then those of off - off mod s0; every caller asks
+  // phi(pre) = k besides, which holds exactly for those offsets.)
+  if (slope[order[0]] < 1)
     return {};
   for (size_t i = 0; i + 1 < order.size(); ++i) {
     int128 lo = slope[order[i]], hi = slope[order[i + 1]];

@@ -8,6 +8,7 @@
 
 #include <array>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <set>
 #include <string>
@@ -174,11 +175,14 @@ private:
   bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
   std::unordered_map<Term, Term> pinnedCoordinates(Term ctx);
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
+  Term laneSumOnce(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
+  std::set<std::vector<Term>> notLaneFolds_; // (value, context, reader's coordinates) laneSum rejected
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
                        bool offerTop = true);
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve);
+  int splitBudget_ = 400; // queries laneSplit may ask to decide lanes, over the whole proof
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 
@@ -257,6 +261,16 @@ private:
   bool lexFoldLeaf(Term v, Term i, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels,
                    Term ctx, std::vector<PairCandidate> &out);
   bool lexEqual(Term x, Term q, Term ctx);
+  bool everyIndexHit(Term ctx, Term lo, Term hi, Term k, const std::vector<Term> &hits, int64_t modulus,
+                     bool tryDirect);
+  // The least common multiple of m and |s|, or 0 (none) past 2^20 or where either is 0.
+  static int64_t commonMultiple(int64_t m, int128 s) {
+    int64_t a = static_cast<int64_t>(s < 0 ? -s : s);
+    if (m <= 0 || a <= 0 || a > (1 << 20))
+      return 0;
+    int64_t l = m / std::gcd(m, a) * a;
+    return l > (1 << 20) ? 0 : l;
+  }
   std::vector<Term> lexTerms(Term t, bool isMax);
 
   // ---- re-indexed sums (summand bijection) (prove_sums.cpp) --------------------------------

@@ -506,3 +506,46 @@ TEST_CASE("prove: a warp per row, eight rows per block, every lane storing: cove
   equiv::TensorProof q = prove(wrong, "Y");
   CHECK(q.coverage != Status::Proven);
 }
+
+namespace {
+
+const char *kRowMaxSpec = R"((spec row_max (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R) out)
+  (ensures (Y r) (max-over c 0 C (X r c)))))";
+
+// A warp per row reading float4s where C % 4 == 0: each iteration's candidates are a
+// float4's elements (index maps 4 lane + 128 i + e, e = 0..3).
+std::string rowMaxF4Kernel(const std::string &chunk) {
+  return R"(
+__global__ void row_max_f4(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x;
+  int lane = threadIdx.x;
+  float m = -3.402823466e+38f;
+  if (C % 4 == 0) {
+    const float4 *x4 = reinterpret_cast<const float4 *>(X + r * C);
+    for (int c = lane; c < C / 4; c += 32) {
+      float4 v = x4[c];
+      m = fmaxf(m, )" + chunk + R"();
+    }
+  } else {
+    for (int c = lane; c < C; c += 32)
+      m = fmaxf(m, X[r * C + c]);
+  }
+  for (int off = 16; off > 0; off >>= 1)
+    m = fmaxf(m, __shfl_xor_sync(0xffffffffu, m, off));
+  if (lane == 0)
+    Y[r] = m;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a max over float4 chunks covers the row by residues; a chunk missing an element does not") {
+  Case ok = make(kRowMaxSpec, rowMaxF4Kernel("fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.w))"), {"32"}, {"R"});
+  CHECK(prove(ok, "Y").equivalence == Status::Proven);
+  for (const char *wrong : {"fmaxf(fmaxf(v.x, v.y), fmaxf(v.z, v.z))", "fmaxf(v.x, v.y)"}) {
+    CAPTURE(wrong);
+    Case c = make(kRowMaxSpec, rowMaxF4Kernel(wrong), {"32"}, {"R"});
+    CHECK(prove(c, "Y").equivalence != Status::Proven);
+  }
+}
