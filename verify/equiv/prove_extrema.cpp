@@ -88,15 +88,42 @@ bool Prover::beyondEveryInput(Term x, Term r, bool isMax) {
   return false;
 }
 
+// The term of the spec's fold application q (ssum, smax, sarg, ...) with q's arguments for
+// its parameters: free in the fold's index (specSums_.at(q->name).k).
+Term Prover::specTerm(Term q) {
+  const SpecSum &sd = specSums_.at(q->name);
+  std::unordered_map<Term, Term> ms;
+  for (size_t p = 0; p < sd.params.size(); ++p)
+    ms[sd.params[p]] = q->kids[p + 2];
+  return tc_.substitute(sd.body, ms);
+}
+
+// Appends to hits the condition that a candidate, taking part where conds hold over its
+// levels, maps an iteration to index k under phi (affine in the levels): conds and phi = k at
+// the preimage of k; nothing where phi has no preimage ksynth can write. modulus becomes a
+// common multiple of it and phi's slopes (everyIndexHit).
+void Prover::addHit(const std::vector<Term> &levels, const std::vector<Term> &conds, Term phi, Term k,
+                    std::vector<Term> &hits, int64_t &modulus) {
+  if (levels.empty()) {
+    hits.push_back(tc_.mkAnd(tc_.mkAnd(conds), tc_.eq(phi, k)));
+    return;
+  }
+  Term c0 = nullptr;
+  std::vector<int128> slope;
+  if (!affineIn(phi, levels, c0, slope))
+    return;
+  for (int128 s : slope)
+    modulus = commonMultiple(modulus, s);
+  std::unordered_map<Term, Term> pre = preimageOf(levels, c0, slope, k);
+  if (!pre.empty())
+    hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
+}
+
 // ctx => t = q, t a max (min) term of the kernel, q = smax.N(lo, hi, params) (smin.N).
 bool Prover::extremaEqual(Term t, Term q, Term ctx) {
   bool isMax = q->name.rfind("smax.", 0) == 0;
   const SpecSum &sd = specSums_.at(q->name);
-  Term lo = q->kids[0], hi = q->kids[1];
-  std::unordered_map<Term, Term> ms;
-  for (size_t p = 0; p < sd.params.size(); ++p)
-    ms[sd.params[p]] = q->kids[p + 2];
-  Term f = tc_.substitute(sd.body, ms); // free in sd.k
+  Term lo = q->kids[0], hi = q->kids[1], f = specTerm(q); // f free in sd.k
   Step st(*this, std::string("a ") + (isMax ? "max" : "min") + " computed by the kernel equals the spec's '" +
                      q->name + "': each of its candidates is a term of the spec's range, and every term is "
                      "one of them");
@@ -137,19 +164,7 @@ bool Prover::extremaEqual(Term t, Term q, Term ctx) {
         }
       }
       found = true;
-      if (c.levels.empty()) {
-        hits.push_back(tc_.mkAnd(tc_.mkAnd(c.conds), tc_.eq(phi, k)));
-        break;
-      }
-      Term c0 = nullptr;
-      std::vector<int128> slope;
-      if (affineIn(phi, c.levels, c0, slope)) {
-        for (int128 s : slope)
-          modulus = commonMultiple(modulus, s);
-        std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
-        if (!pre.empty())
-          hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
-      }
+      addHit(c.levels, c.conds, phi, k, hits, modulus);
       break;
     }
     if (!found) {
@@ -230,10 +245,7 @@ bool Prover::argEqual(Term l, Term q, Term ctx) {
     return false;
   Term n = l->kids[0], m0 = l->kids[np + 1], i0 = l->kids[np + 2];
   Term lo = q->kids[0], hi = q->kids[1];
-  std::unordered_map<Term, Term> ms;
-  for (size_t p = 0; p < sd.params.size(); ++p)
-    ms[sd.params[p]] = q->kids[p + 2];
-  Term f = tc_.substitute(sd.body, ms);
+  Term f = specTerm(q);
   auto fAt = [&](Term k) { return tc_.substitute(f, {{sd.k, k}}); };
   if (m0->sort != f->sort)
     return false;

@@ -37,7 +37,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
-#include <numeric>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -229,11 +228,7 @@ bool Prover::lexCandidates(Term v, Term i, bool isMax, const std::vector<Term> &
 bool Prover::lexEqual(Term x, Term q, Term ctx) {
   bool isMax = q->name.rfind("sarg.", 0) == 0;
   const SpecSum &sd = specSums_.at(q->name);
-  Term lo = q->kids[0], hi = q->kids[1];
-  std::unordered_map<Term, Term> ms;
-  for (size_t p = 0; p < sd.params.size(); ++p)
-    ms[sd.params[p]] = q->kids[p + 2];
-  Term f = tc_.substitute(sd.body, ms);
+  Term lo = q->kids[0], hi = q->kids[1], f = specTerm(q);
   auto fAt = [&](Term k) { return tc_.substitute(f, {{sd.k, k}}); };
   bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
   Step st(*this, std::string("the kernel's index is that of the best (value, index) pair of a set of candidates, "
@@ -283,19 +278,7 @@ bool Prover::lexEqual(Term x, Term q, Term ctx) {
       }
       continue;
     }
-    if (c.levels.empty()) {
-      hits.push_back(tc_.mkAnd(tc_.mkAnd(c.conds), tc_.eq(c.index, k)));
-      continue;
-    }
-    Term c0 = nullptr;
-    std::vector<int128> slope;
-    if (affineIn(c.index, c.levels, c0, slope)) {
-      for (int128 s : slope)
-        stride = commonMultiple(stride, s);
-      std::unordered_map<Term, Term> pre = preimageOf(c.levels, c0, slope, k);
-      if (!pre.empty())
-        hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(c.conds), pre), tc_.eq(tc_.substitute(c.index, pre), k)));
-    }
+    addHit(c.levels, c.conds, c.index, k, hits, stride);
   }
   Step st3(*this, "every index of the spec's range is the index of a candidate that takes part");
   return everyIndexHit(ctx, lo, hi, k, hits, stride, false);

@@ -261,6 +261,9 @@ private:
   bool lexFoldLeaf(Term v, Term i, bool isMax, const std::vector<Term> &conds, const std::vector<Term> &levels,
                    Term ctx, std::vector<PairCandidate> &out);
   bool lexEqual(Term x, Term q, Term ctx);
+  Term specTerm(Term q);
+  void addHit(const std::vector<Term> &levels, const std::vector<Term> &conds, Term phi, Term k,
+              std::vector<Term> &hits, int64_t &modulus);
   bool everyIndexHit(Term ctx, Term lo, Term hi, Term k, const std::vector<Term> &hits, int64_t modulus,
                      bool tryDirect);
   // The least common multiple of m and |s|, or 0 (none) past 2^20 or where either is 0.
