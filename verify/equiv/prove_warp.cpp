@@ -275,21 +275,6 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     return nullptr;
   if (!appsWithPrefix(v, "wx.").empty())
     return nullptr;
-  // A value already found not to be a lane fold under the same context and reader is not
-  // asked about again (the callers offer the same nests from several places).
-  std::vector<Term> key{v, ctx};
-  if (reader)
-    for (int d = 0; d < 3; ++d)
-      key.push_back(reader->at(w3_.tid[d]));
-  if (notLaneFolds_.count(key))
-    return nullptr;
-  Term found = laneSumOnce(v, ctx, reader);
-  if (!found)
-    notLaneFolds_.insert(key);
-  return found;
-}
-
-Term Prover::laneSumOnce(Term v, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (!reader)
     v = asWriterSums(v);
   std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
@@ -501,13 +486,8 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
       xl.push_back(tc_.substitute(x, th));
     if (sameLeaves(vl, xl, how))
       continue;
-    if (!solve || splitBudget_ <= 0)
-      return false; // (the budget: a near miss would otherwise ask about every lane of every width)
-    struct Spend { // the queries this lane costs come off the budget
-      Prover &p;
-      int before;
-      ~Spend() { p.splitBudget_ -= p.asked_ - before; }
-    } spend{*this, asked_};
+    if (!solve)
+      return false;
     // Conditions left (a source lane that exists for some segments only): decided with the
     // lane fixed. A lane the context rules out (lane 0 alone reads: `threadIdx.x % 32 == 0`)
     // needs nothing.

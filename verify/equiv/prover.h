@@ -175,14 +175,11 @@ private:
   bool sameLeaves(Term v, const std::vector<Term> &xs, int fold);
   std::unordered_map<Term, Term> pinnedCoordinates(Term ctx);
   Term laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
-  Term laneSumOnce(Term v, Term ctx, const std::unordered_map<Term, Term> *reader);
-  std::set<std::vector<Term>> notLaneFolds_; // (value, context, reader's coordinates) laneSum rejected
   Term resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
                        bool offerTop = true);
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve);
-  int splitBudget_ = 400; // queries laneSplit may ask to decide lanes, over the whole proof
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 
