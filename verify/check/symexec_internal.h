@@ -135,7 +135,7 @@ private:
 
   // ---- loops (symexec_loops.cpp) --------------------------------------------------------
 
-  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, ArgExtremum, Havoc };
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, ArgExtremum, Rescaled, Havoc };
   struct Summary {
     Shape shape = Shape::Havoc;
     Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values);
@@ -143,7 +143,10 @@ private:
     int k = 0;
     bool trunc = false;  // ShiftRight: C's signed division by 2^k (rounds toward zero)
     bool isMax = false;  // Extremum, ArgExtremum: max (else min)
-    int keyVar = -1;     // ArgExtremum: the fold's variable, whose update decides this one's
+    int keyVar = -1;     // ArgExtremum: the fold's variable, whose update decides this one's;
+                         // Rescaled: the variable m the sum is kept relative to
+    Term scaleAt = nullptr; // Rescaled: the symbol P in step, exp(x - P): m's final value
+    std::string expName;    // Rescaled: the exponential used (fn.__expf, fn.expf, ...)
     bool strict = false; // ArgExtremum: replaced on > (<), not >= (<=)
     bool validate = false; // found assuming no wrap-around: check by induction
   };
@@ -169,6 +172,11 @@ private:
   Term constantTripCount(Term cn, Term n);
   Term realDelta(Term v, Term e);
   Term extremumStep(Term v, Term e, bool isMax);
+  Summary rescaledStep(int v, Term e, const State &end, const LoopFacts &f, uint32_t watermark,
+                       const std::set<Term> &entryIds);
+  Term rescaled(int v, const Summary &sm, const State &s, const State &r, Term n, std::map<int, Summary> &summary,
+                const std::map<int, Term> &entrySym,
+                const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters);
   Term accumulated(int v, const Summary &sm, const State &s, Term n, std::map<int, Summary> &summary,
                    const std::map<int, Term> &entrySym,
                    const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters);

@@ -1,6 +1,7 @@
 // Symbolic execution: loop summaries (induction variables, accumulators, trip counts).
 
 #include "verify/check/symexec_internal.h"
+#include "verify/smt/exp_law.h"
 
 #include <algorithm>
 #include <functional>
@@ -77,6 +78,7 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
   case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
   case Shape::Extremum:
   case Shape::ArgExtremum:
+  case Shape::Rescaled:
   case Shape::Havoc: return fresh("loopvar." + name, sort);
   }
   return nullptr;
@@ -171,6 +173,75 @@ Term Exec::extremumStep(Term v, Term e, bool isMax) {
       return tc_.ite(v->kids[0], a, b);
   }
   return nullptr;
+}
+
+// A running sum kept relative to another variable m of the loop (an online softmax's
+// denominator): v = e * exp(em - vm) + D, with em and vm m's values at the start and the end of
+// the iteration. After n iterations, by induction and the exponential's law (exp(a) exp(b) =
+// exp(a + b), exp(0) = 1),
+//   v_n = v_0 exp(m_0 - m_n) + sum over j < n of D_j exp(m_{j+1} - m_n),
+// whatever values m takes. The summary's step is D exp(vm - P), the exponentials combined; it
+// must no longer name m (D's exponent held vm, which cancels: D = exp(x - vm)) nor anything else
+// of the iteration, and then P stands for m_n. Havoc where the update has another form.
+Exec::Summary Exec::rescaledStep(int v, Term e, const State &end, const LoopFacts &f, uint32_t watermark,
+                                 const std::set<Term> &entryIds) {
+  Summary none;
+  Term ve = end.vars[v].t;
+  if (!ve || ve->kind != smt::Kind::Add || ve->kids.size() != 2)
+    return none;
+  for (int side : {0, 1}) {
+    Term prod = ve->kids[side], D = ve->kids[1 - side];
+    if (prod->kind != smt::Kind::Mul || prod->kids.size() != 2)
+      continue;
+    for (int at : {0, 1}) {
+      Term X = prod->kids[1 - at];
+      if (prod->kids[at] != e || X->kind != smt::Kind::App || X->kids.size() != 1 || !smt::isExpFunction(X->name))
+        continue;
+      for (const auto &[w, ew] : f.entrySym) {
+        Term vw = end.vars[w].t;
+        if (w == v || !vw || vw == ew || ew->sort != Sort::Real ||
+            smt::realLinear(tc_, X->kids[0]) != smt::realLinear(tc_, tc_.sub(ew, vw)))
+          continue;
+        Term P = fresh("rescale.at", Sort::Real);
+        Term body = smt::combineExps(tc_, tc_.mul(D, tc_.app(X->name, Sort::Real, {tc_.sub(vw, P)})));
+        std::vector<Term> syms;
+        tc_.collectSymbols(body, syms);
+        bool ok = true;
+        for (Term x : syms)
+          if (x == e || x == ew || (x->kind == smt::Kind::Var && x->id > watermark && x != P && !entryIds.count(x)))
+            ok = false;
+        if (!ok)
+          continue;
+        Summary sm;
+        sm.shape = Shape::Rescaled;
+        sm.step = body;
+        sm.keyVar = w;
+        sm.scaleAt = P;
+        sm.expName = X->name;
+        return sm;
+      }
+    }
+  }
+  return none;
+}
+
+// The value after n iterations of a Rescaled sum v (rescaledStep), in state r where m's
+// value after n iterations is known: v_0 exp(m_0 - m_n) + lsum(n, params, m_n).
+Term Exec::rescaled(int v, const Summary &sm, const State &s, const State &r, Term n, std::map<int, Summary> &summary,
+                    const std::map<int, Term> &entrySym,
+                    const std::function<std::vector<std::pair<Term, Term>>(Term)> &counters) {
+  Term mn = r.vars[sm.keyVar].t;
+  if (!mn)
+    return fresh("loopvar." + k_.vars[v].name, Sort::Real);
+  Summary acc = sm;
+  acc.shape = Shape::Accumulate;
+  State zero = s;
+  zero.vars[v] = {tc_.realConst(0)};
+  Term sum = tc_.substitute(accumulated(v, acc, zero, n, summary, entrySym, counters), {{sm.scaleAt, mn}});
+  Term v0 = s.vars[v].t ? s.vars[v].t : tc_.realConst(0);
+  Term m0 = s.vars[sm.keyVar].t ? s.vars[sm.keyVar].t : tc_.realConst(0);
+  Term start = smt::combineExps(tc_, tc_.mul(v0, tc_.app(sm.expName, Sort::Real, {tc_.sub(m0, mn)})));
+  return tc_.add(start, sum);
 }
 
 // The value of accumulator v after n iterations: v0 + lsum(n, params) (symexec.h SumDef);
@@ -301,6 +372,9 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
   auto classify = [&](Term e, Term v) { return classifyStep(e, v, watermark, entryIds); };
   for (auto &[v, e] : f.entrySym)
     f.summary[v] = classify(e, end.vars[v].t);
+  for (auto &[v, e] : f.entrySym)
+    if (f.summary[v].shape == Shape::Havoc && e->sort == Sort::Real)
+      f.summary[v] = rescaledStep(v, e, end, f, watermark, entryIds);
   // Induction variables stepped through unsigned arithmetic or conversions
   // (`i += blockDim.x * gridDim.x` with int i) are affine as long as nothing wraps:
   // classify those without wrap-around and validate the summary in the recorded pass.
@@ -331,7 +405,9 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
   f.gcSum = classify(f.gcEntry, end.gc);
   // An accumulator's increment may use the other variables only where their value at
   // each iteration is exact (not unknown, not another accumulator).
-  auto folds = [](const Summary &x) { return x.shape == Shape::Accumulate || x.shape == Shape::Extremum; };
+  auto folds = [](const Summary &x) {
+    return x.shape == Shape::Accumulate || x.shape == Shape::Extremum || x.shape == Shape::Rescaled;
+  };
   for (auto &[v, sm] : f.summary) {
     if (!folds(sm))
       continue;
@@ -489,18 +565,21 @@ void Exec::findArgExtremum(std::map<int, Summary> &summary, const std::map<int, 
 State Exec::stateAt(const State &s, LoopFacts &f, Term i, const std::string &why) {
   State r = s;
   forgetLocals(r, f.localsStored, f.anyStored);
+  auto counters = [&](Term j) {
+    return std::vector<std::pair<Term, Term>>{{f.bcEntry, valueAt(f.bcSum, s.bc, j, "bc", Sort::Int)},
+                                              {f.wcEntry, valueAt(f.wcSum, s.wc, j, "wc", Sort::Int)},
+                                              {f.gcEntry, valueAt(f.gcSum, s.gc, j, "gc", Sort::Int)}};
+  };
   for (int v : f.modified) {
     if (k_.vars[v].type.isPtr()) {
       r.vars[v] = {nullptr, -2, tc_.intConst(0)};
       continue;
     }
     const Summary &sm = f.summary[v];
+    if (sm.shape == Shape::Rescaled)
+      continue; // below, once the variable it is relative to is known
     if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum || sm.shape == Shape::ArgExtremum) {
-      r.vars[v] = {accumulated(v, sm, s, i, f.summary, f.entrySym, [&](Term j) {
-        return std::vector<std::pair<Term, Term>>{{f.bcEntry, valueAt(f.bcSum, s.bc, j, "bc", Sort::Int)},
-                                                  {f.wcEntry, valueAt(f.wcSum, s.wc, j, "wc", Sort::Int)},
-                                                  {f.gcEntry, valueAt(f.gcSum, s.gc, j, "gc", Sort::Int)}};
-      })};
+      r.vars[v] = {accumulated(v, sm, s, i, f.summary, f.entrySym, counters)};
       continue;
     }
     if (sm.shape == Shape::Havoc && k_.vars[v].name.find('.') == std::string::npos)
@@ -511,6 +590,9 @@ State Exec::stateAt(const State &s, LoopFacts &f, Term i, const std::string &why
       out_.facts.push_back(tc_.inRange(val, k_.vars[v].type.minValue(), k_.vars[v].type.maxValue()));
     r.vars[v] = {val};
   }
+  for (int v : f.modified)
+    if (f.summary[v].shape == Shape::Rescaled)
+      r.vars[v] = {rescaled(v, f.summary[v], s, r, i, f.summary, f.entrySym, counters)};
   r.bc = valueAt(f.bcSum, s.bc, i, "bc", Sort::Int);
   r.wc = valueAt(f.wcSum, s.wc, i, "wc", Sort::Int);
   r.gc = valueAt(f.gcSum, s.gc, i, "gc", Sort::Int);

@@ -11,6 +11,7 @@
 // coordinates set to the cell's; a value that depends on anything else of the owner (a
 // symbol ksynth cannot name per thread) is not resolved.
 #include "verify/equiv/prover.h"
+#include "verify/smt/exp_law.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -19,8 +20,6 @@
 
 namespace ksynth::equiv::prove_detail {
 
-namespace {
-
 // The store site `st` of thread copy m, or nullptr.
 const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *st) {
   for (const check::AccessSite &a : m.accesses)
@@ -28,8 +27,6 @@ const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *
       return &a;
   return nullptr;
 }
-
-} // namespace
 
 // w3 := the thread of w1's block whose block-linear id is `cell`.
 std::unordered_map<Term, Term> Prover::laneThread(Term cell) {
@@ -136,15 +133,17 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
       sub[X] = laneValue(n, *S, X->kids[0]);
       continue;
     }
+    // (all at once: one base value may hold another, an online softmax's sum the final max)
+    std::unordered_map<Term, Term> base;
     for (size_t b = 0; b < stores.size(); ++b) {
       const check::AccessSite *B = storeSite(m3_, stores[b]);
       if (!B || !B->value || !B->iters.empty() || !appsWithPrefix(B->value, "wx.").empty())
         continue;
       Term mine = tc_.substitute(B->value, w), named = laneValue(b, *B, X->kids[0]);
       if (named != mine && tc_.mentions(v, mine))
-        v = tc_.substitute(v, {{mine, named}});
+        base[mine] = named;
     }
-    sub[X] = v;
+    sub[X] = base.empty() ? v : tc_.substitute(v, base);
   }
   if (sub.empty())
     return t;
@@ -333,6 +332,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       va = tc_.substitute(v, {{own, ownCell}});
     }
     // The fold the value's top is made of: + for sums, an ite of a comparison (fmaxf, fminf).
+    Term G = nullptr, z = nullptr; // a cofactor of the lane's value (laneCofactor), its cell
     Term p = nullptr, q = nullptr;
     bool isMax = false;
     enum class Fold { Sum, Max, Min } fold = Fold::Sum;
@@ -364,7 +364,35 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         }
       };
       operands(va);
-      if (!direct)
+      // A merge of running sums (prove_online.cpp): each operand this lane's value times one
+      // function of its cell.
+      if (!direct && fold == Fold::Sum && !reader) {
+        z = tc_.fresh("lane.cell", Sort::Int);
+        G = laneCofactor(va, lanev, z, L);
+        if (G) {
+          // Each term as lanev(c) * G(c), in the order xs below has.
+          std::vector<Term> terms;
+          std::function<void(Term)> flat = [&](Term y) {
+            if (y->kind == smt::Kind::Add) {
+              for (Term k : y->kids)
+                flat(k);
+            } else {
+              terms.push_back(y);
+            }
+          };
+          flat(va);
+          Term sum = nullptr;
+          for (Term x : terms) {
+            Term f = x->kind == smt::Kind::Mul && x->kids.size() == 2 && x->kids[1]->kind == smt::Kind::App &&
+                             x->kids[1]->name == lanev
+                         ? tc_.mul(x->kids[1], x->kids[0])
+                         : x;
+            sum = sum ? tc_.add(sum, f) : f;
+          }
+          va = smt::linearExpArgs(tc_, sum);
+        }
+      }
+      if (!direct && !G)
         continue;
     }
     if (fold == Fold::Sum && v->kind != smt::Kind::Add && v->kind != smt::Kind::Ite)
@@ -393,6 +421,11 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
           Term cell = tc_.add(seg, tc_.intConst(k));
           ok = !namesWriter(tc_.substitute(S->value, laneThread(cell)));
           Term x = laneValue(n, *S, cell);
+          if (G) {
+            Term g = cofactorAt(G, z, cell, false);
+            ok = g != nullptr;
+            x = ok ? tc_.mul(x, g) : x;
+          }
           xs.push_back(x);
           all = all ? tc_.add(all, x) : x;
         }
@@ -407,7 +440,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
           int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
           if (sameLeaves(va, xs, how)) {
             same = true; // the same terms, combined by an associative and commutative fold
-          } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1)) {
+          } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1, G != nullptr)) {
             same = true; // the same terms for each lane of the segment, the lane fixed
           } else if (pass == 0 || (split && !reader)) {
             same = false; // (w1 split: its lanes were each asked above, the whole is no easier)
@@ -428,6 +461,12 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         Term kk = tc_.fresh("lane.k", Sort::Int);
         tc_.setBounds(kk, 0, W - 1);
         Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
+        if (G) {
+          Term g = cofactorAt(G, z, tc_.add(seg, kk), true);
+          if (!g)
+            continue;
+          body = rebaseSums(smt::combineExps(tc_, tc_.mul(body, g)));
+        }
         std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
                            std::to_string(treeSums_.size());
         // (body is in w1's coordinates, through seg: the parameters; the reader's are the arguments)
@@ -451,7 +490,8 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
 // context fixes. rx is w1's threadIdx.x or a variable the context keeps in [0, blockDim.x)
 // (the lane index of an outer fold over lanes), so the cases cover every value it takes.
 // Blocks of one dimension whose width is a multiple of W only (threadIdx.y and .z are 0).
-bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve) {
+bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
+                       bool expForms) {
   if (rx->kind != smt::Kind::Var)
     return false;
   Term p, q;
@@ -480,10 +520,12 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
       th[w1_.tid[1]] = tc_.intConst(0);
       th[w1_.tid[2]] = tc_.intConst(0);
     }
-    Term vl = tc_.substitute(v, th);
+    // (expForms: exponents compared in linear form, whose order the substitution does not keep)
+    auto form = [&](Term t) { return expForms ? smt::linearExpArgs(tc_, t) : t; };
+    Term vl = form(tc_.substitute(v, th));
     std::vector<Term> xl;
     for (Term x : xs)
-      xl.push_back(tc_.substitute(x, th));
+      xl.push_back(form(tc_.substitute(x, th)));
     if (sameLeaves(vl, xl, how))
       continue;
     if (!solve)
@@ -497,7 +539,7 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
       if (unsatFocused(tc_.tru(), cl))
         continue;
     }
-    vl = foldUnder(vl, focus(cl, vl), false);
+    vl = form(foldUnder(vl, focus(cl, vl), false));
     if (!sameLeaves(vl, xl, how)) {
       if (getenv("KSYNTH_DEBUG_EQ"))
         fprintf(stderr, "warp: lane %d of %d: %s\n", l, W, smt::show(vl, 600).c_str());
@@ -511,6 +553,8 @@ Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> 
   if (appsWithPrefix(t, "wx.").empty())
     return t;
   Term r = resolveExchanges(t, ctx, 0);
+  if (!reader)
+    r = onlineForm(r, ctx);
   if (Term s = laneSum(r, ctx, reader))
     return s;
   return reader ? r : laneFoldsInside(r, ctx, nullptr, false); // (r itself was just offered)

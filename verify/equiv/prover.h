@@ -28,6 +28,9 @@ struct GiveUp {
   std::string why;
 };
 
+// The store site `st` of thread copy m, or nullptr (prove_warp.cpp).
+const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *st);
+
 // Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body.
 struct SpecSum {
   Term k = nullptr, body = nullptr;
@@ -179,7 +182,14 @@ private:
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
                        bool offerTop = true);
-  bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve);
+  bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
+                 bool expForms = false);
+  // ---- running sums kept relative to a running max (online softmax; prove_online.cpp) -----
+  Term onlineForm(Term r, Term ctx);
+  Term nameLaneExtrema(Term t, Term ctx);
+  Term laneCofactor(Term v, const std::string &lanev, Term z, Term L);
+  Term cofactorAt(Term G, Term z, Term cell, bool values);
+  Term rebaseSums(Term t);
 
   // ---- block tree reductions (prove_tree.cpp) ----------------------------------------------
 

@@ -549,3 +549,97 @@ TEST_CASE("prove: a max over float4 chunks covers the row by residues; a chunk m
     CHECK(prove(c, "Y").equivalence != Status::Proven);
   }
 }
+
+namespace {
+
+const char *kSoftmax = R"((spec softmax (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R C) out)
+  (define (rowmax r) (max-over c 0 C (X r c)))
+  (define (denom r) (sum c 0 C (exp (- (X r c) (rowmax r)))))
+  (ensures (Y r c) (/ (exp (- (X r c) (rowmax r))) (denom r)))))";
+
+// Online softmax: a running max m and the sum d of exp(x - m) rescaled as m grows, over a
+// strided slice per lane (stride 1 and one thread per row where merge is empty), then a
+// butterfly merge of the lanes' (m, d) pairs. Each part can be replaced.
+struct Online {
+  std::string start = "0.0f", update = "d * __expf(m - mn) + __expf(v - mn)", keep = "m = mn;";
+  std::string merge = "d * __expf(m - mn) + dO * __expf(mo - mn)", last = "0";
+};
+
+std::string onlineThreadKernel(const Online &o) {
+  return R"(
+__global__ void online_thread(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x * blockDim.x + threadIdx.x;
+  if (r >= R)
+    return;
+  float m = -3.402823466e+38f, d = )" + o.start + R"(;
+  for (int c = 0; c < C; ++c) {
+    float v = X[r * C + c];
+    float mn = fmaxf(m, v);
+    d = )" + o.update + R"(;
+    )" + o.keep + R"(
+  }
+  for (int c = 0; c < C; ++c)
+    Y[r * C + c] = __expf(X[r * C + c] - m) / d;
+})";
+}
+
+std::string onlineWarpKernel(const Online &o) {
+  return R"(
+__global__ void online_warp(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x;
+  int lane = threadIdx.x;
+  float m = -3.402823466e+38f, d = )" + o.start + R"(;
+  for (int c = lane; c < C; c += 32) {
+    float v = X[r * C + c];
+    float mn = fmaxf(m, v);
+    d = )" + o.update + R"(;
+    )" + o.keep + R"(
+  }
+  for (int off = 16; off > )" + o.last + R"(; off >>= 1) {
+    float mo = __shfl_xor_sync(0xffffffffu, m, off);
+    float dO = __shfl_xor_sync(0xffffffffu, d, off);
+    float mn = fmaxf(m, mo);
+    d = )" + o.merge + R"(;
+    m = mn;
+  }
+  for (int c = lane; c < C; c += 32)
+    Y[r * C + c] = __expf(X[r * C + c] - m) / d;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: an online softmax (running sum rescaled by its running max) is softmax; near misses are not") {
+  std::vector<Online> wrong(6);
+  wrong[0].update = "d + __expf(v - mn)";                  // never rescaled
+  wrong[1].update = "d * __expf(mn - m) + __expf(v - mn)"; // rescaled the wrong way
+  wrong[2].update = "d * __expf(m - mn) + __expf(v - m)";  // the new term relative to the old max
+  wrong[3].start = "1.0f";                                 // 0 in floats, not over the reals
+  wrong[4].keep = "m = fmaxf(m, 0.5f * v);";               // the sum kept relative to another value
+  wrong[5].update = "d * __expf(m - mn) + __logf(v - mn)"; // not an exponential
+  SUBCASE("one thread per row") {
+    Case ok = make(kSoftmax, onlineThreadKernel({}), {"64"}, {"(R + 63) / 64"});
+    CHECK(prove(ok, "Y").equivalence == Status::Proven);
+    for (size_t i = 0; i < wrong.size(); ++i) {
+      CAPTURE(i);
+      Case c = make(kSoftmax, onlineThreadKernel(wrong[i]), {"64"}, {"(R + 63) / 64"});
+      CHECK(prove(c, "Y").equivalence != Status::Proven);
+    }
+  }
+  SUBCASE("a warp per row, (m, d) pairs merged by a butterfly") {
+    Case ok = make(kSoftmax, onlineWarpKernel({}), {"32"}, {"R"});
+    CHECK(prove(ok, "Y").equivalence == Status::Proven);
+    std::vector<Online> merges(4);
+    merges[0].merge = "d + dO * __expf(mo - mn)";                   // own sum not rescaled
+    merges[1].merge = "d * __expf(m - mn) + dO * __expf(m - mn)";   // the other's by its own max
+    merges[2].merge = "d * __expf(m - mn) + dO * __expf(mo - m)";   // the other's to the old max
+    merges[3].last = "1";                                           // one round short
+    merges.insert(merges.end(), wrong.begin(), wrong.end());
+    for (size_t i = 0; i < merges.size(); ++i) {
+      CAPTURE(i);
+      Case c = make(kSoftmax, onlineWarpKernel(merges[i]), {"32"}, {"R"});
+      CHECK(prove(c, "Y").equivalence != Status::Proven);
+    }
+  }
+}
