@@ -173,7 +173,10 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   {
     Step st(*this, subA.empty() ? "the two values are equal"
                                 : "the two values are equal, with each matched pair of sums one unknown");
-    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
+    // (what the context says of a spec sum, such as that it is no divisor 0, holds of its
+    // unknown: the sums are equal, so the unknown may be taken to be the sum)
+    Term facts = subB.empty() ? ctx : tc_.mkAnd(ctx, tc_.substitute(ctx, subB));
+    if (unsat(tc_.mkAnd(facts, tc_.ne(a2, b2))))
       return true;
   }
   why = !lastUnknown_.empty() ? lastUnknown_

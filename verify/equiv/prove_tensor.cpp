@@ -188,7 +188,17 @@ void Prover::proveTensor(int t, TensorProof &tp) {
                        " equals the spec's ensures for that element",
             lineOf(*x));
     sameDivisors(got, want, ctx, T.name);
-    if (!equalTerms(got, want, ctx, 0, why)) {
+    // Where a divisor of the spec's value is 0 the spec has no value there to agree with (and
+    // the kernel, whose divisors are the spec's, divides by 0 too): the values are compared
+    // where the spec's divisors are not 0, so that e * (1 / s) is e / s.
+    Divisors theirs;
+    std::set<Term> seen;
+    divisors(want, theirs, seen);
+    std::vector<Term> defined{ctx};
+    for (auto [cat, d] : theirs)
+      if (cat == 0 && d->sort == Sort::Real)
+        defined.push_back(tc_.ne(d, tc_.realConst(0)));
+    if (!equalTerms(got, want, tc_.mkAnd(defined), 0, why)) {
       tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
       return;
     }

@@ -564,6 +564,7 @@ const char *kSoftmax = R"((spec softmax (dims R C) (assume (<= R 4096) (<= C 409
 struct Online {
   std::string start = "0.0f", update = "d * __expf(m - mn) + __expf(v - mn)", keep = "m = mn;";
   std::string merge = "d * __expf(m - mn) + dO * __expf(mo - mn)", last = "0";
+  std::string out = "__expf(X[r * C + c] - m) / d";
 };
 
 std::string onlineThreadKernel(const Online &o) {
@@ -603,8 +604,9 @@ __global__ void online_warp(const float *X, float *Y, int R, int C) {
     d = )" + o.merge + R"(;
     m = mn;
   }
+  float inv = 1.0f / d;
   for (int c = lane; c < C; c += 32)
-    Y[r * C + c] = __expf(X[r * C + c] - m) / d;
+    Y[r * C + c] = )" + o.out + R"(;
 })";
 }
 
@@ -641,5 +643,19 @@ TEST_CASE("prove: an online softmax (running sum rescaled by its running max) is
       Case c = make(kSoftmax, onlineWarpKernel(merges[i]), {"32"}, {"R"});
       CHECK(prove(c, "Y").equivalence != Status::Proven);
     }
+  }
+}
+
+TEST_CASE("prove: multiplying by the reciprocal of the spec's divisor is dividing by it; by another's is not") {
+  Online recip;
+  recip.out = "__expf(X[r * C + c] - m) * inv";
+  CHECK(prove(make(kSoftmax, onlineWarpKernel(recip), {"32"}, {"R"}), "Y").equivalence == Status::Proven);
+  std::vector<std::string> wrong = {"__expf(X[r * C + c] - m) * (1.0f / (d + 1.0f))",
+                                    "__expf(X[r * C + c] - m) * inv * inv", "__expf(X[r * C + c] - m) * d"};
+  for (const std::string &w : wrong) {
+    CAPTURE(w);
+    Online o;
+    o.out = w;
+    CHECK(prove(make(kSoftmax, onlineWarpKernel(o), {"32"}, {"R"}), "Y").equivalence != Status::Proven);
   }
 }
