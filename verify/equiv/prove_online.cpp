@@ -11,6 +11,7 @@
 #include "verify/equiv/prover.h"
 #include "verify/smt/exp_law.h"
 
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -55,29 +56,36 @@ std::vector<Term> summandsOf(Term t) {
 // (lanev.b(L), once shown equal to what its lane stores, as laneSum does for one store), so
 // that its terms and the other lanes' have one form; then the exponentials are combined and
 // each max over the lanes' stored values is named as its lane fold.
-Term Prover::onlineForm(Term r, Term ctx) {
+Term Prover::onlineForm(Term r, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (smt::combineExps(tc_, r) == r)
     return r;
-  Term v = asWriterSums(r);
+  Term v = reader ? r : asWriterSums(r);
   std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
-  Term L = tc_.add(w1_.tid[0], tc_.mul(g_.blockDim[0], tc_.add(w1_.tid[1], tc_.mul(g_.blockDim[1], w1_.tid[2]))));
+  std::array<Term, 3> tid = w1_.tid;
+  if (reader)
+    for (int d = 0; d < 3; ++d)
+      tid[d] = reader->at(w3_.tid[d]);
+  Term L = tc_.add(tid[0], tc_.mul(g_.blockDim[0], tc_.add(tid[1], tc_.mul(g_.blockDim[1], tid[2]))));
   std::unordered_map<Term, Term> own;
   for (size_t b = 0; b < stores.size(); ++b) {
     const check::AccessSite *S = storeSite(m3_, stores[b]), *S1 = storeSite(m1_, stores[b]);
     if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
         !appsWithPrefix(S->value, "wx.").empty())
       continue;
-    Term mine = asWriterSums(S1->value);
+    // (another thread's value is its copy's by definition; w1's is shown to be its lane's)
+    Term mine = reader ? tc_.substitute(S->value, *reader) : asWriterSums(S1->value);
     if (mine->kind == smt::Kind::Const || !tc_.mentions(v, mine))
       continue;
-    Step st(*this, "the reader's own value in the exchange at line " + std::to_string(S->stmt->loc.line) +
-                       " is the one its lane stores there",
-            lineOf(*S));
-    if (!unsat(tc_.mkAnd(ctx, tc_.ne(mine, tc_.substitute(S->value, laneThread(L))))))
-      continue;
+    if (!reader) {
+      Step st(*this, "the reader's own value in the exchange at line " + std::to_string(S->stmt->loc.line) +
+                         " is the one its lane stores there",
+              lineOf(*S));
+      if (!unsat(tc_.mkAnd(ctx, tc_.ne(mine, tc_.substitute(S->value, laneThread(L))))))
+        continue;
+    }
     own[mine] = tc_.app("lanev." + std::to_string(b), mine->sort, {L});
   }
-  v = nameLaneExtrema(own.empty() ? v : tc_.substitute(v, own), ctx);
+  v = nameLaneExtrema(own.empty() ? v : tc_.substitute(v, own), ctx, reader);
   Term c = smt::combineExps(tc_, v);
   if (getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "online form: %s\n", smt::show(c, getenv("KSYNTH_DEBUG_ONLINE") ? SIZE_MAX : 800).c_str());
@@ -88,7 +96,7 @@ Term Prover::onlineForm(Term r, Term ctx) {
 // fold where laneSum shows they are one: a butterfly's last round, every lane's final max. The
 // earlier rounds' maxima, nested in it and in the running sums, are left: they cancel once the
 // exponentials are combined, and asking laneSum about each would cost solver time for nothing.
-Term Prover::nameLaneExtrema(Term t, Term ctx) {
+Term Prover::nameLaneExtrema(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
   std::map<Term, size_t, smt::TermById> width; // nest -> how many lanes' values it holds
   size_t most = 2;
   for (Term x : smt::subterms(t)) {
@@ -110,7 +118,7 @@ Term Prover::nameLaneExtrema(Term t, Term ctx) {
       inner |= y != x && m == n && tc_.mentions(y, x);
     if (inner)
       continue;
-    if (Term s = laneSum(x, ctx, nullptr))
+    if (Term s = laneSum(x, ctx, reader))
       sub[x] = s;
   }
   return sub.empty() ? t : tc_.substitute(t, sub);
@@ -167,7 +175,8 @@ Term Prover::cofactorAt(Term G, Term z, Term cell, bool values) {
 // t with each product of a loop sum l(n, ..., A, ...) and exp(A - Q) (the exponential of the
 // sum's own definition, E) replaced by l(n, ..., Q, ...) where the sum's term, at any P and Q,
 // times exp(P - Q) is its term at Q (it holds P only as exp(x - P)): then the product is the sum
-// of those terms, exp(A - Q) being free of the sum's index.
+// of those terms, exp(A - Q) being free of the sum's index. Where no parameter is A, E is
+// multiplied into the sum's terms (a sum lsum.push.N) when that rebases a sum inside them.
 Term Prover::rebaseSums(Term t) {
   std::unordered_map<Term, Term> memo;
   std::function<Term(Term)> walk = [&](Term x) -> Term {
@@ -217,6 +226,25 @@ Term Prover::rebaseSums(Term t) {
               fs.erase(fs.begin() + static_cast<long>(e));
               changed = true;
             }
+            if (changed || tc_.mentions(E, d->iter))
+              continue;
+            // Otherwise E goes into the sum's terms (a constant factor of every term), where
+            // it may rebase a sum inside: a lane fold of loop sums, each at its lane's max.
+            std::unordered_map<Term, Term> inst;
+            for (size_t p = 0; p < d->params.size(); ++p)
+              inst[d->params[p]] = l->kids[p + 1];
+            Term plain = smt::combineExps(tc_, tc_.mul(tc_.substitute(d->body, inst), E));
+            Term pushed = rebaseSums(plain);
+            if (getenv("KSYNTH_DEBUG_EQ"))
+              fprintf(stderr, "rebase: into %s: %s\n  -> %s\n", l->name.c_str(), smt::show(plain, 600).c_str(),
+                      smt::show(pushed, 300).c_str());
+            if (pushed == plain)
+              continue;
+            std::string name = "lsum.push." + std::to_string(treeSums_.size());
+            treeSums_[name] = check::SumDef{d->iter, pushed, {}};
+            fs[i] = tc_.app(name, Sort::Real, {l->kids[0]});
+            fs.erase(fs.begin() + static_cast<long>(e));
+            changed = true;
           }
         }
       }

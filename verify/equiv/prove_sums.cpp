@@ -1,5 +1,6 @@
 // Equivalence proofs: equal values, kernel loop sums against spec sums, and re-indexed sums.
 #include "verify/equiv/prover.h"
+#include "verify/smt/exp_law.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -173,10 +174,31 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   {
     Step st(*this, subA.empty() ? "the two values are equal"
                                 : "the two values are equal, with each matched pair of sums one unknown");
-    // (what the context says of a spec sum, such as that it is no divisor 0, holds of its
-    // unknown: the sums are equal, so the unknown may be taken to be the sum)
-    Term facts = subB.empty() ? ctx : tc_.mkAnd(ctx, tc_.substitute(ctx, subB));
-    if (unsat(tc_.mkAnd(facts, tc_.ne(a2, b2))))
+    // x * (c / s) is (c x) / s wherever s is not 0, and where a divisor of the spec's value is
+    // 0 the spec has no value to agree with (prove_tensor.cpp): for those s (or the unknown a
+    // matched spec sum became), the kernel's is read in the spec's form. (The query does not
+    // state s != 0: with it, Z3's nonlinear arithmetic can run past its time limit on a
+    // kernel that is not equal, x * (1 / s) * (1 / s).)
+    std::set<Term> divs;
+    for (Term d : specDivisors_) {
+      divs.insert(d);
+      divs.insert(tc_.substitute(d, subB));
+    }
+    std::unordered_map<Term, Term> recip;
+    for (Term x : smt::subterms(a2)) {
+      if (x->kind != smt::Kind::Mul || x->sort != Sort::Real || x->kids.size() != 2)
+        continue;
+      for (int i : {0, 1}) {
+        Term q = x->kids[i], o = x->kids[1 - i];
+        if (q->kind == smt::Kind::RealDiv && q->kids[0]->kind == smt::Kind::Const && divs.count(q->kids[1])) {
+          recip[x] = tc_.realDiv(tc_.mul(q->kids[0], o), q->kids[1]);
+          break;
+        }
+      }
+    }
+    if (!recip.empty())
+      a2 = tc_.substitute(a2, recip);
+    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
       return true;
   }
   why = !lastUnknown_.empty() ? lastUnknown_
@@ -404,6 +426,13 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     // one more level, up to three.
     for (;;) {
       g = resolveSharedIn(g, dom);
+      // Running sums kept relative to a max, read from shared memory (an online softmax's warp
+      // results): each times exp(its max - the block's) is the sum at the block's max.
+      if (Term c = rebaseSums(smt::combineExps(tc_, g)); c != g) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "reindex %s: rebased: %s\n", l->name.c_str(), smt::show(c, 600).c_str());
+        g = c;
+      }
       // A choice that no level's index decides (a float4 path where C % 4 == 0, a scalar loop
       // otherwise): each case is proven on its own, under its condition.
       if (g->kind == smt::Kind::Ite && std::none_of(lv.begin(), lv.end(), [&](const Level &L) {

@@ -187,18 +187,20 @@ void Prover::proveTensor(int t, TensorProof &tp) {
     Step st(*this, "equivalence of '" + T.name + "': the value stored at line " + std::to_string(x->stmt->loc.line) +
                        " equals the spec's ensures for that element",
             lineOf(*x));
-    sameDivisors(got, want, ctx, T.name);
     // Where a divisor of the spec's value is 0 the spec has no value there to agree with (and
-    // the kernel, whose divisors are the spec's, divides by 0 too): the values are compared
-    // where the spec's divisors are not 0, so that e * (1 / s) is e / s.
+    // the kernel, whose divisors are the spec's, divides by 0 too): equalTerms may read the
+    // kernel's x * (c / s) as (c x) / s for these s, equal wherever s is not 0.
     Divisors theirs;
     std::set<Term> seen;
     divisors(want, theirs, seen);
-    std::vector<Term> defined{ctx};
+    specDivisors_.clear();
     for (auto [cat, d] : theirs)
       if (cat == 0 && d->sort == Sort::Real)
-        defined.push_back(tc_.ne(d, tc_.realConst(0)));
-    if (!equalTerms(got, want, tc_.mkAnd(defined), 0, why)) {
+        specDivisors_.insert(d);
+    sameDivisors(got, want, ctx, T.name);
+    bool equal = equalTerms(got, want, ctx, 0, why);
+    specDivisors_.clear();
+    if (!equal) {
       tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
       return;
     }

@@ -366,7 +366,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       operands(va);
       // A merge of running sums (prove_online.cpp): each operand this lane's value times one
       // function of its cell.
-      if (!direct && fold == Fold::Sum && !reader) {
+      if (!direct && fold == Fold::Sum) {
         z = tc_.fresh("lane.cell", Sort::Int);
         G = laneCofactor(va, lanev, z, L);
         if (G) {
@@ -458,7 +458,11 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         }
         if (!same)
           continue;
-        Term kk = tc_.fresh("lane.k", Sort::Int);
+        // (the lane index is one variable per width, so that a fold of the same values met twice,
+        // through two shared cells written by one thread, is one definition and one name)
+        Term kk = tc_.var("lane.k" + std::to_string(W), Sort::Int);
+        if (tc_.mentions(L, kk) || tc_.mentions(v, kk))
+          kk = tc_.fresh("lane.k", Sort::Int); // (the reader is itself a lane of such a fold)
         tc_.setBounds(kk, 0, W - 1);
         Term body = tc_.substitute(S->value, laneThread(tc_.add(seg, kk)));
         if (G) {
@@ -473,6 +477,10 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
         check::SumDef def{kk, body, params};
         def.isMax = fold != Fold::Min;
+        for (const auto &[other, od] : treeSums_)
+          if (other.rfind(name.substr(0, 10), 0) == 0 && od.iter == kk && od.body == body && od.params == params &&
+              od.isMax == def.isMax && !od.key)
+            name = other;
         treeSums_[name] = def;
         std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
         return tc_.app(name, Sort::Real, args);
@@ -552,9 +560,7 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
 Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (appsWithPrefix(t, "wx.").empty())
     return t;
-  Term r = resolveExchanges(t, ctx, 0);
-  if (!reader)
-    r = onlineForm(r, ctx);
+  Term r = onlineForm(resolveExchanges(t, ctx, 0), ctx, reader);
   if (Term s = laneSum(r, ctx, reader))
     return s;
   return reader ? r : laneFoldsInside(r, ctx, nullptr, false); // (r itself was just offered)

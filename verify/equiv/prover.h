@@ -152,6 +152,7 @@ private:
   const check::SumDef *kernelSum(const std::string &name);
   Term max0(Term x) { return tc_.ite(tc_.lt(x, tc_.intConst(0)), tc_.intConst(0), x); }
   bool equalTerms(Term a, Term b, Term ctx, int depth, std::string &why);
+  std::set<Term> specDivisors_; // the spec's divisors in the element being proven (prove_tensor.cpp)
   static bool allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &perVar, size_t limit,
                          std::vector<std::unordered_map<Term, Term>> &out);
 
@@ -185,8 +186,8 @@ private:
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
                  bool expForms = false);
   // ---- running sums kept relative to a running max (online softmax; prove_online.cpp) -----
-  Term onlineForm(Term r, Term ctx);
-  Term nameLaneExtrema(Term t, Term ctx);
+  Term onlineForm(Term r, Term ctx, const std::unordered_map<Term, Term> *reader);
+  Term nameLaneExtrema(Term t, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term laneCofactor(Term v, const std::string &lanev, Term z, Term L);
   Term cofactorAt(Term G, Term z, Term cell, bool values);
   Term rebaseSums(Term t);

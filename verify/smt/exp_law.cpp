@@ -188,9 +188,10 @@ Term combineExps(TermContext &tc, Term t) {
       // that the exponentials meet ((d1 exp(a) + d2 exp(b)) exp(c), a merge of running sums).
       for (size_t i = 0; i < factors.size() && !out; ++i) {
         Term fi = factors[i];
-        if (fi->kind == Kind::Ite && fi->sort == Sort::Real && (mentionsExp(fi->kids[1]) || mentionsExp(fi->kids[2]))) {
-          // A choice (a lane's value where its source lane exists, its own otherwise): the
-          // product taken in each case.
+        if (fi->kind == Kind::Ite && fi->sort == Sort::Real) {
+          // A choice (a lane's value where its source lane exists, its own otherwise; a padding
+          // lane's 0): the product taken in each case, where a case holds an exponential or
+          // the other factors choose on the same condition (decided in each case).
           bool outer = false;
           Term others = tc.realConst(1);
           for (size_t j = 0; j < factors.size(); ++j)
@@ -198,7 +199,8 @@ Term combineExps(TermContext &tc, Term t) {
               outer |= hasExpFactor(factors[j]);
               others = tc.mul(others, factors[j]);
             }
-          if (outer) {
+          if (outer && (mentionsExp(fi->kids[1]) || mentionsExp(fi->kids[2]) ||
+                        decided(tc, others, fi->kids[0], true) != others)) {
             Term c = fi->kids[0];
             out = tc.ite(c, go(decided(tc, tc.mul(fi->kids[1], others), c, true)),
                          go(decided(tc, tc.mul(fi->kids[2], others), c, false)));
