@@ -197,10 +197,12 @@ void Prover::proveTensor(int t, TensorProof &tp) {
     for (auto [cat, d] : theirs)
       if (cat == 0 && d->sort == Sort::Real)
         specDivisors_.insert(d);
+    struct Forget { // (also when a GiveUp leaves: another tensor's spec has other divisors)
+      std::set<Term> &s;
+      ~Forget() { s.clear(); }
+    } forget{specDivisors_};
     sameDivisors(got, want, ctx, T.name);
-    bool equal = equalTerms(got, want, ctx, 0, why);
-    specDivisors_.clear();
-    if (!equal) {
+    if (!equalTerms(got, want, ctx, 0, why)) {
       tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
       return;
     }
@@ -334,6 +336,7 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
   std::string why;
   Step st(*this, "equivalence of '" + T.name + "': its initial content plus every atomic addition equals the "
                  "spec's ensures", linesOf(s1));
+  specDivisors_.clear();
   if (!equalTerms(got, want, elem, 0, why)) {
     tp.equivalenceReason = "the sum of the atomic additions: " + why;
     return;
