@@ -187,40 +187,71 @@ Exec::Summary Exec::rescaledStep(int v, Term e, const State &end, const LoopFact
                                  const std::set<Term> &entryIds) {
   Summary none;
   Term ve = end.vars[v].t;
-  if (!ve || ve->kind != smt::Kind::Add || ve->kids.size() != 2)
+  if (!ve)
     return none;
-  for (int side : {0, 1}) {
-    Term prod = ve->kids[side], D = ve->kids[1 - side];
-    if (prod->kind != smt::Kind::Mul || prod->kids.size() != 2)
+  std::string expName;
+  for (Term x : smt::subterms(ve))
+    if (x->kind == smt::Kind::App && x->kids.size() == 1 && smt::isExpFunction(x->name))
+      expName = x->name;
+  if (expName.empty())
+    return none;
+  for (const auto &[w, ew] : f.entrySym) {
+    Term vw = end.vars[w].t;
+    if (w == v || !vw || vw == ew || ew->sort != Sort::Real)
       continue;
-    for (int at : {0, 1}) {
-      Term X = prod->kids[1 - at];
-      if (prod->kids[at] != e || X->kind != smt::Kind::App || X->kids.size() != 1 || !smt::isExpFunction(X->name))
-        continue;
-      for (const auto &[w, ew] : f.entrySym) {
-        Term vw = end.vars[w].t;
-        if (w == v || !vw || vw == ew || ew->sort != Sort::Real ||
-            smt::realLinear(tc_, X->kids[0]) != smt::realLinear(tc_, tc_.sub(ew, vw)))
-          continue;
-        Term P = fresh("rescale.at", Sort::Real);
-        Term body = smt::combineExps(tc_, tc_.mul(D, tc_.app(X->name, Sort::Real, {tc_.sub(vw, P)})));
-        std::vector<Term> syms;
-        tc_.collectSymbols(body, syms);
-        bool ok = true;
-        for (Term x : syms)
-          if (x == e || x == ew || (x->kind == smt::Kind::Var && x->id > watermark && x != P && !entryIds.count(x)))
-            ok = false;
-        if (!ok)
-          continue;
-        Summary sm;
-        sm.shape = Shape::Rescaled;
-        sm.step = body;
-        sm.keyVar = w;
-        sm.scaleAt = P;
-        sm.expName = X->name;
-        return sm;
+    Term P = fresh("rescale.at", Sort::Real);
+    // The step's term D exp(m' - P) for the update `value` where m ends as `mw`; in each case
+    // of a choice that does not read v (`if (x > m) { d = d * exp(m - x) + 1; m = x; } else
+    // d += exp(x - m);`), m's end value decided by the case.
+    std::function<Term(Term, Term)> bodyOf = [&](Term value, Term mw) -> Term {
+      if (value->kind == smt::Kind::Ite && !tc_.mentions(value->kids[0], e)) {
+        Term c = value->kids[0];
+        Term a = bodyOf(value->kids[1], smt::decided(tc_, mw, c, true));
+        Term b = bodyOf(value->kids[2], smt::decided(tc_, mw, c, false));
+        return !a || !b ? nullptr : a == b ? a : tc_.ite(c, a, b);
       }
-    }
+      Term D = nullptr;
+      if (mw == ew) { // m unchanged: v = e + D, the scale exp(0)
+        if (value == e)
+          D = tc_.realConst(0);
+        else if (value->kind == smt::Kind::Add && value->kids.size() == 2 && (value->kids[0] == e || value->kids[1] == e))
+          D = value->kids[value->kids[0] == e ? 1 : 0];
+      } else if (value->kind == smt::Kind::Add && value->kids.size() == 2) {
+        for (int side : {0, 1}) {
+          Term prod = value->kids[side];
+          if (D || prod->kind != smt::Kind::Mul || prod->kids.size() != 2)
+            continue;
+          for (int at : {0, 1}) {
+            Term X = prod->kids[1 - at];
+            if (!D && prod->kids[at] == e && X->kind == smt::Kind::App && X->kids.size() == 1 &&
+                smt::isExpFunction(X->name) &&
+                smt::realLinear(tc_, X->kids[0]) == smt::realLinear(tc_, tc_.sub(ew, mw)))
+              D = value->kids[1 - side];
+          }
+        }
+      }
+      if (!D)
+        return nullptr;
+      return smt::combineExps(tc_, tc_.mul(D, tc_.app(expName, Sort::Real, {tc_.sub(mw, P)})));
+    };
+    Term body = bodyOf(ve, vw);
+    if (!body)
+      continue;
+    std::vector<Term> syms;
+    tc_.collectSymbols(body, syms);
+    bool ok = true;
+    for (Term x : syms)
+      if (x == e || x == ew || (x->kind == smt::Kind::Var && x->id > watermark && x != P && !entryIds.count(x)))
+        ok = false;
+    if (!ok)
+      continue;
+    Summary sm;
+    sm.shape = Shape::Rescaled;
+    sm.step = body;
+    sm.keyVar = w;
+    sm.scaleAt = P;
+    sm.expName = expName;
+    return sm;
   }
   return none;
 }

@@ -90,7 +90,7 @@ static bool hasExpFactor(Term x) {
 }
 
 // t with each choice on c, ite(c, a, b), replaced by a (holds) or b: t where c's value is known.
-static Term decided(TermContext &tc, Term t, Term c, bool holds) {
+Term decided(TermContext &tc, Term t, Term c, bool holds) {
   for (int round = 0; round < 8; ++round) {
     std::unordered_map<Term, Term> sub;
     for (Term y : subterms(t))

@@ -28,6 +28,10 @@ Term combineExps(TermContext &tc, Term t);
 // in how their exponents are written compare equal.
 Term linearExpArgs(TermContext &tc, Term t);
 
+// t with each choice on c, ite(c, a, b), replaced by a (holds) or by b: t where c's value is
+// known.
+Term decided(TermContext &tc, Term t, Term c, bool holds);
+
 // The real linear form of t: sum of coefficient * atom, atoms ordered by id, constant last.
 // An atom is any subterm that is not a real sum, a product by a constant or a constant.
 Term realLinear(TermContext &tc, Term t);

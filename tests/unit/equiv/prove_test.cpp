@@ -620,9 +620,21 @@ TEST_CASE("prove: an online softmax (running sum rescaled by its running max) is
   wrong[3].start = "1.0f";                                 // 0 in floats, not over the reals
   wrong[4].keep = "m = fmaxf(m, 0.5f * v);";               // the sum kept relative to another value
   wrong[5].update = "d * __expf(m - mn) + __logf(v - mn)"; // not an exponential
+  // The branchy form: proven, and three near misses of it.
+  Online branchy;
+  branchy.update = "d";
+  branchy.keep = "if (v > m) { d = d * __expf(m - v) + 1.0f; m = v; } else { d += __expf(v - m); }";
+  for (const char *k : {"if (v > m) { d = d * __expf(v - m) + 1.0f; m = v; } else { d += __expf(v - m); }",
+                        "if (v > m) { d = d * __expf(m - v) + 1.0f; m = v; } else { d += __expf(m - v); }",
+                        "if (v > m) { d = d * __expf(m - v); m = v; } else { d += __expf(v - m); }"}) {
+    wrong.push_back(branchy);
+    wrong.back().keep = k;
+  }
   SUBCASE("one thread per row") {
     Case ok = make(kSoftmax, onlineThreadKernel({}), {"64"}, {"(R + 63) / 64"});
     CHECK(prove(ok, "Y").equivalence == Status::Proven);
+    Case ok2 = make(kSoftmax, onlineThreadKernel(branchy), {"64"}, {"(R + 63) / 64"});
+    CHECK(prove(ok2, "Y").equivalence == Status::Proven);
     for (size_t i = 0; i < wrong.size(); ++i) {
       CAPTURE(i);
       Case c = make(kSoftmax, onlineThreadKernel(wrong[i]), {"64"}, {"(R + 63) / 64"});
@@ -632,6 +644,8 @@ TEST_CASE("prove: an online softmax (running sum rescaled by its running max) is
   SUBCASE("a warp per row, (m, d) pairs merged by a butterfly") {
     Case ok = make(kSoftmax, onlineWarpKernel({}), {"32"}, {"R"});
     CHECK(prove(ok, "Y").equivalence == Status::Proven);
+    Case ok2 = make(kSoftmax, onlineWarpKernel(branchy), {"32"}, {"R"});
+    CHECK(prove(ok2, "Y").equivalence == Status::Proven);
     std::vector<Online> merges(4);
     merges[0].merge = "d + dO * __expf(mo - mn)";                   // own sum not rescaled
     merges[1].merge = "d * __expf(m - mn) + dO * __expf(m - mn)";   // the other's by its own max
