@@ -167,7 +167,10 @@ Term Prover::cofactorAt(Term G, Term z, Term cell, bool values) {
     const check::AccessSite *B = b < stores.size() ? storeSite(m3_, stores[b]) : nullptr;
     if (!B || !B->value || a->kids.size() != 1)
       return nullptr;
-    sub[a] = values ? tc_.substitute(B->value, laneThread(a->kids[0])) : laneValue(b, *B, a->kids[0]);
+    Term value = tc_.substitute(B->value, laneThread(a->kids[0]));
+    if (namesWriter(value))
+      return nullptr; // not a function of the cell (laneValue's condition, as laneSum checks for its store)
+    sub[a] = values ? value : laneValue(b, *B, a->kids[0]);
   }
   return smt::linearExpArgs(tc_, sub.empty() ? g : tc_.substitute(g, sub));
 }
