@@ -21,12 +21,13 @@ namespace ksynth::equiv::prove_detail {
 
 namespace {
 
-std::vector<Term> factorsOf(Term t) {
+// The operands of t's nest of real k nodes (Mul: its factors, Add: its terms).
+std::vector<Term> flattenOf(Term t, smt::Kind k) {
   std::vector<Term> out;
   std::function<void(Term)> walk = [&](Term x) {
-    if (x->kind == smt::Kind::Mul && x->sort == Sort::Real) {
-      for (Term k : x->kids)
-        walk(k);
+    if (x->kind == k && x->sort == Sort::Real) {
+      for (Term c : x->kids)
+        walk(c);
     } else {
       out.push_back(x);
     }
@@ -34,20 +35,8 @@ std::vector<Term> factorsOf(Term t) {
   walk(t);
   return out;
 }
-
-std::vector<Term> summandsOf(Term t) {
-  std::vector<Term> out;
-  std::function<void(Term)> walk = [&](Term x) {
-    if (x->kind == smt::Kind::Add && x->sort == Sort::Real) {
-      for (Term k : x->kids)
-        walk(k);
-    } else {
-      out.push_back(x);
-    }
-  };
-  walk(t);
-  return out;
-}
+std::vector<Term> factorsOf(Term t) { return flattenOf(t, smt::Kind::Mul); }
+std::vector<Term> summandsOf(Term t) { return flattenOf(t, smt::Kind::Add); }
 
 } // namespace
 
@@ -255,11 +244,7 @@ Term Prover::rebaseSums(Term t) {
       for (Term f : fs)
         out = tc_.mul(out, f);
     } else {
-      std::unordered_map<Term, Term> sub;
-      for (Term k : x->kids)
-        if (Term k2 = walk(k); k2 != k)
-          sub[k] = k2;
-      out = sub.empty() ? x : tc_.substitute(x, sub);
+      out = tc_.withKids(x, walk);
     }
     memo[x] = out;
     return out;

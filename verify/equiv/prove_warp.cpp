@@ -612,11 +612,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
       out = laneSum(x, ctx, reader);
     }
     if (!out) {
-      std::unordered_map<Term, Term> sub;
-      for (Term k : x->kids)
-        if (Term k2 = walk(k); k2 != k)
-          sub[k] = k2;
-      out = sub.empty() ? x : tc_.substitute(x, sub);
+      out = tc_.withKids(x, walk);
     }
     memo[x] = out;
     return out;

@@ -3,6 +3,7 @@
 #include <functional>
 #include <map>
 #include <unordered_map>
+#include <utility>
 
 namespace ksynth::smt {
 
@@ -184,6 +185,17 @@ Term combineExps(TermContext &tc, Term t) {
         }
       };
       flat(x);
+      // The product of the factors but the i-th, and whether one of them is an exponential.
+      auto except = [&](size_t i) {
+        Term others = tc.realConst(1);
+        bool outer = false;
+        for (size_t j = 0; j < factors.size(); ++j)
+          if (j != i) {
+            outer |= hasExpFactor(factors[j]);
+            others = tc.mul(others, factors[j]);
+          }
+        return std::pair{others, outer};
+      };
       // A sum some of whose terms hold an exponential, times an exponential: distributed, so
       // that the exponentials meet ((d1 exp(a) + d2 exp(b)) exp(c), a merge of running sums).
       for (size_t i = 0; i < factors.size() && !out; ++i) {
@@ -192,13 +204,7 @@ Term combineExps(TermContext &tc, Term t) {
           // A choice (a lane's value where its source lane exists, its own otherwise; a padding
           // lane's 0): the product taken in each case, where a case holds an exponential or
           // the other factors choose on the same condition (decided in each case).
-          bool outer = false;
-          Term others = tc.realConst(1);
-          for (size_t j = 0; j < factors.size(); ++j)
-            if (j != i) {
-              outer |= hasExpFactor(factors[j]);
-              others = tc.mul(others, factors[j]);
-            }
+          auto [others, outer] = except(i);
           if (outer && (mentionsExp(fi->kids[1]) || mentionsExp(fi->kids[2]) ||
                         decided(tc, others, fi->kids[0], true) != others)) {
             Term c = fi->kids[0];
@@ -210,17 +216,12 @@ Term combineExps(TermContext &tc, Term t) {
         if (fi->kind != Kind::Add || fi->sort != Sort::Real)
           continue;
         std::vector<Term> terms = summands(factors[i]);
-        bool inner = false, outer = false;
+        bool inner = false;
         for (Term s : terms)
           inner |= hasExpFactor(s);
-        for (size_t j = 0; j < factors.size(); ++j)
-          outer |= j != i && hasExpFactor(factors[j]);
+        auto [others, outer] = except(i);
         if (!inner || !outer)
           continue;
-        Term others = tc.realConst(1);
-        for (size_t j = 0; j < factors.size(); ++j)
-          if (j != i)
-            others = tc.mul(others, factors[j]);
         for (Term s : terms) {
           Term p = go(tc.mul(s, others));
           out = out ? tc.add(out, p) : p;
@@ -254,11 +255,7 @@ Term combineExps(TermContext &tc, Term t) {
       }
     }
     if (!out) {
-      std::unordered_map<Term, Term> sub;
-      for (Term k : x->kids)
-        if (Term k2 = go(k); k2 != k)
-          sub[k] = k2;
-      out = sub.empty() ? x : tc.substitute(x, sub);
+      out = tc.withKids(x, go);
     }
     memo[x] = out;
     return out;

@@ -624,6 +624,14 @@ std::pair<int128, int128> TermContext::range(Term t) {
 
 // ---- traversal ----------------------------------------------------------------------------
 
+Term TermContext::withKids(Term t, const std::function<Term(Term)> &f) {
+  std::unordered_map<Term, Term> sub;
+  for (Term k : t->kids)
+    if (Term k2 = f(k); k2 != k)
+      sub[k] = k2;
+  return sub.empty() ? t : substitute(t, sub);
+}
+
 Term TermContext::substitute(Term t, const std::unordered_map<Term, Term> &m) {
   std::unordered_map<Term, Term> memo;
   std::function<Term(Term)> go = [&](Term x) -> Term {

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -116,6 +117,8 @@ public:
 
   // Substitutes vars (by term) everywhere in t.
   Term substitute(Term t, const std::unordered_map<Term, Term> &m);
+  // t with each of its operands k replaced by f(k) (t itself where f changes none).
+  Term withKids(Term t, const std::function<Term(Term)> &f);
   bool mentions(Term t, Term v);
   bool mentionsAny(Term t, const std::vector<Term> &vs);
   // All Var and App subterms of t (apps after their arguments).
