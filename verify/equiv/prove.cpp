@@ -172,6 +172,16 @@ bool Prover::unsat(Term goal) {
   smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal, 500).c_str());
+  if (r.ms > 300 && getenv("KSYNTH_DEBUG_SLOW_DIR")) { // the query as SMT-LIB, to try by hand
+    std::vector<Term> all = solver_.background();
+    all.push_back(goal);
+    std::string f = std::string(getenv("KSYNTH_DEBUG_SLOW_DIR")) + "/" + k_.name + "." + std::to_string(asked_) + ".smt2";
+    if (FILE *o = fopen(f.c_str(), "w")) {
+      std::string text = smt::toSmtLib2(all, stepHeader(), false);
+      fwrite(text.data(), 1, text.size(), o);
+      fclose(o);
+    }
+  }
   if (r.status == smt::Status::Unknown)
     lastUnknown_ = "the solver gave up (" + r.reason + ")";
   else if (r.status == smt::Status::Sat)

@@ -226,6 +226,58 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
   }
   if (probe.status != smt::Status::Sat)
     return nullptr;
+  bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+  // The writer w's value, where no other store to the cell comes between its store (in
+  // interval Sbc) and the read, given `when`; nullptr otherwise.
+  auto aloneValue = [&](const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term Sbc,
+                        Term when) -> Term {
+    std::vector<Term> others;
+    for (const check::AccessSite &S2 : m2_.accesses) {
+      if (!S2.write || S2.array != a)
+        continue;
+      std::vector<Term> same;
+      if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
+        for (int d = 0; d < 3; ++d)
+          same.push_back(tc_.eq(w2_.tid[d], w.at(w3_.tid[d])));
+        for (size_t p = 0; p < S.iters.size(); ++p)
+          same.push_back(tc_.eq(S2.iters[p], w.at(S.iters[p])));
+      }
+      std::vector<Term> blk;
+      for (int d = 0; d < 3; ++d)
+        blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
+      // Up to and including the reader's interval: a store there by another thread may
+      // be ordered before the read by __syncwarp (bc counts only __syncthreads).
+      others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc),
+                                  exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
+                                  same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
+    }
+    bool alone = false;
+    {
+      Step st2(*this, "no other store to the cell comes between the writer's store and the read");
+      alone = unsat(tc_.mkAnd({when, tc_.mkOr(others)}));
+    }
+    if (!alone) {
+      if (debug) {
+        smt::Result m = solve(tc_.mkAnd({when, tc_.mkOr(others)}));
+        for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
+          if (auto x = smt::eval(v, m.model))
+            fprintf(stderr, "  model: %s = %lld\n", v->name.c_str(), static_cast<long long>(x->num));
+        for (const check::AccessSite &S2 : m2_.accesses)
+          if (S2.write && S2.array == a)
+            for (Term it : S2.iters)
+              if (auto x = smt::eval(it, m.model))
+                fprintf(stderr, "  model: line %u %s = %lld, bc %s\n", S2.stmt->loc.line, it->name.c_str(),
+                        static_cast<long long>(x->num), smt::show(S2.bc).c_str());
+        fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(), smt::show(when, 400).c_str());
+      }
+      return nullptr;
+    }
+    // A warp's reduced value (shuffles) is resolved as the writer's, before canonical forms.
+    Term val = tc_.substitute(S.value, w);
+    if (!appsWithPrefix(val, "wx.").empty())
+      val = resolveWarp(val, ctx, &w);
+    return canonicalKernel(val);
+  };
   for (const check::AccessSite &S : m3_.accesses) {
     if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
       continue;
@@ -266,24 +318,43 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       perVar.push_back(ch);
     }
     if (!S.iters.empty()) {
-      Term it = S.iters[0];
-      Term b0 = tc_.substitute(S.bc, {{it, tc_.intConst(0)}});
-      Term alpha = tc_.sub(tc_.substitute(S.bc, {{it, tc_.intConst(1)}}), b0);
-      std::vector<std::pair<Term, Term>> ch{{it, tc_.intConst(0)}};
-      int128 al = 0;
-      if (tc_.isConst(alpha, &al) && al > 0) {
-        ch.push_back({it, tc_.div(tc_.sub(tc_.sub(b, tc_.intConst(1)), b0), alpha)});
-        ch.push_back({it, tc_.div(tc_.sub(b, b0), alpha)});
-      }
+      std::vector<std::pair<Term, Term>> ch;
+      for (Term v : iterationGuesses(S, b))
+        ch.push_back({S.iters[0], v});
       perVar.push_back(ch);
     }
     std::vector<std::unordered_map<Term, Term>> combos;
-    if (tree) // the last round's store, by thread 0: its value is the whole reduction
+    // The writer whose address's digits are the cell's, first.
+    std::unordered_map<Term, Term> digitWriter;
+    if (tree) { // the last round's store, by thread 0: its value is the whole reduction
       combos = {treeWitness(*tree, S, w1_.bid)};
-    else if (scan) // the last round's store to the cell: its value is the prefix sum
+    } else if (scan) { // the last round's store to the cell: its value is the prefix sum
       combos = {roundOf(S, tc_.sub(c, scan->lastBase), tc_.intConst(scan->rounds - 1), w1_.bid)};
-    else if (!allChoices(perVar, 4000, combos))
-      continue;
+    } else {
+      if (!allChoices(perVar, 4000, combos))
+        combos.clear();
+      std::unordered_map<Term, Term> sameBlock, got;
+      for (int d = 0; d < 3; ++d)
+        sameBlock[w3_.bid[d]] = w1_.bid[d];
+      if (invertDigits(tc_.substitute(S.flat, sameBlock), c, writerExtents(w3_, m3_, S), got)) {
+        for (int d = 0; d < 3; ++d) {
+          digitWriter[w3_.bid[d]] = w1_.bid[d];
+          digitWriter[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
+        }
+        // An iteration the address does not name: the guesses by the interval, as above.
+        std::vector<std::unordered_map<Term, Term>> byDigits{digitWriter};
+        if (!S.iters.empty() && !got.count(S.iters[0])) {
+          byDigits.clear();
+          for (const auto &[it, v] : perVar.back()) {
+            byDigits.push_back(digitWriter);
+            byDigits.back()[it] = v;
+          }
+        } else if (!S.iters.empty()) {
+          byDigits.back()[S.iters[0]] = got[S.iters[0]];
+        }
+        combos.insert(combos.begin(), byDigits.begin(), byDigits.end());
+      }
+    }
     for (const auto &w : combos) {
       if (stray(w))
         continue;
@@ -309,7 +380,6 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       ok.push_back(tc_.lt(Sbc, b));
       Term stores = tc_.mkAnd(ok);
       std::optional<smt::Value> pv = smt::eval(stores, probe.model);
-      bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
       if (debug)
         fprintf(stderr, "shared %s: candidate tid=(%s, %s) %s in the probe model\n", X->name.c_str(),
                 smt::show(w.at(w3_.tid[0])).c_str(), smt::show(w.at(w3_.tid[1])).c_str(),
@@ -327,62 +397,147 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
                   smt::show(stores).c_str());
         continue;
       }
-      // No other store to the cell from that interval until b.
-      std::vector<Term> others;
-      for (const check::AccessSite &S2 : m2_.accesses) {
-        if (!S2.write || S2.array != a)
+      if (tree || scan) {
+        if (!aloneValue(S, w, Sbc, tc_.mkAnd(ctx, stores)))
           continue;
-        std::vector<Term> same;
-        if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
-          for (int d = 0; d < 3; ++d)
-            same.push_back(tc_.eq(w2_.tid[d], w.at(w3_.tid[d])));
-          for (size_t p = 0; p < S.iters.size(); ++p)
-            same.push_back(tc_.eq(S2.iters[p], w.at(S.iters[p])));
-        }
-        std::vector<Term> blk;
-        for (int d = 0; d < 3; ++d)
-          blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
-        // Up to and including the reader's interval: a store there by another thread may
-        // be ordered before the read by __syncwarp (bc counts only __syncthreads).
-        others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc),
-                                    exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
-                                    same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
+        return tree ? treeValue(*tree, S, w, ctx) : scanValue(*scan, S, tc_.sub(c, scan->lastBase), ctx);
       }
-      bool alone = false;
-      {
-        Step st2(*this, "no other store to the cell comes between the writer's store and the read");
-        alone = unsat(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
-      }
-      if (!alone) {
-        if (debug) {
-          smt::Result m = solve(tc_.mkAnd({ctx, stores, tc_.mkOr(others)}));
-          for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
-            if (auto x = smt::eval(v, m.model))
-              fprintf(stderr, "  model: %s = %lld\n", v->name.c_str(), static_cast<long long>(x->num));
-          for (const check::AccessSite &S2 : m2_.accesses)
-            if (S2.write && S2.array == a)
-              for (Term it : S2.iters)
-                if (auto x = smt::eval(it, m.model))
-                  fprintf(stderr, "  model: line %u %s = %lld, bc %s\n", S2.stmt->loc.line, it->name.c_str(),
-                          static_cast<long long>(x->num), smt::show(S2.bc).c_str());
-        }
+      if (Term v = aloneValue(S, w, Sbc, tc_.mkAnd(ctx, stores)))
+        return v;
+    }
+  }
+  // Stores whose addresses differ by multiples of one stride (a lane's WMMA accumulator rows,
+  // a register tile's unrolled stores): together they are one store whose address has one
+  // more digit, the store's index in the family. The cell's digits name the writer and that
+  // index; the value is the indexed store's, a choice over the index.
+  for (const check::AccessSite &S : m3_.accesses) {
+    if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
+      continue;
+    std::vector<std::pair<int128, const check::AccessSite *>> family; // (offset, site)
+    bool first = true;
+    for (const check::AccessSite &T : m3_.accesses) {
+      int128 off = 0;
+      if (!T.write || T.atomic || T.array != a || !T.value || T.iters != S.iters ||
+          !tc_.isConst(tc_.sub(T.flat, S.flat), &off))
+        continue;
+      first &= off >= 0;
+      family.push_back({off, &T});
+    }
+    if (!first || family.size() < 2)
+      continue; // (each family once: from its lowest address)
+    std::sort(family.begin(), family.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+    int128 stride = family[1].first;
+    bool progression = stride > 0 && family.size() <= 64;
+    for (size_t k = 0; k < family.size() && progression; ++k)
+      progression = family[k].first == static_cast<int128>(k) * stride;
+    if (!progression) {
+      if (debug)
+        fprintf(stderr, "shared %s: the %zu stores from line %u are not at multiples of one stride\n", X->name.c_str(),
+                family.size(), S.stmt->loc.line);
+      continue;
+    }
+    Term E = tc_.fresh("member", Sort::Int);
+    std::unordered_map<Term, Term> sameBlock, got;
+    for (int d = 0; d < 3; ++d)
+      sameBlock[w3_.bid[d]] = w1_.bid[d];
+    std::unordered_map<Term, int128> ext = writerExtents(w3_, m3_, S);
+    ext[E] = static_cast<int128>(family.size());
+    Term F = tc_.add(tc_.substitute(S.flat, sameBlock), tc_.mul(tc_.intConst(stride), E));
+    if (!invertDigits(F, c, ext, got) || !got.count(E)) {
+      if (debug)
+        fprintf(stderr, "shared %s: a family of %zu stores from line %u: no digits for %s\n", X->name.c_str(),
+                family.size(), S.stmt->loc.line, smt::show(F).c_str());
+      continue;
+    }
+    std::unordered_map<Term, Term> w0;
+    for (int d = 0; d < 3; ++d) {
+      w0[w3_.bid[d]] = w1_.bid[d];
+      w0[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
+    }
+    // The iteration: the address's digit, or else guessed by the interval (see above).
+    std::vector<Term> iterations;
+    if (!S.iters.empty() && got.count(S.iters[0]))
+      iterations.push_back(got[S.iters[0]]);
+    else if (!S.iters.empty())
+      iterations = iterationGuesses(S, b);
+    else
+      iterations.push_back(nullptr);
+    Term index = got[E];
+    std::vector<Term> which;
+    for (size_t k = 0; k < family.size(); ++k)
+      which.push_back(tc_.eq(index, tc_.intConst(static_cast<int128>(k))));
+    {
+      Step st(*this, "the cell read from shared '" + arr.name + "' is one of the " + std::to_string(family.size()) +
+                         " addresses of a family of stores (its digit for the family's index is one of theirs)",
+              lineOf(S));
+      if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkOr(which))))) {
         if (debug)
-          fprintf(stderr, "shared %s: a later store may intervene: %s\n", X->name.c_str(),
-                  smt::show(stores, 400).c_str());
+          fprintf(stderr, "shared %s: a family of %zu stores does not cover the read\n", X->name.c_str(), family.size());
         continue;
       }
-      if (tree)
-        return treeValue(*tree, S, w, ctx);
-      if (scan)
-        return scanValue(*scan, S, tc_.sub(c, scan->lastBase), ctx);
-      // A warp's reduced value (shuffles) is resolved as the writer's, before canonical forms.
-      Term val = tc_.substitute(S.value, w);
-      if (!appsWithPrefix(val, "wx.").empty())
-        val = resolveWarp(val, ctx, &w);
-      return canonicalKernel(val);
+    }
+    for (Term iteration : iterations) {
+    std::unordered_map<Term, Term> w = w0;
+    if (iteration)
+      w[S.iters[0]] = iteration;
+    Term v = nullptr;
+    bool ok = true;
+    for (size_t k = family.size(); ok && k-- > 0;) {
+      const check::AccessSite &Sk = *family[k].second;
+      Term when = tc_.mkAnd(ctx, which[k]);
+      {
+        Step st(*this, "a search step, not part of the proof: the family's member at line " +
+                           std::to_string(Sk.stmt->loc.line) + " may be the one that stores the cell");
+        if (unsat(when))
+          continue;
+      }
+      std::vector<Term> stores;
+      for (int d = 0; d < 3; ++d) {
+        Term tx = w.at(w3_.tid[d]);
+        stores.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+      }
+      for (Term it : Sk.iters) {
+        auto tr = m3_.trips.find(it);
+        stores.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+        stores.push_back(tr == m3_.trips.end() ? tc_.fls() : tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
+      }
+      Term Sbc = tc_.substitute(Sk.bc, w);
+      stores.push_back(tc_.substitute(Sk.pc, w));
+      stores.push_back(tc_.eq(tc_.substitute(Sk.flat, w), c));
+      stores.push_back(tc_.lt(Sbc, b));
+      {
+        Step st(*this, "where the cell's digit names the store at line " + std::to_string(Sk.stmt->loc.line) +
+                           ", the writer named by its other digits stores the cell in an earlier barrier interval",
+                lineOf(Sk));
+        ok = unsat(tc_.mkAnd(when, tc_.mkNot(tc_.mkAnd(stores))));
+      }
+      Term vk = ok ? aloneValue(Sk, w, Sbc, when) : nullptr;
+      ok = vk != nullptr;
+      v = !ok ? nullptr : v ? tc_.ite(which[k], vk, v) : vk;
+    }
+    if (debug)
+      fprintf(stderr, "shared %s: a family of %zu stores from line %u: %s\n", X->name.c_str(), family.size(),
+              S.stmt->loc.line, ok && v ? "resolved by cases" : "not resolved");
+    if (ok && v)
+      return v;
     }
   }
   return nullptr;
+}
+
+// Guesses of the iteration of S's (one) loop whose store a read in interval b sees: the first,
+// or the one whose store is in the interval before b or in b itself.
+std::vector<Term> Prover::iterationGuesses(const check::AccessSite &S, Term b) {
+  Term it = S.iters[0];
+  Term b0 = tc_.substitute(S.bc, {{it, tc_.intConst(0)}});
+  Term alpha = tc_.sub(tc_.substitute(S.bc, {{it, tc_.intConst(1)}}), b0);
+  std::vector<Term> out{tc_.intConst(0)};
+  int128 al = 0;
+  if (tc_.isConst(alpha, &al) && al > 0) {
+    out.push_back(tc_.div(tc_.sub(tc_.sub(b, tc_.intConst(1)), b0), alpha));
+    out.push_back(tc_.div(tc_.sub(b, b0), alpha));
+  }
+  return out;
 }
 
 } // namespace ksynth::equiv::prove_detail

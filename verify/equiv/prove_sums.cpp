@@ -444,6 +444,30 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
         return rest(lv, g->kids[1], tc_.mkAnd(dom, c), tc_.mkAnd(ctx, c)) &&
                rest(lv, g->kids[2], tc_.mkAnd(dom, tc_.mkNot(c)), tc_.mkAnd(ctx, tc_.mkNot(c)));
       }
+      // A choice inside the terms between two values, neither 0 (not padding), that no level's
+      // index decides: which of a family of shared stores wrote the cell read (a register
+      // tile staged by unrolled stores, a WMMA fragment's rows). Taken to the top, each case
+      // is proven on its own, with the choice decided in every term.
+      {
+        Term inner = nullptr;
+        Term zero = tc_.realConst(0);
+        for (Term u : smt::subterms(g))
+          if (u != g && u->kind == smt::Kind::Ite && u->sort == Sort::Real && u->kids[1] != zero &&
+              u->kids[2] != zero && appsWithPrefix(u->kids[0], "lsum.").empty() &&
+              std::none_of(lv.begin(), lv.end(), [&](const Level &L) { return tc_.mentions(u->kids[0], L.j); })) {
+            inner = u->kids[0];
+            break;
+          }
+        if (inner) {
+          if (getenv("KSYNTH_DEBUG_EQ"))
+            fprintf(stderr, "reindex %s: each case of the inner choice %s\n", l->name.c_str(),
+                    smt::show(inner, 200).c_str());
+          Term yes = canonicalKernel(tc_.substitute(g, {{inner, tc_.tru()}}));
+          Term no = canonicalKernel(tc_.substitute(g, {{inner, tc_.fls()}}));
+          return rest(lv, yes, tc_.mkAnd(dom, inner), tc_.mkAnd(ctx, inner)) &&
+                 rest(lv, no, tc_.mkAnd(dom, tc_.mkNot(inner)), tc_.mkAnd(ctx, tc_.mkNot(inner)));
+        }
+      }
       // ite(c, L(n, ...), 0) is L(ite(c, n, 0), ...): a sum over no steps is 0.
       if (g->kind == smt::Kind::Ite && g->kids[1]->kind == smt::Kind::App &&
           g->kids[1]->name.rfind("lsum.", 0) == 0 && g->kids[2] == tc_.realConst(0)) {

@@ -163,8 +163,16 @@ private:
   Term resolveShared(Term t, Term ctx, int depth);
   Term writerValue(Term X, int a, Term ctx, bool exclusive = false);
   Term writerByFirstIteration(Term X, int a, Term ctx);
+  std::vector<Term> iterationGuesses(const check::AccessSite &S, Term b);
   Term resolveSharedIn(Term t, Term dom);
   std::vector<int128> divisorsOf(Term t, Term x);
+  // A writer by the digits of its address (prove_digits.cpp): values of the unknowns (those
+  // with an extent: values 0 .. extent - 1, 0 for no bound) for which F is v, where F is a
+  // mixed radix of them; false when F is not one. A guess, to be checked.
+  bool invertDigits(Term F, Term v, const std::unordered_map<Term, int128> &ext, std::unordered_map<Term, Term> &out,
+                    int depth = 0);
+  std::unordered_map<Term, int128> writerExtents(const check::ThreadSyms &w, const check::ThreadModel &m,
+                                                 const check::AccessSite &S);
 
   // ---- warp exchanges (prove_warp.cpp) ---------------------------------------------------------
   std::unordered_map<Term, Term> laneThread(Term cell);

@@ -195,12 +195,24 @@ bool Lowerer::indexesLocalArrayBy(const Stmt *s, const VarDecl *var) {
 }
 
 // Whether s is the body of a loop that stages a tile in shared memory: each iteration stores
-// to a __shared__ array at an index that reads var (`As[tx][ty + 16 * l] = ...`), and does
+// to a __shared__ array at an index that reads var (`As[tx][ty + 16 * l] = ...`), directly or
+// through the body's own variables (`int r = tid / 16 + 8 * l; As[r][c] = ...`), and does
 // nothing else that outlives it: no variable declared outside is changed, no barrier, no
 // nested loop. Unrolled, each store is a store site of its own, whose writer thread the
 // equivalence prover can name from the cell (a loop's store sites it cannot).
 bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
   std::set<const Decl *> inner;
+  std::set<const VarDecl *> derived{var}; // the counter and the body's variables made from it
+  std::function<bool(const Stmt *)> readsCounter = [&](const Stmt *x) {
+    if (!x)
+      return false;
+    if (const auto *d = dyn_cast<DeclRefExpr>(x); d && derived.count(dyn_cast<VarDecl>(d->getDecl())))
+      return true;
+    for (const Stmt *c : x->children())
+      if (readsCounter(c))
+        return true;
+    return false;
+  };
   bool stages = false, other = false;
   std::function<void(const Stmt *)> walk = [&](const Stmt *x) {
     if (!x || other)
@@ -210,8 +222,12 @@ bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
       return;
     }
     if (const auto *ds = dyn_cast<DeclStmt>(x))
-      for (const Decl *d : ds->decls())
+      for (const Decl *d : ds->decls()) {
         inner.insert(d);
+        // (`int r = tid / 16 + 8 * l;` then As[r][c]: r reads the counter too)
+        if (const auto *vd = dyn_cast<VarDecl>(d); vd && vd->getInit() && readsCounter(vd->getInit()))
+          derived.insert(vd);
+      }
     if (const auto *ce = dyn_cast<CallExpr>(x))
       if (const FunctionDecl *fd = ce->getDirectCallee(); !fd || fd->getNameAsString().find("sync") != std::string::npos) {
         other = true;
@@ -229,7 +245,7 @@ bool Lowerer::stagesSharedBy(const Stmt *body, const VarDecl *var) {
         const Expr *base = ase;
         bool byVar = false;
         while (const auto *a = dyn_cast<ArraySubscriptExpr>(base)) {
-          byVar |= readsVar(a->getIdx(), var);
+          byVar |= readsCounter(a->getIdx());
           base = a->getBase()->IgnoreParenImpCasts();
         }
         const auto *dr = dyn_cast<DeclRefExpr>(base);
