@@ -277,6 +277,27 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         fprintf(stderr, "completeness: site line %u: more than 20000 guesses\n", s->stmt->loc.line);
       continue;
     }
+    // The writer whose address's digits are the element's indices (a row per block of 32 as
+    // 32 by + ty + 4 i with ty < 4, i < 8), first.
+    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size() && !j.empty()) {
+      std::unordered_map<Term, int128> ext1 = writerExtents(w1_, m1_, *s);
+      for (int d = 0; d < 3; ++d)
+        ext1[w1_.bid[d]] = 0;
+      std::unordered_map<Term, Term> got;
+      bool ok = true;
+      for (size_t k = 0; k < co.size() && ok; ++k) {
+        bool named = false;
+        for (const auto &[x, n] : ext1)
+          named |= tc_.mentions(co[k], x);
+        ok = !named || invertDigits(co[k], j[k], ext1, got);
+      }
+      if (ok && !got.empty()) {
+        std::unordered_map<Term, Term> w;
+        for (const auto &[x, n] : ext1)
+          w[x] = got.count(x) ? got[x] : tc_.intConst(0);
+        combos.insert(combos.begin(), w);
+      }
+    }
     st.cands = std::move(combos);
     if (getenv("KSYNTH_DEBUG_EQ"))
       fprintf(stderr, "completeness: site line %u: %zu guesses; reached where %s\n", s->stmt->loc.line,

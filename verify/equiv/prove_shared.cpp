@@ -219,13 +219,6 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
   vals.push_back(tc_.intConst(0));
   for (int d = 0; d < 3; ++d)
     vals.push_back(w1_.tid[d]);
-  smt::Result probe;
-  {
-    Step st(*this, "a search step, not part of the proof: a model of the read of shared '" + arr.name + "'");
-    probe = solve(ctx);
-  }
-  if (probe.status != smt::Status::Sat)
-    return nullptr;
   bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
   // The writer w's value, where no other store to the cell comes between its store (in
   // interval Sbc) and the read, given `when`; nullptr otherwise.
@@ -278,6 +271,137 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       val = resolveWarp(val, ctx, &w);
     return canonicalKernel(val);
   };
+  // Stores whose addresses differ by multiples of one stride (a lane's WMMA accumulator rows,
+  // a register tile's unrolled stores): together they are one store whose address has one
+  // more digit, the store's index in the family. The cell's digits name the writer and that
+  // index; the value is the indexed store's, a choice over the index. Tried first; then each
+  // store on its own (below).
+  auto byFamily = [&]() -> Term {
+    for (const check::AccessSite &S : m3_.accesses) {
+      if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
+        continue;
+      std::vector<std::pair<int128, const check::AccessSite *>> family; // (offset, site)
+      bool first = true;
+      for (const check::AccessSite &T : m3_.accesses) {
+        int128 off = 0;
+        if (!T.write || T.atomic || T.array != a || !T.value || T.iters != S.iters ||
+            !tc_.isConst(tc_.sub(T.flat, S.flat), &off))
+          continue;
+        first &= off >= 0;
+        family.push_back({off, &T});
+      }
+      if (!first || family.size() < 2)
+        continue; // (each family once: from its lowest address)
+      std::sort(family.begin(), family.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
+      int128 stride = family[1].first;
+      bool progression = stride > 0 && family.size() <= 64;
+      for (size_t k = 0; k < family.size() && progression; ++k)
+        progression = family[k].first == static_cast<int128>(k) * stride;
+      if (!progression) {
+        if (debug)
+          fprintf(stderr, "shared %s: the %zu stores from line %u are not at multiples of one stride\n", X->name.c_str(),
+                  family.size(), S.stmt->loc.line);
+        continue;
+      }
+      Term E = tc_.fresh("member", Sort::Int);
+      std::unordered_map<Term, Term> sameBlock, got;
+      for (int d = 0; d < 3; ++d)
+        sameBlock[w3_.bid[d]] = w1_.bid[d];
+      std::unordered_map<Term, int128> ext = writerExtents(w3_, m3_, S);
+      ext[E] = static_cast<int128>(family.size());
+      Term F = tc_.add(tc_.substitute(S.flat, sameBlock), tc_.mul(tc_.intConst(stride), E));
+      if (!invertDigits(F, c, ext, got) || !got.count(E)) {
+        if (debug)
+          fprintf(stderr, "shared %s: a family of %zu stores from line %u: no digits for %s\n", X->name.c_str(),
+                  family.size(), S.stmt->loc.line, smt::show(F).c_str());
+        continue;
+      }
+      std::unordered_map<Term, Term> w0;
+      for (int d = 0; d < 3; ++d) {
+        w0[w3_.bid[d]] = w1_.bid[d];
+        w0[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
+      }
+      // The iteration: the address's digit, or else guessed by the interval (see above).
+      std::vector<Term> iterations;
+      if (!S.iters.empty() && got.count(S.iters[0])) {
+        iterations.push_back(got[S.iters[0]]);
+      } else if (!S.iters.empty()) {
+        iterations = iterationGuesses(S, b); // (the first iteration last: a tile staged in each)
+        std::rotate(iterations.begin(), iterations.begin() + 1, iterations.end());
+      } else {
+        iterations.push_back(nullptr);
+      }
+      Term index = got[E];
+      std::vector<Term> which;
+      for (size_t k = 0; k < family.size(); ++k)
+        which.push_back(tc_.eq(index, tc_.intConst(static_cast<int128>(k))));
+      {
+        Step st(*this, "the cell read from shared '" + arr.name + "' is one of the " + std::to_string(family.size()) +
+                           " addresses of a family of stores (its digit for the family's index is one of theirs)",
+                lineOf(S));
+        if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkOr(which))))) {
+          if (debug)
+            fprintf(stderr, "shared %s: a family of %zu stores does not cover the read\n", X->name.c_str(), family.size());
+          continue;
+        }
+      }
+      for (Term iteration : iterations) {
+        std::unordered_map<Term, Term> w = w0;
+        if (iteration)
+          w[S.iters[0]] = iteration;
+        Term v = nullptr;
+        bool ok = true;
+        for (size_t k = family.size(); ok && k-- > 0;) {
+          const check::AccessSite &Sk = *family[k].second;
+          Term when = tc_.mkAnd(ctx, which[k]);
+          {
+            Step st(*this, "a search step, not part of the proof: the family's member at line " +
+                               std::to_string(Sk.stmt->loc.line) + " may be the one that stores the cell");
+            if (unsat(when))
+              continue;
+          }
+          std::vector<Term> stores;
+          for (int d = 0; d < 3; ++d) {
+            Term tx = w.at(w3_.tid[d]);
+            stores.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+          }
+          for (Term it : Sk.iters) {
+            auto tr = m3_.trips.find(it);
+            stores.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+            stores.push_back(tr == m3_.trips.end() ? tc_.fls() : tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
+          }
+          Term Sbc = tc_.substitute(Sk.bc, w);
+          stores.push_back(tc_.substitute(Sk.pc, w));
+          stores.push_back(tc_.eq(tc_.substitute(Sk.flat, w), c));
+          stores.push_back(tc_.lt(Sbc, b));
+          {
+            Step st(*this, "where the cell's digit names the store at line " + std::to_string(Sk.stmt->loc.line) +
+                               ", the writer named by its other digits stores the cell in an earlier barrier interval",
+                    lineOf(Sk));
+            ok = unsat(tc_.mkAnd(when, tc_.mkNot(tc_.mkAnd(stores))));
+          }
+          Term vk = ok ? aloneValue(Sk, w, Sbc, when) : nullptr;
+          ok = vk != nullptr;
+          v = !ok ? nullptr : v ? tc_.ite(which[k], vk, v) : vk;
+        }
+        if (debug)
+          fprintf(stderr, "shared %s: a family of %zu stores from line %u: %s\n", X->name.c_str(), family.size(),
+                  S.stmt->loc.line, ok && v ? "resolved by cases" : "not resolved");
+        if (ok && v)
+          return v;
+      }
+    }
+    return nullptr;
+  };
+  if (Term v = byFamily())
+    return v;
+  smt::Result probe;
+  {
+    Step st(*this, "a search step, not part of the proof: a model of the read of shared '" + arr.name + "'");
+    probe = solve(ctx);
+  }
+  if (probe.status != smt::Status::Sat)
+    return nullptr;
   for (const check::AccessSite &S : m3_.accesses) {
     if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
       continue;
@@ -404,122 +528,6 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       }
       if (Term v = aloneValue(S, w, Sbc, tc_.mkAnd(ctx, stores)))
         return v;
-    }
-  }
-  // Stores whose addresses differ by multiples of one stride (a lane's WMMA accumulator rows,
-  // a register tile's unrolled stores): together they are one store whose address has one
-  // more digit, the store's index in the family. The cell's digits name the writer and that
-  // index; the value is the indexed store's, a choice over the index.
-  for (const check::AccessSite &S : m3_.accesses) {
-    if (!S.write || S.atomic || S.array != a || !S.value || S.iters.size() > 1)
-      continue;
-    std::vector<std::pair<int128, const check::AccessSite *>> family; // (offset, site)
-    bool first = true;
-    for (const check::AccessSite &T : m3_.accesses) {
-      int128 off = 0;
-      if (!T.write || T.atomic || T.array != a || !T.value || T.iters != S.iters ||
-          !tc_.isConst(tc_.sub(T.flat, S.flat), &off))
-        continue;
-      first &= off >= 0;
-      family.push_back({off, &T});
-    }
-    if (!first || family.size() < 2)
-      continue; // (each family once: from its lowest address)
-    std::sort(family.begin(), family.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
-    int128 stride = family[1].first;
-    bool progression = stride > 0 && family.size() <= 64;
-    for (size_t k = 0; k < family.size() && progression; ++k)
-      progression = family[k].first == static_cast<int128>(k) * stride;
-    if (!progression) {
-      if (debug)
-        fprintf(stderr, "shared %s: the %zu stores from line %u are not at multiples of one stride\n", X->name.c_str(),
-                family.size(), S.stmt->loc.line);
-      continue;
-    }
-    Term E = tc_.fresh("member", Sort::Int);
-    std::unordered_map<Term, Term> sameBlock, got;
-    for (int d = 0; d < 3; ++d)
-      sameBlock[w3_.bid[d]] = w1_.bid[d];
-    std::unordered_map<Term, int128> ext = writerExtents(w3_, m3_, S);
-    ext[E] = static_cast<int128>(family.size());
-    Term F = tc_.add(tc_.substitute(S.flat, sameBlock), tc_.mul(tc_.intConst(stride), E));
-    if (!invertDigits(F, c, ext, got) || !got.count(E)) {
-      if (debug)
-        fprintf(stderr, "shared %s: a family of %zu stores from line %u: no digits for %s\n", X->name.c_str(),
-                family.size(), S.stmt->loc.line, smt::show(F).c_str());
-      continue;
-    }
-    std::unordered_map<Term, Term> w0;
-    for (int d = 0; d < 3; ++d) {
-      w0[w3_.bid[d]] = w1_.bid[d];
-      w0[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
-    }
-    // The iteration: the address's digit, or else guessed by the interval (see above).
-    std::vector<Term> iterations;
-    if (!S.iters.empty() && got.count(S.iters[0]))
-      iterations.push_back(got[S.iters[0]]);
-    else if (!S.iters.empty())
-      iterations = iterationGuesses(S, b);
-    else
-      iterations.push_back(nullptr);
-    Term index = got[E];
-    std::vector<Term> which;
-    for (size_t k = 0; k < family.size(); ++k)
-      which.push_back(tc_.eq(index, tc_.intConst(static_cast<int128>(k))));
-    {
-      Step st(*this, "the cell read from shared '" + arr.name + "' is one of the " + std::to_string(family.size()) +
-                         " addresses of a family of stores (its digit for the family's index is one of theirs)",
-              lineOf(S));
-      if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkOr(which))))) {
-        if (debug)
-          fprintf(stderr, "shared %s: a family of %zu stores does not cover the read\n", X->name.c_str(), family.size());
-        continue;
-      }
-    }
-    for (Term iteration : iterations) {
-    std::unordered_map<Term, Term> w = w0;
-    if (iteration)
-      w[S.iters[0]] = iteration;
-    Term v = nullptr;
-    bool ok = true;
-    for (size_t k = family.size(); ok && k-- > 0;) {
-      const check::AccessSite &Sk = *family[k].second;
-      Term when = tc_.mkAnd(ctx, which[k]);
-      {
-        Step st(*this, "a search step, not part of the proof: the family's member at line " +
-                           std::to_string(Sk.stmt->loc.line) + " may be the one that stores the cell");
-        if (unsat(when))
-          continue;
-      }
-      std::vector<Term> stores;
-      for (int d = 0; d < 3; ++d) {
-        Term tx = w.at(w3_.tid[d]);
-        stores.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
-      }
-      for (Term it : Sk.iters) {
-        auto tr = m3_.trips.find(it);
-        stores.push_back(tc_.le(tc_.intConst(0), w.at(it)));
-        stores.push_back(tr == m3_.trips.end() ? tc_.fls() : tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
-      }
-      Term Sbc = tc_.substitute(Sk.bc, w);
-      stores.push_back(tc_.substitute(Sk.pc, w));
-      stores.push_back(tc_.eq(tc_.substitute(Sk.flat, w), c));
-      stores.push_back(tc_.lt(Sbc, b));
-      {
-        Step st(*this, "where the cell's digit names the store at line " + std::to_string(Sk.stmt->loc.line) +
-                           ", the writer named by its other digits stores the cell in an earlier barrier interval",
-                lineOf(Sk));
-        ok = unsat(tc_.mkAnd(when, tc_.mkNot(tc_.mkAnd(stores))));
-      }
-      Term vk = ok ? aloneValue(Sk, w, Sbc, when) : nullptr;
-      ok = vk != nullptr;
-      v = !ok ? nullptr : v ? tc_.ite(which[k], vk, v) : vk;
-    }
-    if (debug)
-      fprintf(stderr, "shared %s: a family of %zu stores from line %u: %s\n", X->name.c_str(), family.size(),
-              S.stmt->loc.line, ok && v ? "resolved by cases" : "not resolved");
-    if (ok && v)
-      return v;
     }
   }
   return nullptr;

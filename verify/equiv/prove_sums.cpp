@@ -380,6 +380,46 @@ Term Prover::foldUnder(Term t, Term dom, bool itesOnly) {
   return t;
 }
 
+// One term T with T at jc = c the c-th of elems (they differ only in integer parts that grow
+// by a constant step from each to the next), or nullptr. Checked: each element is T at its jc.
+Term Prover::chunkTemplate(const std::vector<Term> &elems, Term jc) {
+  if (auto it = templates_.find({elems, jc}); it != templates_.end())
+    return it->second;
+  std::function<Term(Term, Term)> unify = [&](Term a, Term b) -> Term {
+    if (a == b)
+      return a;
+    int128 d = 0;
+    if (a->sort == Sort::Int && b->sort == Sort::Int && tc_.isConst(tc_.sub(b, a), &d))
+      return tc_.add(a, tc_.mul(tc_.intConst(d), jc));
+    if (a->kind != b->kind || a->sort != b->sort || a->name != b->name || a->kids.size() != b->kids.size() ||
+        a->kids.empty())
+      return nullptr;
+    std::unordered_map<Term, Term> kidMap;
+    for (size_t i = 0; i < a->kids.size(); ++i) {
+      Term k = unify(a->kids[i], b->kids[i]);
+      if (!k)
+        return nullptr;
+      auto [pos, fresh] = kidMap.insert({a->kids[i], k});
+      if (!fresh && pos->second != k)
+        return nullptr; // one operand twice, told apart in b
+    }
+    return tc_.withKids(a, [&](Term k) { return kidMap.at(k); });
+  };
+  Term T = unify(elems[0], elems[1]);
+  for (size_t c = 0; T && c < elems.size(); ++c)
+    if (Term at = canonicalKernel(tc_.substitute(T, {{jc, tc_.intConst(static_cast<int64_t>(c))}})); at != elems[c]) {
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "chunk template: element %zu differs:\n  %s\n  %s\n", c, smt::show(at, 1500).c_str(),
+                smt::show(elems[c], 1500).c_str());
+      T = nullptr;
+    }
+  if (!T && getenv("KSYNTH_DEBUG_EQ"))
+    fprintf(stderr, "chunk template: none for %s\n  and %s\n", smt::show(elems[0], 1500).c_str(),
+            smt::show(elems[1], 1500).c_str());
+  templates_[{elems, jc}] = T;
+  return T;
+}
+
 // The kernel sum l (one loop, or a loop whose every step is one inner loop: tiles) equals
 // the spec sum q when an index map phi from the kernel's iterations to the spec's index is
 // one-to-one on the iterations it maps into [lo, hi), reaches every index there, and the
@@ -563,7 +603,26 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
                          "' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range");
       // (1) the terms agree where phi is in range, the kernel's is 0 elsewhere (per element of a
       // chunk: jc fixed)
+      // A chunk whose elements are one term at jc = 0, 1, ... (an unrolled product over a slice:
+      // a(i, k0 + c) b(k0 + c, j)) is checked once, at a symbolic jc; its elements one by one
+      // otherwise.
+      if (jc && terms.size() > 1) {
+        if (Term T = chunkTemplate(terms, jc)) {
+          Term livec = live;
+          Term fphi = tc_.substitute(f, {{sd.k, phi}});
+          Term domc = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jc), tc_.lt(jc, levels.back().n)});
+          if (!unsat(tc_.mkAnd(domc, tc_.mkNot(tc_.mkOr(tc_.mkAnd(livec, tc_.eq(T, fphi)),
+                                                         tc_.mkAnd(tc_.mkNot(livec), tc_.eq(T, zeroR))))))) {
+            if (getenv("KSYNTH_DEBUG_EQ"))
+              fprintf(stderr, "reindex: terms fail for phi = %s (the chunk's element jc)\n  kernel %s\n  %s\n",
+                      smt::show(phi).c_str(), smt::show(T, 800).c_str(), lastUnknown_.c_str());
+            return false;
+          }
+        }
+      }
       for (size_t e = 0; e < terms.size(); ++e) {
+        if (jc && terms.size() > 1 && chunkTemplate(terms, jc))
+          break; // (checked above)
         std::unordered_map<Term, Term> at;
         if (jc)
           at[jc] = tc_.intConst(static_cast<int64_t>(e));
@@ -622,9 +681,14 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     std::vector<Term> phis = indexMaps(f, sd.k, g);
     if (getenv("KSYNTH_DEBUG_EQ"))
       fprintf(stderr, "reindex: %zu candidate maps; kernel term %s\n", phis.size(), smt::show(g, 800).c_str());
-    for (Term phi : phis)
-      if (mapHolds(phi, lv, {g}, nullptr))
-        return true;
+    // Maps of the whole term: tried after a chunk's (below), which fail at once where the
+    // terms' own maps are not evenly spaced.
+    auto whole = [&] {
+      for (Term phi : phis)
+        if (mapHolds(phi, lv, {g}, nullptr))
+          return true;
+      return false;
+    };
     // A chunk of terms per iteration: a float4's four elements (v.x + v.y + v.z + v.w), an
     // unrolled product over a 16-wide slice. Its n terms are one more level jc over [0, n):
     // the element whose map is s * c past the smallest is the one at jc = c, so that the map
@@ -644,7 +708,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     };
     flatten(body);
     if (elems.size() < 2 || elems.size() > 64)
-      return false;
+      return whole();
     std::vector<std::vector<Term>> elemMaps;
     for (Term t : elems)
       elemMaps.push_back(indexMaps(f, sd.k, t));
@@ -682,7 +746,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       if (mapHolds(phi, lvc, ordered, jc))
         return true;
     }
-    return false;
+    return whole();
   };
   return rest({{j1, l->kids[0]}}, g0, dom0, ctx);
 }

@@ -294,6 +294,8 @@ private:
 
   // ---- re-indexed sums (summand bijection) (prove_sums.cpp) --------------------------------
   bool reindexed(Term l, Term q, Term ctx, int depth);
+  Term chunkTemplate(const std::vector<Term> &elems, Term jc);
+  std::map<std::pair<std::vector<Term>, Term>, Term> templates_;
 
   // ---- one output tensor (prove_tensor.cpp) ------------------------------------------------
   std::vector<const check::AccessSite *> storesTo(const check::ThreadModel &m, int a);
