@@ -74,7 +74,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     const check::AccessSite *s;
     Term pc;
     std::vector<std::unordered_map<Term, Term>> cands;
-    std::vector<std::unordered_map<Term, Term>> tiles; // the tile guesses alone (see above)
+    std::vector<std::unordered_map<Term, Term>> tiles;  // the tile guesses alone (see above)
+    std::vector<std::unordered_map<Term, Term>> digits; // the writer by the digits (see below)
   };
   std::vector<Site> usable;
   for (const check::AccessSite *s : sites) {
@@ -278,7 +279,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       continue;
     }
     // The writer whose address's digits are the element's indices (a row per block of 32 as
-    // 32 by + ty + 4 i with ty < 4, i < 8), first.
+    // 32 by + ty + 4 i with ty < 4, i < 8): tried where the other guesses fail (below).
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size() && !j.empty()) {
       std::unordered_map<Term, int128> ext1 = writerExtents(w1_, m1_, *s);
       for (int d = 0; d < 3; ++d)
@@ -295,7 +296,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         std::unordered_map<Term, Term> w;
         for (const auto &[x, n] : ext1)
           w[x] = got.count(x) ? got[x] : tc_.intConst(0);
-        combos.insert(combos.begin(), w);
+        st.digits.push_back(w);
       }
     }
     st.cands = std::move(combos);
@@ -425,7 +426,16 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
                std::any_of(usable.begin(), usable.end(), [](const Site &st) { return !st.tiles.empty(); });
   if (tiles && greedy(true) == 1)
     return true;
-  return greedy(false) == 1;
+  int found = greedy(false);
+  if (found != 0)
+    return found == 1;
+  // Where no guess covers some element: with the writers by the digits too, first.
+  bool more = false;
+  for (Site &st : usable) {
+    more |= !st.digits.empty();
+    st.cands.insert(st.cands.begin(), st.digits.begin(), st.digits.end());
+  }
+  return more && greedy(false) == 1;
 }
 
 } // namespace ksynth::equiv::prove_detail
