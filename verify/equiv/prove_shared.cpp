@@ -271,6 +271,27 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       val = resolveWarp(val, ctx, &w);
     return canonicalKernel(val);
   };
+  // Where writer w's store at S puts the cell before interval b (its interval in Sbc), or
+  // nullptr where a loop around S has no trip count (its iterations may be unreached).
+  auto storesCell = [&](const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term &Sbc) -> Term {
+    std::vector<Term> ok;
+    for (int d = 0; d < 3; ++d) {
+      Term tx = w.at(w3_.tid[d]);
+      ok.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+    }
+    for (Term it : S.iters) {
+      auto tr = m3_.trips.find(it);
+      if (tr == m3_.trips.end())
+        return nullptr;
+      ok.push_back(tc_.le(tc_.intConst(0), w.at(it)));
+      ok.push_back(tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
+    }
+    Sbc = tc_.substitute(S.bc, w);
+    ok.push_back(tc_.substitute(S.pc, w));
+    ok.push_back(tc_.eq(tc_.substitute(S.flat, w), c));
+    ok.push_back(tc_.lt(Sbc, b));
+    return tc_.mkAnd(ok);
+  };
   // Stores whose addresses differ by multiples of one stride (a lane's WMMA accumulator rows,
   // a register tile's unrolled stores): together they are one store whose address has one
   // more digit, the store's index in the family. The cell's digits name the writer and that
@@ -360,25 +381,17 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
             if (unsat(when))
               continue;
           }
-          std::vector<Term> stores;
-          for (int d = 0; d < 3; ++d) {
-            Term tx = w.at(w3_.tid[d]);
-            stores.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
+          Term Sbc = nullptr;
+          Term stores = storesCell(Sk, w, Sbc);
+          if (!stores) {
+            ok = false;
+            break;
           }
-          for (Term it : Sk.iters) {
-            auto tr = m3_.trips.find(it);
-            stores.push_back(tc_.le(tc_.intConst(0), w.at(it)));
-            stores.push_back(tr == m3_.trips.end() ? tc_.fls() : tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
-          }
-          Term Sbc = tc_.substitute(Sk.bc, w);
-          stores.push_back(tc_.substitute(Sk.pc, w));
-          stores.push_back(tc_.eq(tc_.substitute(Sk.flat, w), c));
-          stores.push_back(tc_.lt(Sbc, b));
           {
             Step st(*this, "where the cell's digit names the store at line " + std::to_string(Sk.stmt->loc.line) +
                                ", the writer named by its other digits stores the cell in an earlier barrier interval",
                     lineOf(Sk));
-            ok = unsat(tc_.mkAnd(when, tc_.mkNot(tc_.mkAnd(stores))));
+            ok = unsat(tc_.mkAnd(when, tc_.mkNot(stores)));
           }
           Term vk = ok ? aloneValue(Sk, w, Sbc, when) : nullptr;
           ok = vk != nullptr;
@@ -482,27 +495,10 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
     for (const auto &w : combos) {
       if (stray(w))
         continue;
-      std::vector<Term> ok;
-      for (int d = 0; d < 3; ++d) {
-        Term tx = w.at(w3_.tid[d]);
-        ok.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), tx), tc_.lt(tx, g_.blockDim[d])));
-      }
-      bool counted = true;
-      for (Term it : S.iters) {
-        ok.push_back(tc_.le(tc_.intConst(0), w.at(it)));
-        auto tr = m3_.trips.find(it);
-        if (tr == m3_.trips.end())
-          counted = false; // its iterations may be unreached in the model
-        else
-          ok.push_back(tc_.lt(w.at(it), tc_.substitute(tr->second, w)));
-      }
-      if (!counted)
+      Term Sbc = nullptr;
+      Term stores = storesCell(S, w, Sbc);
+      if (!stores)
         continue;
-      Term Sbc = tc_.substitute(S.bc, w);
-      ok.push_back(tc_.substitute(S.pc, w));
-      ok.push_back(tc_.eq(tc_.substitute(S.flat, w), c));
-      ok.push_back(tc_.lt(Sbc, b));
-      Term stores = tc_.mkAnd(ok);
       std::optional<smt::Value> pv = smt::eval(stores, probe.model);
       if (debug)
         fprintf(stderr, "shared %s: candidate tid=(%s, %s) %s in the probe model\n", X->name.c_str(),
