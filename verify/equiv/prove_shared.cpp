@@ -482,9 +482,9 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
         std::vector<std::unordered_map<Term, Term>> byDigits{digitWriter};
         if (!S.iters.empty() && !got.count(S.iters[0])) {
           byDigits.clear();
-          for (const auto &[it, v] : perVar.back()) {
+          for (Term v : iterationGuesses(S, b)) {
             byDigits.push_back(digitWriter);
-            byDigits.back()[it] = v;
+            byDigits.back()[S.iters[0]] = v;
           }
         } else if (!S.iters.empty()) {
           byDigits.back()[S.iters[0]] = got[S.iters[0]];
