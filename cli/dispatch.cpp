@@ -9,6 +9,8 @@
 #include "verify/frontend/frontend.h"
 #include "verify/smt/solver.h"
 
+#include <pthread.h>
+
 #include <iostream>
 
 namespace ksynth::cli {
@@ -25,8 +27,46 @@ bool isProve(const std::vector<std::string> &args) {
 
 } // namespace
 
+namespace {
+
+int dispatch(const std::vector<std::string> &args);
+
+// Every command runs on a thread with a large stack (address space reserved, pages touched
+// only as used): parsing, lowering, term building and printing recurse over the input's
+// nesting, which the frontend and the spec reader bound (kMaxNesting), and the bound must
+// fit with room to spare.
+constexpr size_t kCommandStack = size_t{1} << 30;
+
+struct CommandCall {
+  const std::vector<std::string> *args;
+  int code = kExitInternal;
+};
+
+void *commandThread(void *p) {
+  auto *c = static_cast<CommandCall *>(p);
+  c->code = dispatch(*c->args);
+  return nullptr;
+}
+
+} // namespace
+
 int main(int argc, char **argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  CommandCall call{&args};
+  pthread_attr_t attr;
+  pthread_t th;
+  if (pthread_attr_init(&attr) == 0 && pthread_attr_setstacksize(&attr, kCommandStack) == 0 &&
+      pthread_create(&th, &attr, commandThread, &call) == 0) {
+    pthread_attr_destroy(&attr);
+    pthread_join(th, nullptr);
+    return call.code;
+  }
+  return dispatch(args); // no room for the large stack: the ordinary one
+}
+
+namespace {
+
+int dispatch(const std::vector<std::string> &args) {
   if (isProve(args))
     return proveCommand(args, std::cout, std::cerr);
   if (args.empty())
@@ -63,5 +103,7 @@ int main(int argc, char **argv) {
     return usage("'bench' is not implemented yet in this version");
   return usage("unknown command '" + cmd + "'");
 }
+
+} // namespace
 
 } // namespace ksynth::cli

@@ -11,7 +11,7 @@ int usage(const std::string &msg, std::ostream &errs) {
   errs << "ksynth: error: " << msg << "\n"
             << "usage: ksynth verify FILE.cu [--spec SPEC.smt] [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
             << "                     [-D NAME=VALUE] [-I DIR] [--assume EXPR] [--checks LIST]\n"
-            << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--stats] [--timeout S]\n"
+            << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--stats] [--timeout S] [--query-timeout S]\n"
             << "       ksynth spec SPEC.smt [--print | --explain] [--json]\n"
             << "run 'ksynth help' for more\n";
   return kExitUsage;
@@ -68,7 +68,9 @@ void printHelp(std::ostream &out) {
             << "                       'ksynth check-proof DIR' re-checks with the z3 and cvc5 executables\n"
             << "  --bound N            bounded fallback for what the proof leaves open: every dim <= N (6;\n"
             << "                       0: off), within --bound-budget S (10); --bounded-only: no proof\n"
-            << "  --dump-kir           print the kernel IR           --timeout S   per-query limit (10)\n"
+            << "  --dump-kir           print the kernel IR\n"
+            << "  --timeout S          the whole command's limit (600): past it, unknown (exit 2) within a second\n"
+            << "  --query-timeout S    each solver query's limit (10)\n"
             << "  --stats              the solver queries on stderr: how many, their answers, time, the slowest\n\n"
             << "A kernel's own '// ksynth:launch grid=(...) block=(...)' line is used when no flag overrides it.\n\n"
             << "ksynth spec SPEC.smt  parse a spec and check it is well formed (assumptions satisfiable, ranges\n"

@@ -3,6 +3,7 @@
 #include "cli/commands.h"
 #include "cli/options.h"
 
+#include "util/deadline.h"
 #include "util/exit_codes.h"
 #include "util/version.h"
 #include "verify/driver/driver.h"
@@ -10,12 +11,24 @@
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <map>
+#include <mutex>
+#include <sstream>
+#include <thread>
 
 namespace ksynth::cli {
 
 namespace {
+
+// The whole command's limit when --timeout is not given: no hostile input runs for ever.
+constexpr double kDefaultLimitS = 600;
 
 const std::set<std::string> kKnownChecks = {"race", "barrier",  "bounds",  "overflow",   "assert",
                                             "warp", "align", "coverage", "equivalence"};
@@ -155,6 +168,7 @@ struct Parsed {
 std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed &p, std::ostream &errs) {
   driver::VerifyRequest &va = p.req;
   va.command = args;
+  va.limitS = kDefaultLimitS; // --timeout
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
@@ -238,6 +252,11 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
       auto n = number("--timeout", 1e-3, 1e6);
       if (!n)
         return usage("--timeout needs a positive number of seconds", errs);
+      va.limitS = *n;
+    } else if (opt.is("--query-timeout")) {
+      auto n = number("--query-timeout", 1e-3, 1e6);
+      if (!n)
+        return usage("--query-timeout needs a positive number of seconds", errs);
       va.timeoutS = *n;
     } else if (opt.is("--spec")) {
       auto v = opt.value("--spec");
@@ -257,12 +276,59 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
   return std::nullopt;
 }
 
+// Ends the process with an unknown verdict (exit 2) when the command is still running
+// `kGraceS` after its --timeout: the backstop behind the driver's own checkpoints.
+class TimeLimitGuard {
+public:
+  static constexpr double kGraceS = 1.0;
+  TimeLimitGuard(double limitS, bool json) : json_(json) {
+    if (!(limitS > 0))
+      return;
+    thread_ = std::thread([this, limitS] {
+      std::unique_lock<std::mutex> lk(m_);
+      if (cv_.wait_for(lk, std::chrono::duration<double>(limitS + kGraceS), [this] { return done_; }))
+        return;
+      std::ostringstream o;
+      o << limitS << " s";
+      std::string why = "the time limit of the command (" + o.str() + ", --timeout) was reached";
+      std::string text = json_ ? nlohmann::json{{"verdict", "unknown"}, {"reason", why}, {"timed_out", true}}.dump() + "\n"
+                               : "ksynth: warning: " + why + " [timeout]\nVERDICT: UNKNOWN\n";
+      std::fflush(stdout);
+      if (::write(1, text.data(), text.size()) < 0) {
+      }
+      std::_Exit(kExitUnknown);
+    });
+  }
+  ~TimeLimitGuard() {
+    if (!thread_.joinable())
+      return;
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  TimeLimitGuard(const TimeLimitGuard &) = delete;
+  TimeLimitGuard &operator=(const TimeLimitGuard &) = delete;
+
+private:
+  bool json_;
+  bool done_ = false;
+  std::mutex m_;
+  std::condition_variable cv_;
+  std::thread thread_;
+};
+
 } // namespace
 
 int verifyCommand(const std::vector<std::string> &args, std::ostream &outs, std::ostream &errs) {
   Parsed p;
   if (std::optional<int> code = parseVerifyArgs(args, p, errs))
     return *code;
+  // The driver stops itself at the limit; what it cannot interrupt (clang expanding a macro
+  // bomb, a solver that ignores its interrupt) is ended here shortly after.
+  TimeLimitGuard guard(p.req.limitS, p.json);
   driver::FileReport rep = driver::verifyFile(p.req);
   errs << rep.kirText;
   if (rep.outcome != driver::FileReport::Outcome::Verified) {
@@ -273,6 +339,7 @@ int verifyCommand(const std::vector<std::string> &args, std::ostream &outs, std:
       outs << (p.json ? rep.toJson().dump() : std::string("VERDICT: UNKNOWN")) << "\n";
     return rep.exitCode();
   }
+  errs << rep.errors; // e.g. the time limit passed before any kernel was checked
   if (!p.sarif.empty())
     writeSarif(p.sarif, rep.file, rep.kernels);
   if (p.json) {

@@ -75,6 +75,9 @@ bool compileStage(const CheckContext &ctx, Candidate &c, const std::string &cuAb
   return false;
 }
 
+// One candidate's whole verification (the driver's --timeout).
+constexpr double kCandidateLimitS = 600;
+
 void verifyStage(const CheckContext &ctx, Candidate &c, const std::string &cuAbs, const std::string &notes) {
   std::ostringstream tos;
   tos << ctx.verifyTimeoutS;
@@ -82,9 +85,10 @@ void verifyStage(const CheckContext &ctx, Candidate &c, const std::string &cuAbs
   req.file = cuAbs;
   req.spec = ctx.specAbs;
   req.timeoutS = ctx.verifyTimeoutS;
+  req.limitS = kCandidateLimitS; // a model's kernel never stalls the loop
   req.proofDir = (c.dir / "proof").string();
   // What the proof bundle records as the command: the `ksynth verify` line that repeats it.
-  req.command = {cuAbs, "--spec", ctx.specAbs, "--json", "--timeout", tos.str(), "--proof-dir", req.proofDir};
+  req.command = {cuAbs, "--spec", ctx.specAbs, "--json", "--query-timeout", tos.str(), "--timeout", std::to_string(static_cast<int>(kCandidateLimitS)), "--proof-dir", req.proofDir};
   std::string errors;
   auto v0 = Clock::now();
   try {

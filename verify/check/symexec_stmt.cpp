@@ -2,6 +2,8 @@
 
 #include "verify/check/symexec_internal.h"
 
+#include "util/deadline.h"
+
 #include <cstddef>
 #include <memory>
 #include <set>
@@ -269,6 +271,7 @@ void Exec::assign(State &s, int var, const ir::Expr &value) {
 void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
   if (s.pc == tc_.fls())
     return;
+  util::checkDeadline();
   switch (st.kind) {
   case StmtKind::Assign: assign(s, st.var, *st.value); return;
   case StmtKind::Load: {

@@ -1,6 +1,8 @@
 // Verification driver: one file in, a FileReport out (parse, select, bind, check, bundle).
 #include "verify/driver/driver.h"
 
+#include "util/deadline.h"
+
 #include "bundle/bundle.h"
 #include "util/version.h"
 #include "verify/driver/combine.h"
@@ -15,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -102,6 +105,57 @@ std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::Pars
   return selected;
 }
 
+// What no GPU launches, in a launch dimension as written: a constant that is not positive, a
+// grid beyond CUDA's limits (x < 2^31, y and z <= 65535), a division by a constant zero.
+// Empty when none. Blocks over 1024 threads are checked as given (GPUVerify's suites use
+// them), with the report saying so.
+std::string launchProblem(const ir::Expr &e, const std::string &what, int d) {
+  std::vector<const ir::Expr *> todo{&e};
+  while (!todo.empty()) {
+    const ir::Expr *x = todo.back();
+    todo.pop_back();
+    if ((x->op == ir::Op::Div || x->op == ir::Op::Rem) && x->args.size() == 2 && x->args[1]->op == ir::Op::Const &&
+        x->args[1]->ival == 0 && x->args[1]->fval == 0)
+      return "division by zero";
+    for (const ir::ExprPtr &a : x->args)
+      if (a)
+        todo.push_back(a.get());
+  }
+  // A constant: integer literals under casts, negation, +, - and * (small enough not to wrap).
+  std::function<std::optional<int64_t>(const ir::Expr &, int)> value = [&](const ir::Expr &x,
+                                                                          int depth) -> std::optional<int64_t> {
+    if (depth > 64 || x.type.isFloat())
+      return std::nullopt;
+    if (x.op == ir::Op::Const)
+      return x.ival;
+    std::vector<int64_t> a;
+    for (const ir::ExprPtr &k : x.args) {
+      std::optional<int64_t> v = k ? value(*k, depth + 1) : std::nullopt;
+      if (!v || *v > (int64_t{1} << 40) || *v < -(int64_t{1} << 40))
+        return std::nullopt;
+      a.push_back(*v);
+    }
+    switch (x.op) {
+    case ir::Op::Cast: return a.size() == 1 ? std::optional<int64_t>(a[0]) : std::nullopt;
+    case ir::Op::Neg: return a.size() == 1 ? std::optional<int64_t>(-a[0]) : std::nullopt;
+    case ir::Op::Add: return a.size() == 2 ? std::optional<int64_t>(a[0] + a[1]) : std::nullopt;
+    case ir::Op::Sub: return a.size() == 2 ? std::optional<int64_t>(a[0] - a[1]) : std::nullopt;
+    case ir::Op::Mul: return a.size() == 2 ? std::optional<int64_t>(a[0] * a[1]) : std::nullopt;
+    default: return std::nullopt;
+    }
+  };
+  std::optional<int64_t> cv = value(e, 0);
+  if (!cv)
+    return ""; // over the kernel's sizes: the launch's own assumptions bound it
+  int64_t v = *cv;
+  if (v < 1)
+    return "a launch dimension must be at least 1, not " + std::to_string(v);
+  if (what == "grid" && v > (d == 0 ? int64_t{2147483647} : int64_t{65535}))
+    return std::string("CUDA's grid is at most ") + (d == 0 ? "2^31-1" : "65535") + " blocks in " +
+           (d == 0 ? "x" : d == 1 ? "y" : "z") + ", not " + std::to_string(v);
+  return "";
+}
+
 // The launch (--block/--grid, else the launch line) and --assume as IR expressions over the
 // kernel's parameters; false with the report filled in when one does not parse.
 bool launchOptions(const VerifyRequest &req, const ir::Kernel &k, const std::vector<std::string> &blockText,
@@ -115,6 +169,11 @@ bool launchOptions(const VerifyRequest &req, const ir::Kernel &k, const std::vec
         if (!e) {
           rep.outcome = FileReport::Outcome::Usage;
           rep.errors = std::string("ksynth: error: ") + what + " dimension '" + (*texts)[d] + "': " + err + "\n";
+          return false;
+        }
+        if (std::string bad = launchProblem(*e, what, d); !bad.empty()) {
+          rep.outcome = FileReport::Outcome::Usage;
+          rep.errors = std::string("ksynth: error: ") + what + " dimension '" + (*texts)[d] + "': " + bad + "\n";
           return false;
         }
         (*dest)[d] = e;
@@ -144,6 +203,23 @@ nlohmann::json bindErrorsJson(const spec::Binding &b, const VerifyRequest &req) 
   return list;
 }
 
+// A kernel whose verification the time limit (--timeout) cut short: every obligation it was
+// to decide is unknown, with the limit as the reason (nothing half-decided is kept).
+KernelResult timedOut(const ir::Kernel &k, const std::set<std::string> &checks) {
+  KernelResult run;
+  run.report.name = k.name;
+  run.report.verdict = check::Status::Unknown;
+  for (const std::string &c : checks) {
+    check::Obligation o;
+    if (!check::kindFromName(c, o.kind))
+      continue;
+    o.name = c;
+    o.reason = "not decided: the time limit of the command (" + util::deadlineText() + ", --timeout) was reached";
+    run.report.obligations.push_back(std::move(o));
+  }
+  return run;
+}
+
 } // namespace
 
 bool resolveChecks(const VerifyRequest &req, std::set<std::string> &out, std::string &why) {
@@ -163,7 +239,9 @@ bool resolveChecks(const VerifyRequest &req, std::set<std::string> &out, std::st
   return true;
 }
 
-FileReport verifyFile(const VerifyRequest &req) {
+namespace {
+
+FileReport verifyFileWithin(const VerifyRequest &req) {
   FileReport rep;
   rep.file = req.file;
   rep.specFile = req.spec;
@@ -209,65 +287,69 @@ FileReport verifyFile(const VerifyRequest &req) {
   // 2. Each kernel: launch, binding, safety checks, then the spec obligations.
   for (size_t idx : selected) {
     const ir::Kernel &k = pr.kernels[idx];
-    if (req.dumpKir)
-      rep.kirText += ir::print(k);
-    check::Options opts;
-    opts.checks = rep.checks;
-    opts.timeoutMs = static_cast<unsigned>(req.timeoutS * 1000);
-    opts.dumpSmtDir =
-        req.proofDir.empty() ? req.dumpSmt : (std::filesystem::path(req.proofDir) / "queries").string();
-    // Kernels of one name (overloads) write their queries to their own directories.
-    std::string querySub;
-    if (!opts.dumpSmtDir.empty() &&
-        std::count_if(selected.begin(), selected.end(), [&](size_t j) { return pr.kernels[j].name == k.name; }) > 1) {
-      querySub = "k" + std::to_string(idx);
-      opts.dumpSmtDir = (std::filesystem::path(opts.dumpSmtDir) / querySub).string();
-    }
-    smt::QueryLog log(opts.dumpSmtDir); // every query of this kernel: --stats, the dumps
-    opts.log = &log;
-    if (!launchOptions(req, k, blockText, gridText, opts, rep))
-      return failed(FileReport::Outcome::Usage, rep, rep.errors);
-    spec::Binding binding;
-    if (sp) {
-      binding = spec::bind(*sp, k);
-      if (!binding.ok()) {
-        std::string errors;
-        for (const spec::BindError &e : binding.errors)
-          errors += (e.inSpec ? req.spec : req.file) + ":" + std::to_string(e.line) + ":" + std::to_string(e.col) +
-                    ": error: " + e.message + "\n";
-        errors += "ksynth: error: kernel '" + k.name + "' does not match spec '" + sp->name + "'\n";
-        FileReport bad = failed(FileReport::Outcome::Malformed, rep, errors);
-        bad.malformedPart = "binding";
-        bad.malformedErrors = bindErrorsJson(binding, req);
-        return bad;
+    try {
+      if (req.dumpKir)
+        rep.kirText += ir::print(k);
+      check::Options opts;
+      opts.checks = rep.checks;
+      opts.timeoutMs = static_cast<unsigned>(req.timeoutS * 1000);
+      opts.dumpSmtDir =
+          req.proofDir.empty() ? req.dumpSmt : (std::filesystem::path(req.proofDir) / "queries").string();
+      // Kernels of one name (overloads) write their queries to their own directories.
+      std::string querySub;
+      if (!opts.dumpSmtDir.empty() &&
+          std::count_if(selected.begin(), selected.end(), [&](size_t j) { return pr.kernels[j].name == k.name; }) > 1) {
+        querySub = "k" + std::to_string(idx);
+        opts.dumpSmtDir = (std::filesystem::path(opts.dumpSmtDir) / querySub).string();
       }
-      for (const spec::Precondition &p : binding.preconditions)
-        opts.assumes.push_back(p.expr);
-      std::set<std::string> safety;
-      for (const std::string &c : rep.checks)
-        if (kSafetyChecks.count(c))
-          safety.insert(c);
-      opts.checks = safety;
-    }
-    auto k0 = std::chrono::steady_clock::now();
-    KernelResult run;
-    run.report = check::verifyKernel(k, opts);
-    // A proven obligation with a query rests on the kernel's lemmas too (loop summaries).
-    for (check::Obligation &o : run.report.obligations)
-      if (o.status == check::Status::Proven && !o.queries.empty())
-        o.queries.insert(o.queries.end(), run.report.lemmas.begin(), run.report.lemmas.end());
-    for (const std::string &a : req.assumes)
-      run.report.assumptions.push_back("--assume " + a);
-    if (sp)
-      addSpecObligations(run.report, *sp, req, rep.checks, binding, k, opts);
-    if (!querySub.empty())
+      smt::QueryLog log(opts.dumpSmtDir); // every query of this kernel: --stats, the dumps
+      opts.log = &log;
+      if (!launchOptions(req, k, blockText, gridText, opts, rep))
+        return failed(FileReport::Outcome::Usage, rep, rep.errors);
+      spec::Binding binding;
+      if (sp) {
+        binding = spec::bind(*sp, k);
+        if (!binding.ok()) {
+          std::string errors;
+          for (const spec::BindError &e : binding.errors)
+            errors += (e.inSpec ? req.spec : req.file) + ":" + std::to_string(e.line) + ":" + std::to_string(e.col) +
+                      ": error: " + e.message + "\n";
+          errors += "ksynth: error: kernel '" + k.name + "' does not match spec '" + sp->name + "'\n";
+          FileReport bad = failed(FileReport::Outcome::Malformed, rep, errors);
+          bad.malformedPart = "binding";
+          bad.malformedErrors = bindErrorsJson(binding, req);
+          return bad;
+        }
+        for (const spec::Precondition &p : binding.preconditions)
+          opts.assumes.push_back(p.expr);
+        std::set<std::string> safety;
+        for (const std::string &c : rep.checks)
+          if (kSafetyChecks.count(c))
+            safety.insert(c);
+        opts.checks = safety;
+      }
+      auto k0 = std::chrono::steady_clock::now();
+      KernelResult run;
+      run.report = check::verifyKernel(k, opts);
+      // A proven obligation with a query rests on the kernel's lemmas too (loop summaries).
       for (check::Obligation &o : run.report.obligations)
-        for (std::string &q : o.queries)
-          q = querySub + "/" + q;
-    run.notes = pr.notes[idx];
-    run.queries.assign(log.records().begin(), log.records().end());
-    run.ms = msSince(k0);
-    rep.kernels.push_back(std::move(run));
+        if (o.status == check::Status::Proven && !o.queries.empty())
+          o.queries.insert(o.queries.end(), run.report.lemmas.begin(), run.report.lemmas.end());
+      for (const std::string &a : req.assumes)
+        run.report.assumptions.push_back("--assume " + a);
+      if (sp)
+        addSpecObligations(run.report, *sp, req, rep.checks, binding, k, opts);
+      if (!querySub.empty())
+        for (check::Obligation &o : run.report.obligations)
+          for (std::string &q : o.queries)
+            q = querySub + "/" + q;
+      run.notes = pr.notes[idx];
+      run.queries.assign(log.records().begin(), log.records().end());
+      run.ms = msSince(k0);
+      rep.kernels.push_back(std::move(run));
+    } catch (const util::TimeLimit &) {
+      rep.kernels.push_back(timedOut(k, rep.checks));
+    }
   }
   rep.ms = msSince(t0);
 
@@ -282,6 +364,37 @@ FileReport verifyFile(const VerifyRequest &req) {
       return failed(FileReport::Outcome::Internal, rep, "ksynth: error: proof bundle: " + why + "\n");
   }
   return rep;
+}
+
+} // namespace
+
+FileReport verifyFile(const VerifyRequest &req) {
+  // The whole verification's limit (--timeout): set here, cleared however this returns.
+  struct LimitScope {
+    explicit LimitScope(double s) : on(s > 0) {
+      if (on)
+        util::setDeadline(s);
+    }
+    ~LimitScope() {
+      if (on)
+        util::clearDeadline();
+    }
+    bool on;
+  } limit(req.limitS);
+  try {
+    return verifyFileWithin(req);
+  } catch (const util::TimeLimit &) {
+    // The limit passed outside a kernel's checks (reading the spec, parsing): no verdict.
+    FileReport rep;
+    rep.file = req.file;
+    rep.specFile = req.spec;
+    rep.version = util::version();
+    rep.solver = smt::Solver::version();
+    rep.verdict = check::Status::Unknown;
+    rep.errors = "ksynth: warning: the time limit of the command (" + util::deadlineText() +
+                 ", --timeout) was reached before any kernel was checked [timeout]\n";
+    return rep;
+  }
 }
 
 } // namespace ksynth::driver

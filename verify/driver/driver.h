@@ -29,6 +29,7 @@ struct VerifyRequest {
   bool checksSet = false;
   std::vector<std::string> assumes; // C expressions (--assume)
   double timeoutS = 10;             // per solver query
+  double limitS = 0;                // the whole verification (--timeout); 0: none
   bool noTests = false;             // coverage and equivalence by proof alone
   int bound = 6;                    // the bounded fallback's bound (0: off)
   bool boundedOnly = false;         // no symbolic spec proof, the fallback alone

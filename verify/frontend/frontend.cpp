@@ -2,11 +2,15 @@
 #include "verify/frontend/frontend.h"
 #include "verify/frontend/lowerer.h"
 
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/ASTUnit.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -92,10 +96,99 @@ std::vector<std::string> launchInstances(const std::string &code) {
   return out;
 }
 
+// The first numeric literal longer than kMaxLiteralChars outside comments and strings (clang
+// 19 itself crashes converting a float literal of 100,000 digits): its line, or 0.
+unsigned longLiteralLine(const std::string &code) {
+  unsigned line = 1;
+  auto ident = [](char c) { return isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+  for (size_t i = 0; i < code.size();) {
+    char c = code[i];
+    if (c == '\n') {
+      ++line, ++i;
+    } else if (c == '/' && i + 1 < code.size() && code[i + 1] == '/') {
+      while (i < code.size() && code[i] != '\n')
+        ++i;
+    } else if (c == '/' && i + 1 < code.size() && code[i + 1] == '*') {
+      for (i += 2; i < code.size() && !(code[i] == '*' && i + 1 < code.size() && code[i + 1] == '/'); ++i)
+        line += code[i] == '\n';
+      i += 2;
+    } else if (c == '"' || c == '\'') {
+      for (++i; i < code.size() && code[i] != c && code[i] != '\n'; ++i)
+        if (code[i] == '\\')
+          ++i;
+      ++i;
+    } else if (ident(c) && !isdigit(static_cast<unsigned char>(c))) {
+      while (i < code.size() && ident(code[i]))
+        ++i;
+    } else if (isdigit(static_cast<unsigned char>(c)) || (c == '.' && i + 1 < code.size() && isdigit(static_cast<unsigned char>(code[i + 1])))) {
+      size_t start = i;
+      while (i < code.size() && (ident(code[i]) || code[i] == '.' || code[i] == '\'' ||
+                                 ((code[i] == '+' || code[i] == '-') && strchr("eEpP", code[i - 1]))))
+        ++i;
+      if (i - start > kMaxLiteralChars)
+        return line;
+    } else {
+      ++i;
+    }
+  }
+  return 0;
+}
+
+// Where a function body nests statements and expressions deeper than kMaxNesting (the
+// lowering, the interpreter and the symbolic executor recurse over that nesting). The
+// bodies are walked with an explicit stack: a left-deep sum of 50,000 terms is found, not
+// recursed into.
+struct NestingScan : RecursiveASTVisitor<NestingScan> {
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool TraverseStmt(Stmt *, DataRecursionQueue * = nullptr) { return true; } // scan() walks bodies
+  bool VisitFunctionDecl(FunctionDecl *fd) {
+    if (fd->doesThisDeclarationHaveABody() && fd->getBody())
+      scan(fd->getBody());
+    return !where.isValid();
+  }
+  void scan(const Stmt *body) {
+    std::vector<std::pair<const Stmt *, unsigned>> todo{{body, 1}};
+    while (!todo.empty()) {
+      auto [s, depth] = todo.back();
+      todo.pop_back();
+      if (depth > kMaxNesting) {
+        where = s->getBeginLoc();
+        return;
+      }
+      for (const Stmt *k : s->children())
+        if (k)
+          todo.push_back({k, depth + 1});
+    }
+  }
+  SourceLocation where;
+};
+
+// An #include of something that is not a regular file (/dev/zero, a directory, a FIFO):
+// clang reads such a file as empty, which is no kernel's meaning. Its name, or empty.
+std::string irregularInclude(const SourceManager &sm) {
+  for (unsigned i = 0; i < sm.local_sloc_entry_size(); ++i) {
+    const SrcMgr::SLocEntry &e = sm.getLocalSLocEntry(i);
+    if (!e.isFile())
+      continue;
+    OptionalFileEntryRef f = e.getFile().getContentCache().OrigEntry;
+    if (!f)
+      continue;
+    std::string name = f->getName().str();
+    if (llvm::sys::fs::exists(name) && !llvm::sys::fs::is_regular_file(name))
+      return name;
+  }
+  return "";
+}
+
 } // namespace
 
 ParseResult parseSource(const std::string &code, const std::string &fileName, const Options &opts) {
   ParseResult res;
+  if (unsigned line = longLiteralLine(code)) {
+    res.clangOutput = fileName + ":" + std::to_string(line) + ": error: a numeric literal longer than " +
+                      std::to_string(kMaxLiteralChars) + " characters (ksynth's limit)\n";
+    return res;
+  }
   std::vector<std::string> args = {
       "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
       "--cuda-gpu-arch=sm_80", "-std=c++17", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
@@ -157,8 +250,23 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
                          "launch line's kernel= asks for: " + instances.front() + "\n";
     return res;
   }
-  res.parsed = true;
   ASTContext &ctx = ast->getASTContext();
+  if (std::string dev = irregularInclude(ctx.getSourceManager()); !dev.empty()) {
+    res.clangOutput += fileName + ": error: '" + dev + "' is included but is not a regular file\n";
+    return res;
+  }
+  NestingScan nest;
+  nest.TraverseDecl(ctx.getTranslationUnitDecl());
+  if (nest.where.isValid()) {
+    PresumedLoc pl = ctx.getSourceManager().getPresumedLoc(ctx.getSourceManager().getExpansionLoc(nest.where));
+    res.clangOutput += (pl.isValid() ? std::string(pl.getFilename()) + ":" + std::to_string(pl.getLine()) + ":" +
+                                           std::to_string(pl.getColumn())
+                                     : fileName) +
+                       ": error: statements and expressions nested more than " + std::to_string(kMaxNesting) +
+                       " levels deep (ksynth's limit)\n";
+    return res;
+  }
+  res.parsed = true;
   Collector col;
   col.visit(ctx.getTranslationUnitDecl(), ctx.getSourceManager());
   res.uninstantiated = col.uninstantiated;
@@ -181,6 +289,13 @@ ParseResult parseFile(const std::string &path, const Options &opts) {
   if (!in) {
     ParseResult r;
     r.clangOutput = "error: cannot read '" + path + "'\n";
+    return r;
+  }
+  std::error_code ec;
+  if (auto bytes = std::filesystem::file_size(path, ec); !ec && bytes > kMaxFileBytes) {
+    ParseResult r;
+    r.clangOutput = path + ": error: the file is " + std::to_string(bytes) + " bytes, larger than ksynth's limit of " +
+                    std::to_string(kMaxFileBytes) + "\n";
     return r;
   }
   std::stringstream ss;

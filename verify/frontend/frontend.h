@@ -22,6 +22,12 @@ struct Options {
   std::vector<std::string> includeDirs;
 };
 
+// Limits on what the frontend reads (DESIGN.md, "Limits"); past them the file is malformed
+// (exit 65) with an error that names the limit and the line.
+inline constexpr unsigned kMaxNesting = 1000;           // statements and expressions, nested
+inline constexpr size_t kMaxLiteralChars = 1000;        // one numeric literal
+inline constexpr size_t kMaxFileBytes = 32u << 20;      // a kernel file
+
 struct ParseResult {
   bool parsed = false;            // false: clang reported errors (in clangOutput)
   std::string clangOutput;        // clang's own diagnostics, as clang prints them

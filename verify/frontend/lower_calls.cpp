@@ -683,14 +683,28 @@ ExprPtr Lowerer::callWithoutBody(const CallExpr *call, const FunctionDecl *fd, T
 ExprPtr Lowerer::inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt,
                             std::optional<AggLV> thisObj) {
   SourceLocation sl = call->getExprLoc();
+  // What an unsupported call stands for: a value of the call's type, never used for a verdict
+  // (the unsupported statement makes every obligation it touches unknown).
+  auto placeholder = [&] {
+    if (rt.kind == ir::TypeKind::Void)
+      return ir::mkConstInt(0, Type::i32());
+    return rt.isFloat() ? ir::mkConstFloat(0, rt) : ir::mkConstInt(0, rt);
+  };
   for (const FnFrame &f : frames_)
     if (f.fd == fd->getCanonicalDecl() || f.fd == fd) {
       unsupported(sl, "recursive call to '" + fd->getNameAsString() + "'");
-      return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+      return placeholder();
     }
   if (frames_.size() > 32) {
     unsupported(sl, "call nesting deeper than 32");
-    return ir::mkConstInt(0, Type::i32());
+    return placeholder();
+  }
+  // Each call is inlined: calls that call a function twice, nested, multiply.
+  if (++inlinedCalls_ > kMaxInlinedCalls) {
+    if (inlinedCalls_ == kMaxInlinedCalls + 1)
+      unsupported(sl, "more than " + std::to_string(kMaxInlinedCalls) +
+                          " calls to inline (calls are inlined, and nested calls multiply)");
+    return placeholder();
   }
   const FunctionDecl *def = fd;
   fd->hasBody(def);

@@ -11,6 +11,7 @@
 #include <clang/AST/Stmt.h>
 #include <clang/Basic/SourceManager.h>
 
+#include <deque>
 #include <map>
 #include <optional>
 #include <set>
@@ -125,7 +126,9 @@ private:
   ir::Kernel &k_;
   std::vector<Diagnostic> &notes_;
   std::map<const VarDecl *, int> &globalArrays_;
-  std::vector<FnFrame> frames_;
+  static constexpr int kMaxInlinedCalls = 4096; // per kernel
+  int inlinedCalls_ = 0;
+  std::deque<FnFrame> frames_; // a deque: a frame's references outlive the inlining of calls below it
   std::vector<std::pair<int, int>> loops_; // (break label, continue label)
   ir::Block *cur_ = nullptr;
   bool inKernelTop_ = false;

@@ -2,6 +2,11 @@
 
 #include "verify/interp/interp_internal.h"
 
+#include "util/deadline.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
@@ -140,7 +145,31 @@ struct GridCtx {
     std::string stop; // non-empty: the thread stopped early
   };
   std::vector<Thread> threads; // the running block
-  std::vector<std::unique_ptr<char[]>> stacks;
+  // A simulated thread's stack: mapped on first use, with an inaccessible page below it so
+  // that running off its end faults at once instead of overwriting other memory.
+  struct Stack {
+    char *mem = nullptr; // the mapping, guard page first
+    size_t bytes = 0;
+    explicit Stack(size_t size) {
+      size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+      bytes = size + page;
+      void *p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (p == MAP_FAILED)
+        throw std::bad_alloc();
+      mem = static_cast<char *>(p);
+      mprotect(mem, page, PROT_NONE);
+    }
+    Stack(const Stack &) = delete;
+    Stack &operator=(const Stack &) = delete;
+    ~Stack() {
+      if (mem)
+        munmap(mem, bytes);
+    }
+    char *base() const { return mem + (bytes - usable()); }
+    size_t usable() const { return bytes - static_cast<size_t>(sysconf(_SC_PAGESIZE)); }
+    void release() { mem = nullptr; } // left mapped: frames on it are abandoned, not unwound
+  };
+  std::vector<std::unique_ptr<Stack>> stacks;
   size_t current = 0;
   Context sched;
 
@@ -218,7 +247,9 @@ void runCurrentThread(GridCtx &g) {
   __builtin_unreachable(); // a finished thread is never resumed
 }
 
-constexpr size_t kStack = 256 * 1024; // per simulated thread
+// Per simulated thread: room for expressions and statements nested as deep as the frontend
+// admits (frontend::kMaxNesting); pages are touched only as they are used.
+constexpr size_t kStack = 2 * 1024 * 1024;
 
 } // namespace detail
 
@@ -283,8 +314,8 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               t.m->grid = &g;
               t.m->gridSteps = &gridSteps;
               if (g.stacks.size() <= n)
-                g.stacks.emplace_back(new char[kStack]); // not zeroed: pages are touched on use
-              t.stack = g.stacks[n].get();
+                g.stacks.push_back(std::make_unique<GridCtx::Stack>(kStack));
+              t.stack = g.stacks[n]->base();
               prepareContext(t.ctx, t.stack, kStack, gridThreadEntry);
             }
         // SEMANTICS (grid run): threads of a block run one at a time, in thread order, each
@@ -341,7 +372,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               if (t.st != State::Done)
                 t.m.release();
             for (auto &st : g.stacks)
-              st.release();
+              st->release();
             break;
           }
         }
@@ -372,6 +403,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
           fail(ThreadId{}, "step limit of the grid run");
       }
   tGrid = saved;
+  util::checkDeadline(); // a thread stopped at the time limit: the run is abandoned
   run.memory = std::move(g.global);
   for (auto &[key, l] : g.log)
     run.writers.emplace(key, CellWrites{std::move(l.threads), l.atomic});

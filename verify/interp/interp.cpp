@@ -84,6 +84,8 @@ Trace runThread(const Kernel &k, const Env &env, const ThreadId &tid) {
       m.trace.completed = true;
     }
   } catch (const Stop &s) {
+    if (s.reason == kTimeLimitStop)
+      throw util::TimeLimit();
     m.trace.completed = false;
     m.trace.stopReason = s.reason;
   }

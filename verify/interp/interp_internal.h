@@ -3,6 +3,7 @@
 
 #include "verify/interp/interp.h"
 
+#include "util/deadline.h"
 #include "util/float16.h"
 
 #include <cstdint>
@@ -31,7 +32,10 @@ constexpr __int128 kMin128 = -kMax128 - 1;
 struct Stop { // ends the thread: runThread catches it
   std::string reason;
 };
-struct CannotEval {}; // evalConstExpr: the expression is not a launch-time constant
+struct CannotEval {};
+// Stop::reason when the command's time limit (util/deadline.h) has passed; the entry points
+// turn it into util::TimeLimit once back on the caller's stack.
+inline constexpr const char *kTimeLimitStop = "the time limit of the command was reached"; // evalConstExpr: the expression is not a launch-time constant
 
 inline void addTaint(std::string &t, const std::string &more) {
   if (t.empty() || (!more.empty() && isInvented(more) && !isInvented(t)))
@@ -218,6 +222,8 @@ private:
   void endScope(int label, std::initializer_list<const ir::Block *> region);
 
   void step() {
+    if ((steps & 4095) == 0 && util::deadlinePassed())
+      throw Stop{kTimeLimitStop};
     if (++steps > env.maxSteps)
       throw Stop{"step limit"};
     if (gridSteps && ++*gridSteps > env.maxGridSteps)

@@ -1,11 +1,14 @@
 #include "verify/smt/solver.h"
 
+#include "util/deadline.h"
+
 #include <cctype>
 #include <filesystem>
 #include <fstream>
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cassert>
 #include <chrono>
@@ -126,9 +129,14 @@ static bool parseNumeral(const std::string &s, int128 &out) {
 
 Result Solver::check(Term goal) {
   Result r;
+  // The command's own limit (--timeout) cuts every query to the time left, and once it has
+  // passed no query runs: util::TimeLimit ends the work (the driver reports it).
+  const unsigned limitMs = static_cast<unsigned>(std::min<double>(timeoutMs_, util::secondsLeft() * 1000.0));
+  if (util::hasDeadline() && limitMs < 1)
+    throw util::TimeLimit();
   auto &s = impl_->solver;
   z3::params p(impl_->ctx);
-  p.set("timeout", timeoutMs_);
+  p.set("timeout", limitMs);
   s.set(p);
   s.push();
   s.add(impl_->conv(goal));
@@ -141,7 +149,7 @@ Result Solver::check(Term goal) {
   bool done = false;
   std::thread watchdog([&] {
     std::unique_lock<std::mutex> lk(m);
-    if (!cv.wait_for(lk, std::chrono::milliseconds(timeoutMs_ + 500), [&] { return done; }))
+    if (!cv.wait_for(lk, std::chrono::milliseconds(limitMs + 500), [&] { return done; }))
       impl_->ctx.interrupt();
   });
   z3::check_result cr = z3::unknown;
@@ -201,7 +209,9 @@ Result Solver::check(Term goal) {
     r.status = Status::Unknown;
     if (r.reason.empty())
       r.reason = s.reason_unknown();
-    if (r.reason == "canceled" || r.reason == "timeout" || r.ms >= timeoutMs_)
+    if (limitMs < timeoutMs_ && (r.reason == "canceled" || r.reason == "timeout" || r.ms >= limitMs))
+      r.reason = "the time limit of the command (" + util::deadlineText() + ", --timeout) was reached";
+    else if (r.reason == "canceled" || r.reason == "timeout" || r.ms >= timeoutMs_)
       r.reason = "solver timeout after " + std::to_string(timeoutMs_ / 1000.0).substr(0, 4) + " s";
   }
   s.pop();

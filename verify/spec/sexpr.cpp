@@ -3,6 +3,7 @@
 #include "verify/spec/sexpr.h"
 
 #include <cctype>
+#include <string>
 
 namespace ksynth::spec::parser_detail {
 
@@ -56,6 +57,16 @@ bool Reader::read(SExpr &e) {
   char c = s_[pos_];
   if (c == '(') {
     e.kind = SExpr::List;
+    if (depth_ >= kMaxSpecNesting) {
+      errs_.push_back({e.loc, "lists nested more than " + std::to_string(kMaxSpecNesting) +
+                                  " levels deep (ksynth's limit)"});
+      return false;
+    }
+    struct Nest {
+      unsigned &d;
+      explicit Nest(unsigned &d) : d(d) { ++d; }
+      ~Nest() { --d; }
+    } nest(depth_);
     advance();
     for (;;) {
       skip();

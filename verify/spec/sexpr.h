@@ -19,6 +19,10 @@ struct SExpr {
 
 std::string locText(Loc l);
 
+// How deep lists may nest in a spec (its terms are elaborated, evaluated and printed by
+// recursion); deeper is an error naming the limit.
+inline constexpr unsigned kMaxSpecNesting = 1000;
+
 class Reader {
 public:
   Reader(const std::string &s, std::vector<Diagnostic> &errs) : s_(s), errs_(errs) {}
@@ -30,6 +34,7 @@ private:
   std::vector<Diagnostic> &errs_;
   size_t pos_ = 0;
   unsigned line_ = 1, col_ = 1;
+  unsigned depth_ = 0; // lists open around the one being read
 
   Loc here() const { return {line_, col_}; }
   void advance();
