@@ -5,6 +5,7 @@ set -euo pipefail
 pkgs=(
   build-essential cmake ninja-build ccache pkg-config python3
   clang-19 libclang-19-dev libclang-cpp19-dev llvm-19-dev llvm-19-tools
+  libclang-rt-19-dev # libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, scripts/sanitize.sh)
   libz3-dev z3 cvc5
   libcurl4-openssl-dev nlohmann-json3-dev doctest-dev
 )

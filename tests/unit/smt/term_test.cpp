@@ -1,5 +1,6 @@
 #include "verify/smt/solver.h"
 #include "verify/smt/term.h"
+#include "util/deadline.h"
 
 #include <doctest/doctest.h>
 
@@ -7,6 +8,8 @@
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <thread>
+#include <chrono>
 
 using namespace ksynth::smt;
 
@@ -143,4 +146,17 @@ TEST_CASE("a term shared many times evaluates and prints in time linear in its n
   CHECK(s.size() <= 203);
   CHECK(s.substr(s.size() - 3) == "...");
   CHECK(show(x, 200) == "x");
+}
+
+TEST_CASE("solver: a query runs within the command's time limit, none after it") {
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int);
+  Solver s(tc, 10000);
+  ksynth::util::setDeadline(30);
+  CHECK(s.check(tc.lt(x, tc.intConst(0))).status == Status::Sat);
+  ksynth::util::setDeadline(0.01);
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  CHECK_THROWS_AS(s.check(tc.lt(x, tc.intConst(0))), ksynth::util::TimeLimit);
+  ksynth::util::clearDeadline();
+  CHECK(s.check(tc.lt(x, tc.intConst(0))).status == Status::Sat);
 }
