@@ -124,13 +124,15 @@ def cases(tmp):
                         ("grid_div_zero", "grid=(N / 0) block=(256)"), ("grid_mod_zero", "grid=(N % 0) block=(256)"),
                         ("grid_missing_operand", "grid=(N +* / 256) block=(256)"),
                         ("grid_huge_literal", "grid=(99999999999999999999999) block=(256)"),
+                        ("grid_parens_5000", "grid=(" + "(" * 5000 + "N" + ")" * 5000 + ") block=(256)"),
+                        ("grid_minus_100000", "grid=(" + "- " * 100000 + "N) block=(256)"),
                         ]:
         text = kernel("A[i] + B[i]").replace("grid=((N + 255) / 256) block=(256)", launch)
         verify("launch_" + tag, text, {USAGE}, ("grid", "block", "dimension", "launch"))
     # Blocks over CUDA's 1024 threads are checked as given (GPUVerify's suites use them).
     for tag, launch in [("block_over_1024", "grid=(1) block=(2048)"), ("block_3d_over", "grid=(1) block=(32,32,2)"),
                         ("block_z_over_64", "grid=(1) block=(1,1,128)"),
-                        ("grid_deep", "grid=(" + "(" * 5000 + "(N + 255) / 256" + ")" * 5000 + ") block=(256)")]:
+                        ("grid_parens_100", "grid=(" + "(" * 100 + "(N + 255) / 256" + ")" * 100 + ") block=(256)")]:
         text = kernel("A[i] + B[i]").replace("grid=((N + 255) / 256) block=(256)", launch)
         verify("launch_" + tag, text, VERDICT)
     for flag, val in [("--block", "0"), ("--block", "-1"), ("--grid", "0"),

@@ -75,7 +75,26 @@ private:
     return mkBinary(op, t, a, b);
   }
 
+  // Parentheses, ?: and unary operators nest by recursion: bounded, so a hostile launch line
+  // is an error, not a stack overflow.
+  static constexpr unsigned kMaxDepth = 256;
+  unsigned depth_ = 0;
+  struct Nest {
+    unsigned &d;
+    explicit Nest(unsigned &d) : d(d) { ++d; }
+    ~Nest() { --d; }
+  };
+  bool tooDeep() {
+    if (depth_ <= kMaxDepth)
+      return false;
+    fail("nested more than " + std::to_string(kMaxDepth) + " levels deep (ksynth's limit)");
+    return true;
+  }
+
   ExprPtr ternary() {
+    Nest n(depth_);
+    if (tooDeep())
+      return nullptr;
     ExprPtr c = lor();
     if (eat("?")) {
       ExprPtr a = ternary();
@@ -150,6 +169,9 @@ private:
     }
   }
   ExprPtr unary() {
+    Nest n(depth_);
+    if (tooDeep())
+      return nullptr;
     if (eat("-")) {
       ExprPtr a = unary();
       return a ? bin(Op::Sub, mkConstInt(0, Type::i64()), a) : nullptr;
