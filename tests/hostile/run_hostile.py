@@ -140,6 +140,11 @@ def cases(tmp):
                       ("--timeout", "0"), ("--timeout", "inf"), ("--timeout", "1e400"), ("--timeout", "abc"),
                       ("--bound", "-3"), ("--bound", "99999999999999999999")]:
         verify(f"flag_{flag[2:]}_{val}", kernel("A[i] + B[i]"), {USAGE}, (flag[2:],), extra=(flag, val))
+    # The other commands' limits.
+    for cmd in (["run", "k.cu", "--spec", "s.smt", "--backend", "cpu"], ["check-proof", "."]):
+        for val in ("nan", "-1", "inf"):
+            out.append((f"{cmd[0]}_timeout_{val}", {"k.cu": kernel("A[i] + B[i]"), "s.smt": VEC_ADD_SPEC},
+                        cmd + ["--timeout", val], {USAGE}, ("timeout",), TIMEOUT + SLACK))
     # Specs.
     def spec_case(name, spec_text, expect, words=()):
         verify("spec_" + name, kernel("A[i] + B[i]"), expect, words, spec=spec_text)
