@@ -15,10 +15,11 @@ targets=("$@")
 B=build-fuzz
 # vptr: LLVM and clang are built without RTTI, so UBSan's dynamic-type check cannot read their objects.
 san="-fsanitize=address,undefined -fno-sanitize=vptr -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+mkdir -p $B
 cmake -S . -B $B -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_COMPILER=clang++-19 -DKSYNTH_FUZZ=ON -DKSYNTH_UCONTEXT=ON \
-  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link $san" -DCMAKE_EXE_LINKER_FLAGS="$san" > $B.log
-nice ninja -C $B "${targets[@]/#/fuzz_}" >> $B.log
+  -DCMAKE_CXX_FLAGS="-fsanitize=fuzzer-no-link $san" -DCMAKE_EXE_LINKER_FLAGS="$san" > $B/ksynth-build.log
+nice ninja -C $B "${targets[@]/#/fuzz_}" >> $B/ksynth-build.log
 declare -A seeds=([spec]="specs" [frontend]="specs/fast examples" [launch]="tests/fuzz/seeds/launch"
                   [replay]="synth/fixtures")
 status=0
