@@ -68,6 +68,19 @@ ksynth_interp_trampoline:
 #include <ucontext.h>
 #endif
 
+// Under AddressSanitizer every switch is announced (its fiber interface), so that it knows
+// which stack is running (exceptions thrown on a simulated thread's stack, its fake stacks).
+#if defined(__SANITIZE_ADDRESS__)
+#define KSYNTH_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define KSYNTH_ASAN 1
+#endif
+#endif
+#ifdef KSYNTH_ASAN
+#include <sanitizer/common_interface_defs.h>
+#endif
+
 namespace ksynth::interp {
 
 namespace detail {
@@ -79,20 +92,33 @@ struct Context {
 #else
   ucontext_t uc{};
 #endif
+  const void *bottom = nullptr; // the context's stack (AddressSanitizer's fiber interface)
+  size_t size = 0;
 };
 
-// Saves the running context in `from` and resumes `to`.
-inline void switchContext(Context &from, Context &to) {
+// Saves the running context in `from` and resumes `to`; `leaving`: `from` never runs again.
+inline void switchContext(Context &from, Context &to, bool leaving = false) {
+#ifdef KSYNTH_ASAN
+  void *fake = nullptr;
+  __sanitizer_start_switch_fiber(leaving ? nullptr : &fake, to.bottom, to.size);
+#else
+  (void)leaving;
+#endif
 #ifdef KSYNTH_FAST_SWITCH
   ksynth_interp_switch(&from.sp, to.sp);
 #else
   swapcontext(&from.uc, &to.uc);
+#endif
+#ifdef KSYNTH_ASAN
+  __sanitizer_finish_switch_fiber(fake, nullptr, nullptr);
 #endif
 }
 
 // Makes `c` start `entry` on [stack, stack + size) when first resumed. `entry` must never
 // return: it ends by switching away for good.
 [[gnu::noinline]] void prepareContext(Context &c, char *stack, size_t size, void (*entry)()) {
+  c.bottom = stack;
+  c.size = size;
 #ifdef KSYNTH_FAST_SWITCH
   // The frame ksynth_interp_switch pops: the control words, r15, r14, r13 (entry), r12, rbx,
   // rbp, then the return address (the trampoline, which calls r13). The trampoline's call is
@@ -242,14 +268,24 @@ void runCurrentThread(GridCtx &g) {
 
 [[noreturn]] void gridThreadEntry() {
   GridCtx &g = *tGrid;
+#ifdef KSYNTH_ASAN
+  // The first switch here ends at this entry, not in switchContext: finish it, learning the
+  // scheduler's stack.
+  __sanitizer_finish_switch_fiber(nullptr, &g.sched.bottom, &g.sched.size);
+#endif
   runCurrentThread(g);
-  switchContext(g.threads[g.current].ctx, g.sched);
+  switchContext(g.threads[g.current].ctx, g.sched, true);
   __builtin_unreachable(); // a finished thread is never resumed
 }
 
 // Per simulated thread: room for expressions and statements nested as deep as the frontend
 // admits (frontend::kMaxNesting); pages are touched only as they are used.
+// AddressSanitizer's frames are several times larger: its builds get 16 times the room.
+#ifdef KSYNTH_ASAN
+constexpr size_t kStack = 32 * 1024 * 1024;
+#else
 constexpr size_t kStack = 2 * 1024 * 1024;
+#endif
 
 } // namespace detail
 

@@ -121,7 +121,9 @@ static bool parseNumeral(const std::string &s, int128 &out) {
   for (; i < s.size(); ++i) {
     if (!isdigit(static_cast<unsigned char>(s[i])))
       return false;
-    v = v * 10 + (s[i] - '0');
+    // A value past 128 bits is no value here (the caller leaves the symbol out of the model).
+    if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, s[i] - '0', &v))
+      return false;
   }
   out = neg ? -v : v;
   return true;
