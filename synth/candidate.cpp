@@ -9,7 +9,15 @@
 #include "util/files.h"
 #include "verify/driver/driver.h"
 
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <iomanip>
 #include <sstream>
@@ -75,6 +83,102 @@ bool compileStage(const CheckContext &ctx, Candidate &c, const std::string &cuAb
   return false;
 }
 
+// What the verification of one candidate gave: the exit status `ksynth verify` would have,
+// its JSON report (null when it has none) and its error text.
+struct ChildVerdict {
+  int exitCode = kExitInternal;
+  json report;
+  std::string errors;
+};
+
+ChildVerdict verifyHere(const driver::VerifyRequest &req) {
+  ChildVerdict v;
+  try {
+    if (std::getenv("KSYNTH_DEBUG_VERIFY_ABORT")) // tests: a verifier that crashes
+      std::abort();
+    driver::FileReport rep = driver::verifyFile(req);
+    v.exitCode = rep.exitCode();
+    v.report = rep.toJson();
+    v.errors = rep.errors + (rep.usage.empty() ? "" : "ksynth: error: " + rep.usage + "\n");
+  } catch (const std::exception &e) {
+    // Our bug, not the model's: recorded as a verifier error (exit 70), never as a verdict.
+    v.exitCode = kExitInternal;
+    v.report = nullptr;
+    v.errors = std::string("ksynth: internal error while verifying the candidate: ") + e.what() + "\n";
+  }
+  return v;
+}
+
+// The candidate is verified in a child process: a model's kernel that crashes the verifier,
+// or makes clang spin past the time limit, costs that candidate (an internal error, exit 70,
+// never a verdict), not the run. Without fork, in this process.
+ChildVerdict verifyInChild(const driver::VerifyRequest &req) {
+  int fds[2];
+  if (pipe(fds) != 0)
+    return verifyHere(req);
+  pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    return verifyHere(req);
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ChildVerdict v = verifyHere(req);
+    std::string out = json{{"exit", v.exitCode}, {"report", v.report}, {"errors", v.errors}}.dump();
+    for (size_t done = 0; done < out.size();) {
+      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
+      if (n <= 0)
+        _exit(kExitInternal);
+      done += static_cast<size_t>(n);
+    }
+    _exit(0);
+  }
+  close(fds[1]);
+  std::string got;
+  auto until = Clock::now() + std::chrono::duration<double>(req.limitS + 30);
+  bool killed = false;
+  char buf[65536];
+  for (;;) {
+    double left = std::chrono::duration<double>(until - Clock::now()).count();
+    if (left <= 0) {
+      kill(pid, SIGKILL);
+      killed = true;
+      break;
+    }
+    pollfd p{fds[0], POLLIN, 0};
+    int r = poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
+    if (r < 0 && errno != EINTR)
+      break;
+    if (r <= 0)
+      continue;
+    ssize_t n = read(fds[0], buf, sizeof buf);
+    if (n <= 0)
+      break;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  close(fds[0]);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  json j = json::parse(got, nullptr, false);
+  if (!killed && WIFEXITED(status) && WEXITSTATUS(status) == 0 && j.is_object() && j.contains("exit")) {
+    ChildVerdict v;
+    v.exitCode = j["exit"].get<int>();
+    v.report = j["report"];
+    v.errors = j.value("errors", std::string());
+    return v;
+  }
+  ChildVerdict v; // exit 70: ksynth's failure, never the kernel's verdict
+  v.report = nullptr;
+  v.errors = "ksynth: internal error: the verifier " +
+             (killed ? "ran past its time limit and was killed"
+                     : WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
+                                           : "ended without a report (exit " + std::to_string(WEXITSTATUS(status)) + ")") +
+             " on this candidate (a ksynth bug; the run goes on)\n";
+  return v;
+}
+
 // One candidate's whole verification (the driver's --timeout).
 constexpr double kCandidateLimitS = 600;
 
@@ -91,17 +195,10 @@ void verifyStage(const CheckContext &ctx, Candidate &c, const std::string &cuAbs
   req.command = {cuAbs, "--spec", ctx.specAbs, "--json", "--query-timeout", tos.str(), "--timeout", std::to_string(static_cast<int>(kCandidateLimitS)), "--proof-dir", req.proofDir};
   std::string errors;
   auto v0 = Clock::now();
-  try {
-    driver::FileReport rep = driver::verifyFile(req);
-    c.check.exitCode = rep.exitCode();
-    c.check.report = rep.toJson();
-    errors = rep.errors + (rep.usage.empty() ? "" : "ksynth: error: " + rep.usage + "\n");
-  } catch (const std::exception &e) {
-    // Our bug, not the model's: recorded as a verifier error (exit 70), never as a verdict.
-    c.check.exitCode = kExitInternal;
-    c.check.report = nullptr;
-    errors = std::string("ksynth: internal error while verifying the candidate: ") + e.what() + "\n";
-  }
+  ChildVerdict v = verifyInChild(req);
+  c.check.exitCode = v.exitCode;
+  c.check.report = v.report;
+  errors = v.errors;
   c.verifyMs = msSince(v0);
   c.record["time_ms"]["verify"] = c.verifyMs;
   const std::string specName = ctx.spec->name + ".smt";

@@ -405,6 +405,19 @@ def main():
     rc, _, err, _ = run(ks, "--spec", bad, "--prove", "--provider", "replay")
     check("malformed spec: exit 65 with file:line:col", rc == 65 and "bad.smt:" in err, err)
 
+    # A verifier that crashes on a candidate costs that candidate, not the run: each one is
+    # verified in a child process (KSYNTH_DEBUG_VERIFY_ABORT makes every child abort).
+    d = os.path.join(tmp, "crashing-verifier")
+    rc, out, err, _ = run(ks, "--spec", os.path.join(SPECS, "vec_add.smt"), "--prove", "--provider", "replay",
+                          "--rounds", "3", "--out", d, env=clean_env(KSYNTH_DEBUG_VERIFY_ABORT="1"))
+    rep = json.load(open(os.path.join(d, "report.json"))) if os.path.exists(os.path.join(d, "report.json")) else {}
+    check("crashing verifier: the run ends normally (not proven, no signal), every round recorded",
+          rc in (1, 2) and len(rep.get("rounds", [])) == 3, f"rc={rc}\n{out}\n{err}")
+    vtxt = os.path.join(d, "round-1", "verify.txt")
+    check("crashing verifier: the candidate's error names the signal, never a verdict",
+          os.path.exists(vtxt) and "killed by signal 6" in open(vtxt).read()
+          and all(r.get("verdict") not in ("proven", "refuted") for r in rep.get("rounds", [])), rep.get("rounds"))
+
     # The bundled offline default: three specs, race -> edge bug -> proven, verdicts computed.
     for spec, edge in (("vec_add", "bounds"), ("row_sum", "bounds"), ("matmul_tiled", "bounds")):
         d = os.path.join(tmp, "demo-" + spec)
