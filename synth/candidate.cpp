@@ -9,13 +9,6 @@
 #include "util/files.h"
 #include "verify/driver/driver.h"
 
-#include <poll.h>
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-#include <algorithm>
-#include <cerrno>
 #include <chrono>
 #include <cstdlib>
 #include <fstream>
@@ -111,70 +104,26 @@ ChildVerdict verifyHere(const driver::VerifyRequest &req) {
 
 // The candidate is verified in a child process: a model's kernel that crashes the verifier,
 // or makes clang spin past the time limit, costs that candidate (an internal error, exit 70,
-// never a verdict), not the run. Without fork, in this process.
+// never a verdict), not the run. Without a child process, in this one.
 ChildVerdict verifyInChild(const driver::VerifyRequest &req) {
-  int fds[2];
-  if (pipe(fds) != 0)
+  util::ProcessResult pr = util::runInChild(
+      [&] {
+        ChildVerdict v = verifyHere(req);
+        return json{{"exit", v.exitCode}, {"report", v.report}, {"errors", v.errors}}.dump();
+      },
+      req.limitS + 30);
+  if (!pr.started)
     return verifyHere(req);
-  pid_t pid = fork();
-  if (pid < 0) {
-    close(fds[0]);
-    close(fds[1]);
-    return verifyHere(req);
-  }
-  if (pid == 0) {
-    close(fds[0]);
-    ChildVerdict v = verifyHere(req);
-    std::string out = json{{"exit", v.exitCode}, {"report", v.report}, {"errors", v.errors}}.dump();
-    for (size_t done = 0; done < out.size();) {
-      ssize_t n = write(fds[1], out.data() + done, out.size() - done);
-      if (n <= 0)
-        _exit(kExitInternal);
-      done += static_cast<size_t>(n);
-    }
-    _exit(0);
-  }
-  close(fds[1]);
-  std::string got;
-  auto until = Clock::now() + std::chrono::duration<double>(req.limitS + 30);
-  bool killed = false;
-  char buf[65536];
-  for (;;) {
-    double left = std::chrono::duration<double>(until - Clock::now()).count();
-    if (left <= 0) {
-      kill(pid, SIGKILL);
-      killed = true;
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    int r = poll(&p, 1, static_cast<int>(std::min(left, 1.0) * 1000) + 1);
-    if (r < 0 && errno != EINTR)
-      break;
-    if (r <= 0)
-      continue;
-    ssize_t n = read(fds[0], buf, sizeof buf);
-    if (n <= 0)
-      break;
-    got.append(buf, static_cast<size_t>(n));
-  }
-  close(fds[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  json j = json::parse(got, nullptr, false);
-  if (!killed && WIFEXITED(status) && WEXITSTATUS(status) == 0 && j.is_object() && j.contains("exit")) {
-    ChildVerdict v;
+  json j = pr.ok() ? json::parse(pr.output, nullptr, false) : json();
+  ChildVerdict v; // default: exit 70, ksynth's failure, never the kernel's verdict
+  if (j.is_object() && j.contains("exit") && j["exit"].is_number_integer()) {
     v.exitCode = j["exit"].get<int>();
     v.report = j["report"];
     v.errors = j.value("errors", std::string());
     return v;
   }
-  ChildVerdict v; // exit 70: ksynth's failure, never the kernel's verdict
   v.report = nullptr;
-  v.errors = "ksynth: internal error: the verifier " +
-             (killed ? "ran past its time limit and was killed"
-                     : WIFSIGNALED(status) ? "was killed by signal " + std::to_string(WTERMSIG(status))
-                                           : "ended without a report (exit " + std::to_string(WEXITSTATUS(status)) + ")") +
+  v.errors = "ksynth: internal error: the verifier " + (pr.ok() ? std::string("ended without a report") : pr.how(req.limitS + 30)) +
              " on this candidate (a ksynth bug; the run goes on)\n";
   return v;
 }

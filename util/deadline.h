@@ -26,4 +26,22 @@ std::string deadlineText();
 // Throws TimeLimit when the limit has passed.
 void checkDeadline();
 
+// The limit `seconds` from now for the scope's lifetime (<= 0: leaves things as they are).
+class DeadlineScope {
+public:
+  explicit DeadlineScope(double seconds) : on_(seconds > 0) {
+    if (on_)
+      setDeadline(seconds);
+  }
+  ~DeadlineScope() {
+    if (on_)
+      clearDeadline();
+  }
+  DeadlineScope(const DeadlineScope &) = delete;
+  DeadlineScope &operator=(const DeadlineScope &) = delete;
+
+private:
+  bool on_;
+};
+
 } // namespace ksynth::util

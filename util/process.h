@@ -2,6 +2,7 @@
 // a compiler, kernel or solver that hangs is killed and reported, and ksynth never hangs.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,12 @@ struct ProcessResult {
 // Runs argv[0] (a path) with stdin from /dev/null; kills it and its process group after
 // `timeoutS` seconds.
 ProcessResult runProcess(const std::vector<std::string> &argv, double timeoutS);
+
+// Runs `work` in a forked copy of this process under the same limit and supervision: what
+// it returns is the result's output (a crash, a kill or a hang is the result's outcome, and
+// this process goes on). The child runs only the forking thread, exits without destructors,
+// and must not rely on locks other threads may hold.
+ProcessResult runInChild(const std::function<std::string()> &work, double timeoutS);
 
 // The program `name` on PATH, or empty.
 std::string findOnPath(const std::string &name);

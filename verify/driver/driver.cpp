@@ -17,7 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
-#include <functional>
 #include <fstream>
 #include <optional>
 #include <sstream>
@@ -105,6 +104,32 @@ std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::Pars
   return selected;
 }
 
+// A launch dimension's constant value: integer literals under casts, negation, +, - and *
+// (small enough not to wrap); none for anything else.
+std::optional<int64_t> constantValue(const ir::Expr &x, int depth) {
+  if (depth > 64 || x.type.isFloat())
+    return std::nullopt;
+  if (x.op == ir::Op::Const)
+    return x.ival;
+  std::vector<int64_t> a;
+  for (const ir::ExprPtr &k : x.args) {
+    std::optional<int64_t> v = k ? constantValue(*k, depth + 1) : std::nullopt;
+    if (!v || *v > (int64_t{1} << 40) || *v < -(int64_t{1} << 40))
+      return std::nullopt;
+    a.push_back(*v);
+  }
+  if ((x.op == ir::Op::Cast || x.op == ir::Op::Neg) && a.size() == 1)
+    return x.op == ir::Op::Neg ? -a[0] : a[0];
+  if (a.size() != 2)
+    return std::nullopt;
+  switch (x.op) {
+  case ir::Op::Add: return a[0] + a[1];
+  case ir::Op::Sub: return a[0] - a[1];
+  case ir::Op::Mul: return a[0] * a[1];
+  default: return std::nullopt;
+  }
+}
+
 // What no GPU launches, in a launch dimension as written: a constant that is not positive, a
 // grid beyond CUDA's limits (x < 2^31, y and z <= 65535), a division by a constant zero.
 // Empty when none. Blocks over 1024 threads are checked as given (GPUVerify's suites use
@@ -121,30 +146,7 @@ std::string launchProblem(const ir::Expr &e, const std::string &what, int d) {
       if (a)
         todo.push_back(a.get());
   }
-  // A constant: integer literals under casts, negation, +, - and * (small enough not to wrap).
-  std::function<std::optional<int64_t>(const ir::Expr &, int)> value = [&](const ir::Expr &x,
-                                                                          int depth) -> std::optional<int64_t> {
-    if (depth > 64 || x.type.isFloat())
-      return std::nullopt;
-    if (x.op == ir::Op::Const)
-      return x.ival;
-    std::vector<int64_t> a;
-    for (const ir::ExprPtr &k : x.args) {
-      std::optional<int64_t> v = k ? value(*k, depth + 1) : std::nullopt;
-      if (!v || *v > (int64_t{1} << 40) || *v < -(int64_t{1} << 40))
-        return std::nullopt;
-      a.push_back(*v);
-    }
-    switch (x.op) {
-    case ir::Op::Cast: return a.size() == 1 ? std::optional<int64_t>(a[0]) : std::nullopt;
-    case ir::Op::Neg: return a.size() == 1 ? std::optional<int64_t>(-a[0]) : std::nullopt;
-    case ir::Op::Add: return a.size() == 2 ? std::optional<int64_t>(a[0] + a[1]) : std::nullopt;
-    case ir::Op::Sub: return a.size() == 2 ? std::optional<int64_t>(a[0] - a[1]) : std::nullopt;
-    case ir::Op::Mul: return a.size() == 2 ? std::optional<int64_t>(a[0] * a[1]) : std::nullopt;
-    default: return std::nullopt;
-    }
-  };
-  std::optional<int64_t> cv = value(e, 0);
+  std::optional<int64_t> cv = constantValue(e, 0);
   if (!cv)
     return ""; // over the kernel's sizes: the launch's own assumptions bound it
   int64_t v = *cv;
@@ -369,18 +371,7 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
 } // namespace
 
 FileReport verifyFile(const VerifyRequest &req) {
-  // The whole verification's limit (--timeout): set here, cleared however this returns.
-  struct LimitScope {
-    explicit LimitScope(double s) : on(s > 0) {
-      if (on)
-        util::setDeadline(s);
-    }
-    ~LimitScope() {
-      if (on)
-        util::clearDeadline();
-    }
-    bool on;
-  } limit(req.limitS);
+  util::DeadlineScope limit(req.limitS); // the whole verification's --timeout
   try {
     return verifyFileWithin(req);
   } catch (const util::TimeLimit &) {

@@ -1,5 +1,7 @@
 #include "verify/ir/cexpr.h"
 
+#include "util/nesting.h"
+
 #include <cctype>
 
 namespace ksynth::ir {
@@ -79,11 +81,6 @@ private:
   // is an error, not a stack overflow.
   static constexpr unsigned kMaxDepth = 256;
   unsigned depth_ = 0;
-  struct Nest {
-    unsigned &d;
-    explicit Nest(unsigned &d) : d(d) { ++d; }
-    ~Nest() { --d; }
-  };
   bool tooDeep() {
     if (depth_ <= kMaxDepth)
       return false;
@@ -92,7 +89,7 @@ private:
   }
 
   ExprPtr ternary() {
-    Nest n(depth_);
+    util::NestingLevel n(depth_);
     if (tooDeep())
       return nullptr;
     ExprPtr c = lor();
@@ -169,7 +166,7 @@ private:
     }
   }
   ExprPtr unary() {
-    Nest n(depth_);
+    util::NestingLevel n(depth_);
     if (tooDeep())
       return nullptr;
     if (eat("-")) {

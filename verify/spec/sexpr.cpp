@@ -2,6 +2,8 @@
 
 #include "verify/spec/sexpr.h"
 
+#include "util/nesting.h"
+
 #include <cctype>
 #include <string>
 
@@ -62,11 +64,7 @@ bool Reader::read(SExpr &e) {
                                   " levels deep (ksynth's limit)"});
       return false;
     }
-    struct Nest {
-      unsigned &d;
-      explicit Nest(unsigned &d) : d(d) { ++d; }
-      ~Nest() { --d; }
-    } nest(depth_);
+    util::NestingLevel nest(depth_);
     advance();
     for (;;) {
       skip();
