@@ -2,7 +2,7 @@
 """Library baselines for `ksynth run` timings: the same operations at the same sizes through
 PyTorch (cuBLAS for the products, its own kernels otherwise), timed like ksynth times a
 kernel: CUDA events around each call, L2 flushed before each, median of the timed repeats
-after warm-ups. f32 throughout, TF32 off. Prints one JSON object per line."""
+after warm-ups. f32 unless the spec is f16/bf16 (and matmul_f16, cuBLAS on tensor cores), TF32 off. Prints one JSON object per line."""
 import argparse
 import json
 import statistics
@@ -50,12 +50,17 @@ def main():
     cases.append(("saxpy", {"N": N}, lambda: B.add_(A, alpha=0.5)))
     cases.append(("atomic_sum", {"N": N}, lambda: A.sum()))
     cases.append(("mse_loss", {"N": N}, lambda: F.mse_loss(A, B, reduction="mean")))
+    Ah, Bh = A.half(), B.half()
+    cases.append(("vec_add_f16", {"N": N}, lambda: torch.add(Ah, Bh)))
     M = 4096
     X, Y = rnd(M, M), rnd(M, M)
     cases.append(("add2d", {"M": M, "N": M}, lambda: torch.add(X, Y)))
     cases.append(("transpose", {"H": M, "W": M}, lambda: X.t().contiguous()))
     cases.append(("row_sum", {"R": M, "C": M}, lambda: X.sum(dim=1)))
     cases.append(("row_max", {"R": M, "C": M}, lambda: X.amax(dim=1)))
+    cases.append(("argmax_rows", {"R": M, "C": M}, lambda: X.argmax(dim=1)))
+    Xb = X.bfloat16()
+    cases.append(("row_sum_bf16", {"R": M, "C": M}, lambda: Xb.sum(dim=1, dtype=torch.float32)))
     cases.append(("softmax", {"R": M, "C": M}, lambda: torch.softmax(X, dim=1)))
     Gm, Bt = rnd(M), rnd(M)
     cases.append(("layernorm", {"R": M, "C": M}, lambda: F.layer_norm(X, (M,), Gm, Bt, eps=0.25)))
@@ -63,6 +68,10 @@ def main():
     v = rnd(M)
     cases.append(("gemv", {"M": M, "N": M}, lambda: torch.mv(X, v)))
     cases.append(("matmul", {"M": M, "N": M, "K": M}, lambda: torch.matmul(X, Y)))
+    # Tensor cores: f16 operands, f32 accumulation (cuBLAS; f16 result). Not the same
+    # operation as matmul_wmma, which reads f32 and rounds to f16 itself: a reference point.
+    Xh, Yh = X.half(), Y.half()
+    cases.append(("matmul_f16", {"M": M, "N": M, "K": M}, lambda: torch.matmul(Xh, Yh)))
     cases.append(("maxpool2d", {"OH": M // 2, "OW": M // 2}, lambda: F.max_pool2d(X[None, None], 2)))
     Wt = rnd(1, 1, 5, 5)
     cases.append(("conv2d", {"H": M, "W": M, "KH": 5, "KW": 5}, lambda: F.conv2d(X[None, None], Wt)))

@@ -5,12 +5,11 @@ GFLOP/s, fraction of peak), beside the library baseline at the same sizes
 (bench/gpu_baselines.py) and the ratio of the two medians."""
 import argparse, json
 
-# Cases timed against another case's baseline (the same operation at the same sizes).
-ALIAS = {"matmul_tiled": "matmul", "softmax_unverified": "softmax", "reduce_atomic": "atomic_sum",
-         "vec_add_after_hang": "vec_add", "vec_add_float4": "vec_add", "relu_float4": "relu",
-         "row_sum_warp": "row_sum", "row_max_warp": "row_max",
-         "saxpy_float4": "saxpy", "matmul_regtile": "matmul", "matmul_dbuf": "matmul", "row_sum_block": "row_sum",
-         "row_max_block": "row_max", "row_sum_cg": "row_sum", "rmsnorm_block": "rmsnorm"}
+# A case is timed against the baseline of its spec (specs/NAME.smt -> NAME), or of the case
+# named here (the same operation at the same sizes under another spec's name).
+ALIAS = {"matmul_tiled": "matmul", "softmax_unverified": "softmax", "reduce_atomic": "atomic_sum"}
+# Second baselines: another library operation worth the comparison (the tensor-core product).
+SECOND = {"matmul_wmma": "matmul_f16"}
 
 
 def main():
@@ -35,14 +34,19 @@ def main():
         t = j.get("timing", {})
         sizes = ",".join(f"{k}={v}" for k, v in j.get("plan", {}).get("dims", {}).items())
         med = t.get("median_ms")
-        b = base.get(ALIAS.get(j["case"], j["case"]))
-        ratio = f"{med / b['median_ms']:.2f}" if med and b else ""
+        spec = j.get("spec", "").rsplit("/", 1)[-1].removesuffix(".smt")
+        b = base.get(ALIAS.get(j["case"]) or ALIAS.get(spec) or spec or j["case"])
+        ok = j.get("result") == "PASS" and not j.get("unverified")  # a ratio only for a right answer
+        ratio = f"{med / b['median_ms']:.2f}" if ok and med and b else ""
         fmt = lambda x, p="%.4g": (p % x) if isinstance(x, (int, float)) else ""
         gbs = f"{t['gb_per_s']:.0f} ({100 * t['gb_per_s'] / t['peak_gb_per_s']:.0f}%)" if t.get("peak_gb_per_s") else ""
         gfl = f"{t['gflop_per_s']:.0f} ({100 * t['gflop_per_s'] / t['peak_gflop_per_s']:.1f}%)" if t.get("peak_gflop_per_s") else ""
         print(f"| {j['case']} | {j.get('result', '?')}{' (unverified)' if j.get('unverified') else ''} | {sizes} | "
               f"{comp} ({wrong}) | {fmt(rel, '%.1e')} | {fmt(med)} | {fmt(t.get('spread_pct'), '%.0f%%')} | {gbs} | {gfl} | "
               f"{fmt(b['median_ms']) if b else ''} | {ratio} |")
+        s2 = base.get(SECOND.get(j["case"], ""))
+        if s2 and med and ok:
+            print(f"| {j['case']} vs {s2['op']} | | | | | | | | | {fmt(s2['median_ms'])} | {med / s2['median_ms']:.2f} |")
 
 
 if __name__ == "__main__":

@@ -4,7 +4,8 @@
 # inputs every repeat, timing), the defences (a stale-output kernel, a kernel that caches its
 # result across calls, a kernel that never ends), then library baselines at the same sizes
 # (bench/gpu_baselines.py, PyTorch/cuBLAS). Writes $OUT/log.txt, $OUT/runs.jsonl and
-# $OUT/baselines.jsonl. KSYNTH names the binary (default build/ksynth); SMALL=1 shrinks every
+# $OUT/baselines.jsonl. SET=fast runs only the fast reference kernels (specs/fast/), the
+# textbook kernel of each of their specs, and the baselines. KSYNTH names the binary (default build/ksynth); SMALL=1 shrinks every
 # size for a dry run without a GPU (KSYNTH_LIBCUDA pointing at the fake driver). A machine
 # without clang 19 and Z3 gets them from scripts/device-bundle.sh (its header says how).
 set -u
@@ -49,7 +50,8 @@ PY
 }
 
 S=specs
-# The core: proven kernels, and the defences.
+# The core: proven kernels, and the defences (not in SET=fast).
+if [ "${SET:-all}" != fast ]; then
 run vec_add $S/vec_add.cu $S/vec_add.smt --size N=$N1
 run relu_zero_init tests/gpu/kernels/relu_zero_init.cu $S/relu.smt --size N=$N1 --unverified
 run vec_add_cached tests/gpu/kernels/vec_add_cached.cu $S/vec_add.smt --size N=$N1 --unverified
@@ -57,19 +59,66 @@ run matmul $S/matmul.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
 run matmul_tiled $S/matmul_tiled.cu $S/matmul_tiled.smt --size M=$N2 N=$N2 K=$N2
 run vec_add_spin tests/gpu/kernels/vec_add_spin.cu $S/vec_add.smt --size N=$N1 --unverified --timeout ${SPIN_TIMEOUT:-20} --verify-timeout 2
 run vec_add_after_hang $S/vec_add.cu $S/vec_add.smt --size N=$N1
-# The fast reference kernels (specs/fast/): float4 maps, warp-shuffle and block (shuffle +
-# shared memory) reductions, a register-tiled matmul.
-run vec_add_float4 $S/fast/vec_add_float4.cu $S/vec_add.smt --size N=$N1
-run relu_float4 $S/fast/relu_float4.cu $S/relu.smt --size N=$N1
-run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
-run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
-run saxpy_float4 $S/fast/saxpy_float4.cu $S/saxpy.smt --size N=$N1 a=0.5
-run row_sum_block $S/fast/row_sum_block.cu $S/row_sum.smt --size R=$N2 C=$N2
-run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
-run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
-run rmsnorm_block $S/fast/rmsnorm_block.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
-run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
-run matmul_dbuf $S/fast/matmul_dbuf.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+fi
+# The fast reference kernels (specs/fast/): float4/half2 maps, warp-shuffle and block (shuffle
+# + shared memory) reductions, cooperative groups, online softmax, register-tiled,
+# double-buffered and tensor-core (WMMA) products, a tiled transpose. Each beside its textbook
+# kernel (run above or below) and the library baseline of its spec.
+fast() {
+  run vec_add_float4 $S/fast/vec_add_float4.cu $S/vec_add.smt --size N=$N1
+  run relu_float4 $S/fast/relu_float4.cu $S/relu.smt --size N=$N1
+  run saxpy_float4 $S/fast/saxpy_float4.cu $S/saxpy.smt --size N=$N1 a=0.5
+  run vec_add_half2 $S/fast/vec_add_half2.cu $S/vec_add_f16.smt --size N=$N1
+  run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
+  run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_block $S/fast/row_sum_block.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_block_f4 $S/fast/row_sum_block_f4.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_bf16_warp $S/fast/row_sum_bf16_warp.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
+  run row_sum_bf16x2_warp $S/fast/row_sum_bf16x2_warp.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
+  run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
+  run row_max_warp_f4 $S/fast/row_max_warp_f4.cu $S/row_max.smt --size R=$N2 C=$N2
+  run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
+  run argmax_warp $S/fast/argmax_warp.cu $S/argmax_rows.smt --size R=$N2 C=$N2
+  run gemv_warp $S/fast/gemv_warp.cu $S/gemv.smt --size M=$N2 N=$N2
+  run rmsnorm_warp $S/fast/rmsnorm_warp.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run rmsnorm_warp8 $S/fast/rmsnorm_warp8.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run rmsnorm_block $S/fast/rmsnorm_block.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run layernorm_warp $S/fast/layernorm_warp.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run softmax_warp $S/fast/softmax_warp.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run softmax_online_warp $S/fast/softmax_online_warp.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run softmax_online_warp8 $S/fast/softmax_online_warp8.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run softmax_online_block $S/fast/softmax_online_block.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run transpose_tiled $S/fast/transpose_tiled.cu $S/transpose.smt --size H=$N2 W=$N2
+  run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+  run matmul_regtile_v4 $S/fast/matmul_regtile_v4.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+  run matmul_dbuf $S/fast/matmul_dbuf.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+  run matmul_dbuf_pipelined $S/fast/matmul_dbuf_pipelined.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+  # f32 inputs rounded to f16 in the kernel (the proof is over the reals): K products of
+  # 11-bit operands, so compared at 5e-3 of the RMS rather than f32's 1e-4.
+  run matmul_wmma $S/fast/matmul_wmma.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2 --rtol 5e-3 --timeout 300
+}
+# The textbook kernels of specs with a fast kernel that had not run on a GPU before
+# 2026-12-04 (the others are timed in bench/results/h200-2026-11-30/).
+textbook_of_fast() {
+  run vec_add_f16 $S/vec_add_f16.cu $S/vec_add_f16.smt --size N=$N1
+  run row_sum_bf16 $S/row_sum_bf16.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
+  run row_max $S/row_max.cu $S/row_max.smt --size R=$N2 C=$N2
+  run argmax_rows $S/argmax_rows.cu $S/argmax_rows.smt --size R=$N2 C=$N2
+  run softmax $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+}
+if [ "${SET:-all}" = fast ]; then # baselines, fast kernels, new textbook ones; nothing else
+  if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
+    timeout 150 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"
+    cat "$O/baselines.jsonl"
+  fi
+  fast
+  textbook_of_fast
+  rm -f "$O/cur.json" "$O/cur.err"
+  date -u
+  exit 0
+fi
+fast
 # Library baselines at the same sizes.
 if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then
   timeout 180 python3 bench/gpu_baselines.py > "$O/baselines.jsonl" || echo "baselines failed: $?"
@@ -108,6 +157,8 @@ run softmax $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
 run row_max $S/row_max.cu $S/row_max.smt --size R=$N2 C=$N2
 run argmax_rows $S/argmax_rows.cu $S/argmax_rows.smt --size R=$N2 C=$N2
 run scan_block $S/scan_block.cu $S/scan_block.smt --size N=256
+run vec_add_f16 $S/vec_add_f16.cu $S/vec_add_f16.smt --size N=$N1
+run row_sum_bf16 $S/row_sum_bf16.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
 # A correct kernel proven only up to a size: refused, then run with --unverified.
 run scan_bounded_refused tests/kernels/scan_two_barriers.cu $S/scan_block.smt --size N=256
 run scan_bounded_unverified tests/kernels/scan_two_barriers.cu $S/scan_block.smt --size N=256 --unverified
