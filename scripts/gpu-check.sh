@@ -23,6 +23,7 @@ nvcc --version | tail -2
 run() { # NAME KERNEL SPEC [ARGS...]
   local name=$1 kernel=$2 spec=$3
   shift 3
+  if [ -n "${ONLY:-}" ] && [[ " $ONLY " != *" $name "* ]]; then return; fi # ONLY="case case ..."
   local t0=$SECONDS
   timeout 240 "$K" run "$kernel" --spec "$spec" --json "$@" > "$O/cur.json" 2> "$O/cur.err"
   local rc=$?
