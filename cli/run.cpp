@@ -313,6 +313,8 @@ std::optional<int> RunSession::prove() {
 // 2. The kernel and its binding (verify accepted both), and the launch.
 std::optional<int> RunSession::bindKernel() {
   spr = spec::parseFile(ra.spec);
+  driver::LaunchLine line = driver::findLaunchLine(ra.file);
+  driver::addLineDefines(line, ra.fe.defines); // nvcc needs them too
   pr = frontend::parseFile(ra.file, ra.fe);
   if (!spr.spec || !pr.parsed) {
     std::cerr << "ksynth: error: '" << ra.file << "' or '" << ra.spec << "' does not parse\n";

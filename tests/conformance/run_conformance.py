@@ -254,6 +254,9 @@ def main(argv=None):
                     help='seconds per kernel (default %d)' % TIMEOUT_S)
     ap.add_argument('-v', '--verbose', action='store_true',
                     help='print the command and stderr of every disagreement')
+    ap.add_argument('--own-flags', action='store_true',
+                    help="pass no launch or -D options: ksynth reads each kernel's GPUVerify "
+                         "flag comment itself (the results must not change)")
     opts = ap.parse_args(argv)
 
     suite = os.path.normpath(os.path.abspath(opts.suite))
@@ -278,7 +281,7 @@ def main(argv=None):
 
     results = {}
     with concurrent.futures.ThreadPoolExecutor(max_workers=opts.jobs) as pool:
-        futs = {pool.submit(run_ksynth, ksynth, p, headers[p][2], opts.timeout): p
+        futs = {pool.submit(run_ksynth, ksynth, p, [] if opts.own_flags else headers[p][2], opts.timeout): p
                 for p in kernels}
         for fut in concurrent.futures.as_completed(futs):
             results[futs[fut]] = fut.result()

@@ -271,7 +271,10 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
     return rep;
   if (sp)
     rep.specName = sp->name;
-  frontend::ParseResult pr = frontend::parseFile(req.file, req.fe);
+  LaunchLine ll = findLaunchLine(req.file);
+  frontend::Options fe = req.fe;
+  addLineDefines(ll, fe.defines); // a GPUVerify flag line's -D, as GPUVerify would parse it
+  frontend::ParseResult pr = frontend::parseFile(req.file, fe);
   if (!pr.parsed) {
     rep.outcome = FileReport::Outcome::Malformed;
     rep.errors = pr.clangOutput + "ksynth: error: '" + req.file + "' does not parse\n";
@@ -282,7 +285,6 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
   std::vector<size_t> selected = selectKernels(req, pr, sp, rep);
   if (selected.empty())
     return rep;
-  LaunchLine ll = findLaunchLine(req.file);
   const std::vector<std::string> &blockText = req.blockSet ? req.block : ll.block;
   const std::vector<std::string> &gridText = req.gridSet ? req.grid : ll.grid;
 
@@ -339,6 +341,8 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
           o.queries.insert(o.queries.end(), run.report.lemmas.begin(), run.report.lemmas.end());
       for (const std::string &a : req.assumes)
         run.report.assumptions.push_back("--assume " + a);
+      if (std::string note = launchLineNote(ll, req.blockSet, req.gridSet); !note.empty())
+        run.report.assumptions.push_back(note);
       if (sp)
         addSpecObligations(run.report, *sp, req, rep.checks, binding, k, opts);
       if (!querySub.empty())

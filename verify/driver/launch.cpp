@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <fstream>
+#include <sstream>
 
 namespace ksynth::driver {
 
@@ -34,9 +35,131 @@ std::vector<std::string> splitDims(std::string s) {
   return out;
 }
 
+namespace {
+
+// Words of a flag comment; a bracketed value ("[64, 64]") stays one word.
+std::vector<std::string> flagWords(const std::string &text) {
+  std::vector<std::string> words;
+  std::string cur;
+  int depth = 0;
+  for (char c : text) {
+    if (c == '[')
+      ++depth;
+    if (c == ']' && depth > 0)
+      --depth;
+    if (isspace(static_cast<unsigned char>(c)) && depth == 0) {
+      if (!cur.empty())
+        words.push_back(cur);
+      cur.clear();
+      continue;
+    }
+    if (!isspace(static_cast<unsigned char>(c)))
+      cur += c;
+  }
+  if (!cur.empty())
+    words.push_back(cur);
+  return words;
+}
+
+// GPUVerify's options in one comment's text; true when it names a block or grid.
+bool gpuVerifyFlags(const std::string &text, LaunchLine &ll) {
+  std::vector<std::string> w = flagWords(text);
+  LaunchLine got;
+  bool launch = false;
+  for (size_t i = 0; i < w.size(); ++i) {
+    const std::string &x = w[i];
+    bool dim = false;
+    for (std::string key : {"--blockDim", "--gridDim"}) {
+      std::string value;
+      if (x.rfind(key + "=", 0) == 0)
+        value = x.substr(key.size() + 1);
+      else if (x == key && i + 1 < w.size())
+        value = w[++i];
+      else
+        continue;
+      (key == "--blockDim" ? got.block : got.grid) = splitDims(value);
+      dim = launch = true;
+      break;
+    }
+    if (dim)
+      continue;
+    if (x == "-D" && i + 1 < w.size())
+      got.defines.push_back(w[++i]);
+    else if (x.rfind("-D", 0) == 0 && x.size() > 2)
+      got.defines.push_back(x.substr(2));
+    else if (x.rfind("-", 0) == 0)
+      got.ignored.push_back(x);
+    else
+      return false; // prose that happens to mention a flag is not a flag line
+  }
+  if (!launch)
+    return false;
+  ll.block = got.block;
+  ll.grid = got.grid;
+  ll.defines = got.defines;
+  ll.ignored = got.ignored;
+  return true;
+}
+
+// The leading comment block's first GPUVerify flag comment, if any.
+void findGpuVerifyLine(const std::string &text, LaunchLine &ll) {
+  std::istringstream in(text);
+  std::string line;
+  unsigned n = 0;
+  bool inBlock = false;
+  while (std::getline(in, line)) {
+    ++n;
+    std::string rest = line;
+    // A line may hold several comments: "/* a */ // b"; code anywhere ends the block.
+    while (true) {
+      size_t a = rest.find_first_not_of(" \t\r");
+      if (!inBlock && a == std::string::npos)
+        break;
+      std::string comment;
+      if (inBlock) {
+        size_t e = rest.find("*/");
+        comment = rest.substr(0, e);
+        if (e == std::string::npos) {
+          rest.clear();
+        } else {
+          inBlock = false;
+          rest = rest.substr(e + 2);
+        }
+      } else if (rest.compare(a, 2, "//") == 0) {
+        comment = rest.substr(a + 2);
+        rest.clear();
+      } else if (rest.compare(a, 2, "/*") == 0) {
+        inBlock = true;
+        rest = rest.substr(a + 2);
+        continue;
+      } else {
+        return; // the first line of code
+      }
+      size_t b = comment.find_first_not_of(" \t*");
+      if (b != std::string::npos && gpuVerifyFlags(comment.substr(b), ll)) {
+        ll.found = true;
+        ll.gpuverify = true;
+        ll.line = n;
+        return;
+      }
+      if (rest.empty())
+        break;
+    }
+  }
+}
+
+} // namespace
+
 LaunchLine findLaunchLine(const std::string &file) {
-  LaunchLine ll;
   std::ifstream in(file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return findLaunchLineIn(ss.str());
+}
+
+LaunchLine findLaunchLineIn(const std::string &text) {
+  LaunchLine ll;
+  std::istringstream in(text);
   std::string line;
   unsigned n = 0;
   while (std::getline(in, line)) {
@@ -75,7 +198,53 @@ LaunchLine findLaunchLine(const std::string &file) {
       ll.shared = shared[0];
     break;
   }
+  if (!ll.found)
+    findGpuVerifyLine(text, ll);
   return ll;
+}
+
+namespace {
+std::string defineName(const std::string &d) { return d.substr(0, d.find('=')); }
+} // namespace
+
+void addLineDefines(LaunchLine &ll, std::vector<std::string> &defines) {
+  std::vector<std::string> used;
+  for (const std::string &d : ll.defines) {
+    bool given = false;
+    for (const std::string &have : defines)
+      given = given || defineName(have) == defineName(d);
+    if (given) {
+      ll.ignored.push_back("-D" + d + " (the command line defines " + defineName(d) + ")");
+    } else {
+      defines.push_back(d);
+      used.push_back(d);
+    }
+  }
+  ll.defines = used;
+}
+
+std::string launchLineNote(const LaunchLine &ll, bool blockSet, bool gridSet) {
+  if (!ll.gpuverify || ((blockSet || ll.block.empty()) && (gridSet || ll.grid.empty()) && ll.defines.empty()))
+    return "";
+  auto dims = [](const std::vector<std::string> &v) {
+    std::string s;
+    for (const std::string &x : v)
+      s += (s.empty() ? "" : ",") + x;
+    return "(" + s + ")";
+  };
+  std::string note = "from the GPUVerify flag comment on line " + std::to_string(ll.line) + ":";
+  if (!ll.block.empty() && !blockSet)
+    note += " block=" + dims(ll.block);
+  if (!ll.grid.empty() && !gridSet)
+    note += " grid=" + dims(ll.grid);
+  for (const std::string &d : ll.defines)
+    note += " -D" + d;
+  if (!ll.ignored.empty()) {
+    note += "; ignored:";
+    for (const std::string &x : ll.ignored)
+      note += " " + x;
+  }
+  return note;
 }
 
 } // namespace ksynth::driver

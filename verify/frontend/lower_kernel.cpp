@@ -26,6 +26,7 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
   std::set<const VarDecl *> reassigned;
   scanAssignedParams(fd->getBody(), reassigned);
   std::vector<std::pair<int, int>> pointerInits; // (var, array)
+  std::vector<std::pair<int, const EnumDecl *>> enumParams; // (var, its enum)
   for (unsigned i = 0; i < fd->getNumParams(); ++i) {
     const ParmVarDecl *p = fd->getParamDecl(i);
     QualType qt = p->getType();
@@ -121,6 +122,8 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
       int id = k_.addVar(v);
       k_.params.push_back({false, id});
       frames_.back().bindings[p] = {Binding::Var, id};
+      if (const auto *et = qt.getCanonicalType()->getAs<EnumType>(); et && t)
+        enumParams.push_back({id, et->getDecl()});
     }
   }
   auto top = std::make_shared<ir::Stmt>();
@@ -137,6 +140,34 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
     auto s = emit(StmtKind::Assign, fd->getLocation());
     s->var = var;
     s->value = ir::mkArrayRef(arr);
+  }
+  // An enum parameter holds a value from its enum's declared range (the host passes one of
+  // its enumerators): a precondition, reported with every verdict. Values made inside the
+  // kernel (casts from integers, loads) are assumed nothing.
+  for (auto [var, ed] : enumParams) {
+    std::optional<int64_t> lo, hi;
+    bool fits = true;
+    for (const EnumConstantDecl *c : ed->enumerators()) {
+      if (!c->getInitVal().isRepresentableByInt64()) {
+        fits = false;
+        break;
+      }
+      int64_t v = c->getInitVal().getExtValue();
+      lo = lo ? std::min(*lo, v) : v;
+      hi = hi ? std::max(*hi, v) : v;
+    }
+    if (!lo || !fits)
+      continue; // no enumerators (or past 64 bits): any value of the underlying type
+    const ir::Var &pv = k_.vars[var];
+    ExprPtr x = ir::mkVar(var, pv.type);
+    ExprPtr c = ir::mkBinary(Op::LAnd, Type::boolean(),
+                             ir::mkBinary(Op::Le, Type::boolean(), ir::mkConstInt(*lo, pv.type), x),
+                             ir::mkBinary(Op::Le, Type::boolean(), x, ir::mkConstInt(*hi, pv.type)));
+    auto s = emit(StmtKind::Assume, ed->getLocation());
+    s->cond = c;
+    s->precondition = true;
+    s->text = "enum parameter '" + pv.name + "' holds a value of " + ed->getNameAsString() + "'s declared range " +
+              std::to_string(*lo) + ".." + std::to_string(*hi);
   }
   scanAddressTaken(fd->getBody());
   // GPUVerify's file-scope `__axiom(e)` (see the prelude) holds in every kernel.
