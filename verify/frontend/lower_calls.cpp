@@ -680,6 +680,92 @@ ExprPtr Lowerer::callWithoutBody(const CallExpr *call, const FunctionDecl *fd, T
   return ir::mkVar(t, rt);
 }
 
+bool Lowerer::bindReference(const ValueDecl *d, QualType refType, const Expr *init, FnFrame &frame,
+                             SourceLocation sl) {
+  QualType t = refType.getNonReferenceType();
+  std::string name = d->getNameAsString();
+  if (!init) {
+    unsupported(sl, "reference '" + name + "' without an initialiser");
+    return false;
+  }
+  const Expr *e = init->IgnoreParens();
+  while (const auto *ic = dyn_cast<ImplicitCastExpr>(e)) { // T& to const T&: the same object
+    if (ic->getCastKind() != CK_NoOp)
+      break;
+    e = ic->getSubExpr()->IgnoreParens();
+  }
+  // A temporary (`f(x + 1)`, a conversion) is a fresh object only the reference names: a copy
+  // is exact.
+  if (const auto *mt = dyn_cast<MaterializeTemporaryExpr>(e)) {
+    if (isRecord(t)) {
+      auto b = declareAgg(dyn_cast<VarDecl>(d), frame.fd ? frame.fd->getNameAsString() + "." + name : name, t, {},
+                          std::nullopt, sl);
+      if (!b)
+        return false;
+      initAgg(aggOfStore(aggs_[b->id], name), t, mt->getSubExpr(), sl);
+      frame.bindings[d] = *b;
+      return true;
+    }
+    auto st = scalarType(t);
+    if (!st) {
+      unsupported(sl, "reference '" + name + "' to a temporary of type '" + t.getAsString() + "'");
+      return false;
+    }
+    ExprPtr v = cast(rvalue(mt->getSubExpr()), *st);
+    int id = newTemp(*st, name);
+    auto s = emit(StmtKind::Assign, sl);
+    s->var = id;
+    s->value = v;
+    frame.bindings[d] = {Binding::Var, id};
+    return true;
+  }
+  if (!e->isGLValue()) {
+    unsupported(sl, "reference '" + name + "' bound to '" + text(init->getSourceRange()) + "'");
+    return false;
+  }
+  // A struct or an array: bound to the named variable itself (no copy; writes go to it).
+  if (isRecord(t) || t->isArrayType()) {
+    const auto *dr = dyn_cast<DeclRefExpr>(e);
+    auto b = dr ? lookup(dr->getDecl()) : std::nullopt;
+    bool ok = b && ((isRecord(t) && b->kind == Binding::Agg && !aggs_[b->id].isPtr && !aggs_[b->id].arrayDecl) ||
+                    (t->isArrayType() && b->kind == Binding::Array));
+    if (!ok) {
+      unsupported(sl, "reference '" + name + "' to '" + text(init->getSourceRange()) +
+                          "' (a struct or array reference must name a variable)");
+      return false;
+    }
+    frame.bindings[d] = *b;
+    return true;
+  }
+  if (!scalarType(t)) {
+    unsupported(sl, "reference '" + name + "' of type '" + refType.getAsString() + "'");
+    return false;
+  }
+  LValue lv = lvalue(e);
+  if (!lv.ok)
+    return false; // lvalue() said why
+  if (lv.isVar) {
+    frame.bindings[d] = {Binding::Var, lv.var}; // the variable itself
+    return true;
+  }
+  // A memory location: its pointer and indexes are fixed now, as C++ binds a reference once.
+  auto freeze = [&](ExprPtr &x, const std::string &hint) {
+    if (x->op == Op::Const || x->op == Op::ArrayRef)
+      return;
+    int id = newTemp(x->type, hint);
+    auto s = emit(StmtKind::Assign, sl);
+    s->var = id;
+    s->value = x;
+    x = ir::mkVar(id, x->type);
+  };
+  freeze(lv.mem.ptr, name + ".ptr");
+  for (ExprPtr &i : lv.mem.index)
+    freeze(i, name + ".idx");
+  refs_.push_back(lv);
+  frame.bindings[d] = {Binding::Ref, static_cast<int>(refs_.size() - 1)};
+  return true;
+}
+
 ExprPtr Lowerer::inlineCall(const CallExpr *call, const FunctionDecl *fd, Type rt,
                             std::optional<AggLV> thisObj) {
   SourceLocation sl = call->getExprLoc();
@@ -729,6 +815,12 @@ ExprPtr Lowerer::inlineCall(const CallExpr *call, const FunctionDecl *fd, Type r
     const ParmVarDecl *p = def->getParamDecl(i);
     const Expr *argE = call->getArg(i + argBase);
     std::string pname = def->getNameAsString() + "." + p->getNameAsString();
+    if (p->getType()->isReferenceType()) {
+      // Bound in the caller's frame, as the call evaluates its arguments.
+      if (!bindReference(p, p->getType(), argE, frame, sl))
+        return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+      continue;
+    }
     if (isRecord(p->getType())) {
       auto b = declareAgg(p, pname, p->getType(), {}, std::nullopt);
       if (!b)
@@ -744,11 +836,6 @@ ExprPtr Lowerer::inlineCall(const CallExpr *call, const FunctionDecl *fd, Type r
       assignAggPtr(aggs_[b->id], aggPtr(argE), sl);
       frame.bindings[p] = *b;
       continue;
-    }
-    if (p->getType()->isReferenceType()) {
-      unsupported(sl, "reference parameter '" + p->getNameAsString() + "' of '" +
-                          def->getNameAsString() + "'");
-      return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
     }
     args.push_back({p, rvalue(argE)});
   }

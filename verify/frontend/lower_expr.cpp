@@ -71,6 +71,8 @@ ExprPtr Lowerer::rvalue(const Expr *e) {
     }
     if (b->kind == Binding::Array)
       return ir::mkArrayRef(b->id, loc(sl));
+    if (b->kind == Binding::Ref)
+      return readLValue(refs_[b->id], e);
     return ir::mkVar(b->id, k_.vars[b->id].type, loc(sl));
   }
   if (const auto *po = dyn_cast<PseudoObjectExpr>(e))
@@ -309,6 +311,8 @@ LValue Lowerer::lvalue(const Expr *e) {
       lv.var = b->id;
       return lv;
     }
+    if (b->kind == Binding::Ref)
+      return refs_[b->id];
     const ir::Array &a = k_.arrays[b->id];
     lv.mem.ptr = ir::mkArrayRef(b->id, loc(sl));
     lv.mem.elem = a.elem;
@@ -429,8 +433,12 @@ LValue Lowerer::lvalue(const Expr *e) {
   }
   if (const auto *ic = dyn_cast<ImplicitCastExpr>(e); ic && ic->getCastKind() == CK_NoOp)
     return lvalue(ic->getSubExpr());
-  if (const auto *po = dyn_cast<PseudoObjectExpr>(e)) {
-    (void)po;
+  if (const auto *ce = dyn_cast<CallExpr>(e); ce && ce->getCallReturnType(ctx_)->isReferenceType()) {
+    const FunctionDecl *f = ce->getDirectCallee();
+    unsupported(sl, "call to '" + (f ? f->getNameAsString() : text(ce->getCallee()->getSourceRange())) +
+                        "', which returns a reference (not modelled; return a pointer or an index)");
+    lv.ok = false;
+    return lv;
   }
   unsupported(sl, std::string("lvalue '") + e->getStmtClassName() + "' (" +
                       text(e->getSourceRange()) + ")");

@@ -197,6 +197,10 @@ void Lowerer::decl(const Decl *d) {
       frames_.back().bindings[vd] = *b;
     return;
   }
+  if (qt->isReferenceType()) { // `T &r = e;`: r names e's object from here on
+    bindReference(vd, qt, vd->getInit(), frames_.back(), vd->getLocation());
+    return;
+  }
   if ((isRecord(qt) || !arrayOfRecordElem(qt).isNull()) && wmmaDecl(vd))
     return;
   if (isRecord(qt) || !arrayOfRecordElem(qt).isNull()) {

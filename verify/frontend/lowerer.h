@@ -32,7 +32,9 @@ namespace detail {
 
 // What a C++ declaration is bound to in KIR.
 struct Binding {
-  enum Kind { Var, Array, Agg } kind = Var;
+  // Ref: a C++ reference to a memory location (an array element); id indexes Lowerer::refs_.
+  // A reference to a variable, an array or a struct is bound to its referent's own binding.
+  enum Kind { Var, Array, Agg, Ref } kind = Var;
   int id = -1; // Agg: index into Lowerer::aggs_
 };
 
@@ -134,6 +136,7 @@ private:
   bool inKernelTop_ = false;
   int tmpCount_ = 0;
   std::vector<AggStore> aggs_;
+  std::vector<LValue> refs_; // Binding::Ref: the location, its indexes fixed when bound
   std::map<const VarDecl *, Binding> globalAggs_;
   std::set<std::string> bodilessSeen_;
   std::set<std::string> fnptrAssumed_;
@@ -150,6 +153,10 @@ private:
   std::string text(SourceRange r);
   void note(SourceLocation l, const std::string &sev, const std::string &msg);
   void unsupported(SourceLocation l, const std::string &what);
+  // Binds reference `d` of type `refType` to `init` in `frame` (C++ binds once: the referent's
+  // indexes are evaluated now); false, with the reason recorded as unsupported, if it cannot.
+  bool bindReference(const ValueDecl *d, QualType refType, const Expr *init, FnFrame &frame,
+                     SourceLocation sl);
 
   std::vector<ir::StmtPtr> pendingUnsupported_;
   bool inAnnotation_ = false; // lowering the condition of __requires/__assume/__assert

@@ -1,0 +1,17 @@
+// expect: refuted race
+// args: --block 256 --checks race,barrier,bounds,overflow,assert
+// note: three values per thread in a stride of two: thread 0's third write is B[2], thread 1's first
+__device__ void emit(int &cursor, float *out, float v) {
+  out[cursor] = v;
+  cursor++;
+}
+__global__ void pairs(const float *A, float *B, int n) {
+  __requires(__len(A) >= n && __len(B) >= 2 * n + 1 && n < 100000000 && gridDim.y == 1 && gridDim.z == 1);
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) {
+    int c = 2 * i;
+    emit(c, B, A[i]);
+    emit(c, B, -A[i]);
+    emit(c, B, 0.0f);
+  }
+}
