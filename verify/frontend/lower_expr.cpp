@@ -660,6 +660,9 @@ ExprPtr Lowerer::unary(const UnaryOperator *uo) {
     return lv.isVar ? ir::mkVar(lv.var, k_.vars[lv.var].type) : res;
   }
   case UO_AddrOf: {
+    if (const auto *dr = dyn_cast<DeclRefExpr>(uo->getSubExpr()->IgnoreParens()))
+      if (const auto *f = dyn_cast<FunctionDecl>(dr->getDecl()))
+        return ir::mkConstInt(fnId(f), Type::u64(), loc(sl)); // `&f`: the same as `f`
     LValue lv = lvalue(uo->getSubExpr());
     if (!lv.ok) {
       unmodelled(sl);

@@ -54,11 +54,15 @@ void Lowerer::stmt(const Stmt *s) {
   }
   if (isa<BreakStmt>(s) || isa<ContinueStmt>(s)) {
     if (loops_.empty()) {
-      unsupported(sl, "break/continue outside a loop (switch is not supported)");
+      unsupported(sl, "break/continue outside a loop or switch");
       return;
     }
     auto e = emit(StmtKind::Exit, sl);
     e->label = isa<BreakStmt>(s) ? loops_.back().first : loops_.back().second;
+    if (e->label < 0) { // `continue` in a switch that is in no loop: clang refuses it first
+      unsupported(sl, "continue outside a loop");
+      cur_->pop_back();
+    }
     return;
   }
   if (const auto *rs = dyn_cast<ReturnStmt>(s)) {
@@ -82,8 +86,8 @@ void Lowerer::stmt(const Stmt *s) {
     unsupported(sl, "inline assembly");
     return;
   }
-  if (isa<SwitchStmt>(s)) {
-    unsupported(sl, "switch statement");
+  if (const auto *ss = dyn_cast<SwitchStmt>(s)) {
+    switchStmt(ss);
     return;
   }
   if (const auto *ls = dyn_cast<LabelStmt>(s)) {
@@ -154,6 +158,132 @@ bool Lowerer::gotoIn(const Stmt *s, const LabelDecl *l) {
     if (gotoIn(c, l))
       return true;
   return false;
+}
+
+// `switch (e) { case 1: A; case 2: B; break; default: C; }` becomes
+//
+//   v = e; m = false
+//   Block L { m |= v == 1; if (m) A;  m |= v == 2; if (m) { B; exit L }  m |= v != 1 && v != 2; if (m) C }
+//
+// so falling through runs the next statements, `break` exits L, and `default` matches
+// exactly when no case does, wherever it stands. Case labels must be statements of the
+// switch's own body (not inside a nested block: Duff's device is refused).
+void Lowerer::switchStmt(const SwitchStmt *ss) {
+  SourceLocation sl = ss->getBeginLoc();
+  if (ss->getInit())
+    stmt(ss->getInit());
+  if (ss->getConditionVariableDeclStmt())
+    stmt(ss->getConditionVariableDeclStmt());
+  Type t = typeOr(ss->getCond()->getType(), sl);
+  if (!t.isInt()) {
+    unsupported(sl, "switch over a value of type '" + ss->getCond()->getType().getAsString() + "'");
+    return;
+  }
+  // Its items: the statements of the body, each with the labels in front of it.
+  struct Label {
+    bool isDefault = false;
+    int64_t lo = 0, hi = 0; // `case lo:` or GNU's `case lo ... hi:`
+  };
+  struct Item {
+    std::vector<Label> labels;
+    const Stmt *stmt = nullptr;
+  };
+  std::vector<Item> items;
+  std::vector<const Stmt *> kids;
+  if (const auto *cs = dyn_cast<CompoundStmt>(ss->getBody()))
+    kids.assign(cs->body_begin(), cs->body_end());
+  else
+    kids.push_back(ss->getBody());
+  std::function<bool(const Stmt *)> nestedLabel = [&](const Stmt *x) {
+    if (!x || isa<SwitchStmt>(x))
+      return false; // a nested switch's labels are its own
+    if (isa<SwitchCase>(x))
+      return true;
+    for (const Stmt *c : x->children())
+      if (nestedLabel(c))
+        return true;
+    return false;
+  };
+  std::vector<int64_t> caseValues;
+  for (const Stmt *k : kids) {
+    Item it;
+    while (const auto *sc = dyn_cast_or_null<SwitchCase>(k)) {
+      Label l;
+      if (const auto *cs = dyn_cast<CaseStmt>(sc)) {
+        llvm::APSInt lo = cs->getLHS()->EvaluateKnownConstInt(ctx_);
+        llvm::APSInt hi = cs->getRHS() ? cs->getRHS()->EvaluateKnownConstInt(ctx_) : lo;
+        if (!lo.isRepresentableByInt64() || !hi.isRepresentableByInt64()) {
+          unsupported(cs->getBeginLoc(), "case value past 64 bits");
+          return;
+        }
+        l.lo = lo.getExtValue();
+        l.hi = hi.getExtValue();
+        if (l.hi - l.lo > 4096) {
+          unsupported(cs->getBeginLoc(), "case range of more than 4096 values");
+          return;
+        }
+        for (int64_t v = l.lo; v <= l.hi; ++v)
+          caseValues.push_back(v);
+      } else {
+        l.isDefault = true;
+      }
+      it.labels.push_back(l);
+      k = sc->getSubStmt();
+    }
+    if (nestedLabel(k)) {
+      unsupported(k->getBeginLoc(), "case label inside a nested statement of a switch");
+      return;
+    }
+    it.stmt = k;
+    items.push_back(it);
+  }
+
+  int v = newTemp(t, "switch");
+  auto av = emit(StmtKind::Assign, sl);
+  av->var = v;
+  av->value = cast(rvalue(ss->getCond()), t);
+  int m = newTemp(Type::boolean(), "switch.matched");
+  auto am = emit(StmtKind::Assign, sl);
+  am->var = m;
+  am->value = ir::mkConstBool(false);
+  auto blk = emit(StmtKind::Block, sl);
+  blk->label = k_.newLabel();
+  ir::Block *saved = cur_;
+  cur_ = &blk->body;
+  loops_.push_back({blk->label, loops_.empty() ? -1 : loops_.back().second});
+  ExprPtr x = ir::mkVar(v, t);
+  auto constant = [&](int64_t c) { return ir::mkConstInt(c, t); };
+  for (const Item &it : items) {
+    if (!it.labels.empty()) {
+      ExprPtr match = ir::mkVar(m, Type::boolean());
+      for (const Label &l : it.labels) {
+        ExprPtr here;
+        if (l.isDefault) {
+          here = ir::mkConstBool(true);
+          for (int64_t c : caseValues)
+            here = ir::mkBinary(Op::LAnd, Type::boolean(), here, ir::mkBinary(Op::Ne, Type::boolean(), x, constant(c)));
+        } else if (l.lo == l.hi) {
+          here = ir::mkBinary(Op::Eq, Type::boolean(), x, constant(l.lo));
+        } else {
+          here = ir::mkBinary(Op::LAnd, Type::boolean(), ir::mkBinary(Op::Le, Type::boolean(), constant(l.lo), x),
+                              ir::mkBinary(Op::Le, Type::boolean(), x, constant(l.hi)));
+        }
+        match = ir::mkBinary(Op::LOr, Type::boolean(), match, here);
+      }
+      auto a = emit(StmtKind::Assign, it.stmt ? it.stmt->getBeginLoc() : sl);
+      a->var = m;
+      a->value = match;
+    }
+    if (!it.stmt || isa<NullStmt>(it.stmt))
+      continue;
+    auto st = emit(StmtKind::If, it.stmt->getBeginLoc());
+    st->cond = ir::mkVar(m, Type::boolean());
+    cur_ = &st->body;
+    stmt(it.stmt);
+    cur_ = &blk->body;
+  }
+  loops_.pop_back();
+  cur_ = saved;
 }
 
 void Lowerer::loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,

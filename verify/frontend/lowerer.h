@@ -328,6 +328,7 @@ private:
   void stmt(const Stmt *s);
   void stmtRange(const std::vector<const Stmt *> &kids, size_t end);
   static bool gotoIn(const Stmt *s, const LabelDecl *l);
+  void switchStmt(const SwitchStmt *ss);
   void loop(SourceLocation sl, const Expr *cond, const Stmt *body, const Expr *inc, bool testFirst,
             const DeclStmt *condVar);
   void decl(const Decl *d);

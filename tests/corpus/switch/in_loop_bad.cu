@@ -1,0 +1,18 @@
+// expect: refuted bounds
+// args: --block 64 --grid 1 --checks race,barrier,bounds,overflow,assert
+// note: `break` leaves only the switch: i == 2 sets slot to 100, past Y
+__global__ void skipTwo(float *Y, const float *X) {
+  __requires(__len(Y) >= 256 && __len(X) >= 64);
+  int slot = 0;
+  for (int i = 0; i < 4; ++i) {
+    switch (i) {
+    case 2:
+      break;
+    default:
+      break;
+    }
+    if (i == 2)
+      slot = 100;
+  }
+  Y[slot * 64 + threadIdx.x] = X[threadIdx.x];
+}
