@@ -346,16 +346,18 @@ end:
   CHECK(stmts(k, StmtKind::Store).size() == 3);
 }
 
-TEST_CASE("switch is unsupported") {
+TEST_CASE("a case label inside a nested statement of its switch is unsupported") {
   checkUnsupported(R"(
 __global__ void k(int *a, int n) {
   switch (n) {
-  case 0: a[0] = 1; break;
-  default: break;
+  case 0:
+    if (n == 0) {
+  case 1: a[0] = 1;
+    }
   }
 }
 )",
-                   3, "switch");
+                   5, "case label inside a nested statement");
 }
 
 TEST_CASE("a union accessed in the kernel is unsupported") {
