@@ -158,6 +158,25 @@ std::string launchProblem(const ir::Expr &e, const std::string &what, int d) {
   return "";
 }
 
+// For each header clang could not find (it stops at the first), the flag that would let it
+// find it, and which headers ksynth provides itself.
+std::string missingHeaderNotes(const std::string &clangOutput) {
+  std::string notes;
+  std::set<std::string> seen;
+  size_t p = 0;
+  while ((p = clangOutput.find("' file not found", p)) != std::string::npos) {
+    size_t q = clangOutput.rfind('\'', p - 1);
+    std::string header = q == std::string::npos ? "" : clangOutput.substr(q + 1, p - q - 1);
+    p += 16;
+    if (header.empty() || !seen.insert(header).second)
+      continue;
+    notes += "ksynth: note: '" + header + "' was not found: give the folder that holds it with -I DIR, as to nvcc "
+             "(ksynth provides the CUDA runtime's headers, cuda_fp16.h, cuda_bf16.h, cooperative_groups.h, mma.h "
+             "and curand_kernel.h itself)\n";
+  }
+  return notes;
+}
+
 // The launch (--block/--grid, else the launch line) and --assume as IR expressions over the
 // kernel's parameters; false with the report filled in when one does not parse.
 bool launchOptions(const VerifyRequest &req, const ir::Kernel &k, const std::vector<std::string> &blockText,
@@ -277,7 +296,7 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
   frontend::ParseResult pr = frontend::parseFile(req.file, fe);
   if (!pr.parsed) {
     rep.outcome = FileReport::Outcome::Malformed;
-    rep.errors = pr.clangOutput + "ksynth: error: '" + req.file + "' does not parse\n";
+    rep.errors = pr.clangOutput + "ksynth: error: '" + req.file + "' does not parse\n" + missingHeaderNotes(pr.clangOutput);
     rep.malformedPart = "kernel";
     rep.malformedErrors = pr.clangOutput;
     return rep;

@@ -218,16 +218,7 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
       {"/ksynth-prelude/curand_kernel.h", "#pragma once\n"},
       {"/ksynth-prelude/device_functions.h", "#pragma once\n"},
       {"/ksynth-prelude/sm_20_atomic_functions.h", "#pragma once\n"},
-      {"/ksynth-prelude/cstdio", "#pragma once\n"},
-      {"/ksynth-prelude/stdio.h", "#pragma once\nextern \"C\" int printf(const char *, ...);\n"},
-      {"/ksynth-prelude/cstdlib", "#pragma once\n"},
-      {"/ksynth-prelude/stdlib.h", "#pragma once\n"},
-      {"/ksynth-prelude/math.h", "#pragma once\n"},
-      {"/ksynth-prelude/cmath", "#pragma once\n"},
       {"/ksynth-prelude/assert.h", "#pragma once\n"},
-      {"/ksynth-prelude/stdint.h", "#pragma once\ntypedef int int32_t; typedef unsigned uint32_t; "
-                                   "typedef long long int64_t; typedef unsigned long long uint64_t;\n"},
-      {"/ksynth-prelude/cstdint", "#pragma once\n#include <stdint.h>\n"},
   };
   std::string source = code;
   std::vector<std::string> instances = launchInstances(code);

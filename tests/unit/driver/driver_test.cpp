@@ -109,6 +109,13 @@ TEST_CASE("driver: malformed inputs and usage errors are outcomes, not verdicts"
     CHECK(r.malformedPart == "kernel");
     CHECK(r.toJson()["errors"].is_string());
   }
+  SUBCASE("a header that is not found: the note names it and the flag that finds it") {
+    req.file = temp("hdr.cu", "#include \"project_common.h\"\n__global__ void k(int *a) { a[0] = 1; }\n");
+    driver::FileReport r = driver::verifyFile(req);
+    CHECK(r.outcome == Outcome::Malformed);
+    CHECK(r.errors.find("'project_common.h' was not found: give the folder that holds it with -I DIR") !=
+          std::string::npos);
+  }
   SUBCASE("a kernel that does not match the spec") {
     req.file = temp("other.cu", "__global__ void vec_add(float *X, int N) { }\n");
     req.spec = kSrc + "/specs/vec_add.smt";

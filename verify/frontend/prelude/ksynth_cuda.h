@@ -127,7 +127,7 @@ KSYNTH_DEV double __fma_rn(double, double, double);
 KSYNTH_DEV void __requires(bool);
 KSYNTH_DEV void __ensures(bool);
 KSYNTH_DEV void __assume(bool);
-KSYNTH_DEV void __assert(bool);
+extern "C++" __host__ __device__ void __assert(bool); // also behind assert() in host code
 KSYNTH_DEV bool __invariant(bool);
 KSYNTH_DEV bool __global_invariant(bool);
 KSYNTH_DEV bool __implies(bool, bool);
@@ -137,6 +137,18 @@ KSYNTH_DEV bool __uniform_bool(bool);
 KSYNTH_DEV bool __distinct_int(int);
 KSYNTH_DEV bool __all(bool);
 KSYNTH_DEV int __other_int(int);
+
+// nvcc's implicit cuda_runtime.h includes <assert.h>, <stdio.h> and <stdlib.h>, so a .cu file
+// may use assert and printf without an #include (the stubs of those headers add nothing).
+// A device assert that fails traps: ksynth checks it as an assertion.
+#ifndef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) __assert(e)
+#endif
+#endif
+extern "C" int printf(const char *, ...);
 KSYNTH_DEV bool __other_bool(bool);
 KSYNTH_DEV int __mod_pow2(int, int);
 KSYNTH_DEV bool __write_implies(const volatile void *, bool);
@@ -411,3 +423,159 @@ __device__ void mma_sync(fragment<accumulator, m, n, k, TD, void> &d, const frag
                          const fragment<accumulator, m, n, k, TC, void> &c, bool satf = false);
 } // namespace wmma
 } // namespace nvcuda
+
+// uint3 and dim3, which clang's builtin variables only declare. A dim3 in a kernel is a struct
+// of three unsigned fields (its constructor is inlined like any other).
+struct uint3 {
+  unsigned x, y, z;
+};
+struct dim3 {
+  unsigned x, y, z;
+  __host__ __device__ constexpr dim3(unsigned vx = 1, unsigned vy = 1, unsigned vz = 1) : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+  __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
+};
+
+// ---- The CUDA runtime's host API, as declarations ----------------------------------------
+// nvcc makes these visible in every .cu file. Host code is parsed, never verified: only the
+// names and types are needed, so that whole programs (allocation, copies, launches, timing,
+// error checks) parse unchanged. Written for ksynth from the runtime's documented interface.
+enum cudaError {
+  cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInitializationError = 3,
+  cudaErrorLaunchFailure = 4, cudaErrorLaunchTimeout = 6, cudaErrorLaunchOutOfResources = 7,
+  cudaErrorInvalidDeviceFunction = 8, cudaErrorInvalidConfiguration = 9, cudaErrorInvalidDevice = 10,
+  cudaErrorInvalidMemcpyDirection = 21, cudaErrorNoDevice = 100, cudaErrorNotReady = 600,
+  cudaErrorUnknown = 999
+};
+typedef enum cudaError cudaError_t;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4
+};
+enum cudaFuncCache { cudaFuncCachePreferNone, cudaFuncCachePreferShared, cudaFuncCachePreferL1, cudaFuncCachePreferEqual };
+enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault, cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeEightByte };
+enum cudaLimit { cudaLimitStackSize, cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize };
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+typedef struct CUstream_st *cudaStream_t;
+typedef struct CUevent_st *cudaEvent_t;
+typedef struct cudaArray *cudaArray_t;
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock;
+  int regsPerBlock, warpSize;
+  size_t memPitch;
+  int maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate;
+  size_t totalConstMem;
+  int major, minor;
+  size_t textureAlignment;
+  int deviceOverlap, multiProcessorCount, kernelExecTimeoutEnabled, integrated, canMapHostMemory, computeMode;
+  int concurrentKernels, ECCEnabled, pciBusID, pciDeviceID, asyncEngineCount, unifiedAddressing;
+  int memoryClockRate, memoryBusWidth, l2CacheSize, maxThreadsPerMultiProcessor;
+  size_t sharedMemPerMultiprocessor, sharedMemPerBlockOptin;
+  int regsPerMultiprocessor, managedMemory, cooperativeLaunch;
+};
+#define cudaHostAllocDefault 0
+#define cudaHostAllocPortable 1
+#define cudaHostAllocMapped 2
+#define cudaEventDefault 0
+#define cudaEventBlockingSync 1
+#define cudaEventDisableTiming 2
+#define cudaStreamDefault 0
+#define cudaStreamNonBlocking 1
+#define cudaMemAttachGlobal 1
+#define cudaDeviceScheduleAuto 0
+#define cudaDeviceMapHost 8
+#define KSYNTH_HOST extern "C" __host__
+KSYNTH_HOST cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+KSYNTH_HOST cudaError_t cudaMalloc(void **p, size_t bytes);
+KSYNTH_HOST cudaError_t cudaMallocHost(void **p, size_t bytes);
+KSYNTH_HOST cudaError_t cudaMallocManaged(void **p, size_t bytes, unsigned flags = cudaMemAttachGlobal);
+KSYNTH_HOST cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height);
+KSYNTH_HOST cudaError_t cudaHostAlloc(void **p, size_t bytes, unsigned flags);
+KSYNTH_HOST cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned flags);
+KSYNTH_HOST cudaError_t cudaFree(void *p);
+KSYNTH_HOST cudaError_t cudaFreeHost(void *p);
+KSYNTH_HOST cudaError_t cudaMemcpy(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind);
+KSYNTH_HOST cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t bytes, cudaMemcpyKind kind,
+                                        cudaStream_t stream = 0);
+KSYNTH_HOST cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind);
+KSYNTH_HOST cudaError_t cudaMemset(void *p, int value, size_t bytes);
+KSYNTH_HOST cudaError_t cudaMemsetAsync(void *p, int value, size_t bytes, cudaStream_t stream = 0);
+KSYNTH_HOST cudaError_t cudaMemGetInfo(size_t *free, size_t *total);
+KSYNTH_HOST cudaError_t cudaMemPrefetchAsync(const void *p, size_t bytes, int device, cudaStream_t stream = 0);
+KSYNTH_HOST cudaError_t cudaDeviceSynchronize(void);
+KSYNTH_HOST cudaError_t cudaThreadSynchronize(void);
+KSYNTH_HOST cudaError_t cudaDeviceReset(void);
+KSYNTH_HOST cudaError_t cudaThreadExit(void);
+KSYNTH_HOST cudaError_t cudaSetDevice(int device);
+KSYNTH_HOST cudaError_t cudaGetDevice(int *device);
+KSYNTH_HOST cudaError_t cudaGetDeviceCount(int *count);
+KSYNTH_HOST cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
+KSYNTH_HOST cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
+KSYNTH_HOST cudaError_t cudaSetDeviceFlags(unsigned flags);
+KSYNTH_HOST cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+KSYNTH_HOST cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
+KSYNTH_HOST cudaError_t cudaDeviceSetSharedMemConfig(cudaSharedMemConfig config);
+KSYNTH_HOST cudaError_t cudaGetLastError(void);
+KSYNTH_HOST cudaError_t cudaPeekAtLastError(void);
+KSYNTH_HOST const char *cudaGetErrorString(cudaError_t error);
+KSYNTH_HOST const char *cudaGetErrorName(cudaError_t error);
+KSYNTH_HOST cudaError_t cudaEventCreate(cudaEvent_t *event);
+KSYNTH_HOST cudaError_t cudaEventCreateWithFlags(cudaEvent_t *event, unsigned flags);
+KSYNTH_HOST cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+KSYNTH_HOST cudaError_t cudaEventSynchronize(cudaEvent_t event);
+KSYNTH_HOST cudaError_t cudaEventQuery(cudaEvent_t event);
+KSYNTH_HOST cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t start, cudaEvent_t end);
+KSYNTH_HOST cudaError_t cudaEventDestroy(cudaEvent_t event);
+KSYNTH_HOST cudaError_t cudaStreamCreate(cudaStream_t *stream);
+KSYNTH_HOST cudaError_t cudaStreamCreateWithFlags(cudaStream_t *stream, unsigned flags);
+KSYNTH_HOST cudaError_t cudaStreamDestroy(cudaStream_t stream);
+KSYNTH_HOST cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+KSYNTH_HOST cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned flags = 0);
+KSYNTH_HOST cudaError_t cudaFuncSetCacheConfig(const void *func, cudaFuncCache config);
+KSYNTH_HOST cudaError_t cudaFuncSetAttribute(const void *func, cudaFuncAttribute attr, int value);
+KSYNTH_HOST cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                         cudaStream_t stream);
+KSYNTH_HOST cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                    size_t shared, cudaStream_t stream);
+KSYNTH_HOST cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, const void *func, int block,
+                                                                      size_t shared);
+KSYNTH_HOST cudaError_t cudaMemcpyToSymbol(const void *symbol, const void *src, size_t bytes, size_t offset = 0,
+                                           cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+KSYNTH_HOST cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size_t bytes, size_t offset = 0,
+                                             cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+KSYNTH_HOST cudaError_t cudaGetSymbolAddress(void **p, const void *symbol);
+KSYNTH_HOST cudaError_t cudaDriverGetVersion(int *version);
+KSYNTH_HOST cudaError_t cudaRuntimeGetVersion(int *version);
+#undef KSYNTH_HOST
+// The C++ API's typed overloads (a T** for a void**, a symbol by reference).
+template <class T> __host__ cudaError_t cudaMalloc(T **p, size_t bytes) { return cudaMalloc((void **)p, bytes); }
+template <class T> __host__ cudaError_t cudaMallocHost(T **p, size_t bytes) {
+  return cudaMallocHost((void **)p, bytes);
+}
+template <class T> __host__ cudaError_t cudaMallocManaged(T **p, size_t bytes, unsigned flags = cudaMemAttachGlobal) {
+  return cudaMallocManaged((void **)p, bytes, flags);
+}
+template <class T> __host__ cudaError_t cudaHostAlloc(T **p, size_t bytes, unsigned flags) {
+  return cudaHostAlloc((void **)p, bytes, flags);
+}
+template <class T> __host__ cudaError_t cudaMallocPitch(T **p, size_t *pitch, size_t width, size_t height) {
+  return cudaMallocPitch((void **)p, pitch, width, height);
+}
+template <class T>
+__host__ cudaError_t cudaMemcpyToSymbol(const T &symbol, const void *src, size_t bytes, size_t offset = 0,
+                                        cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  return cudaMemcpyToSymbol((const void *)&symbol, src, bytes, offset, kind);
+}
+template <class T>
+__host__ cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t bytes, size_t offset = 0,
+                                          cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  return cudaMemcpyFromSymbol(dst, (const void *)&symbol, bytes, offset, kind);
+}
+template <class T> __host__ cudaError_t cudaFuncSetCacheConfig(T *func, cudaFuncCache config) {
+  return cudaFuncSetCacheConfig((const void *)func, config);
+}
+template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value) {
+  return cudaFuncSetAttribute((const void *)func, attr, value);
+}
