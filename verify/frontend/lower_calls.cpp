@@ -90,6 +90,25 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
         return ir::mkConstInt(0, Type::i32());
       }
     }
+    // thread_block's rank and size, from the builtin variables.
+    if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call);
+        mc && fromPrelude && (name == "thread_rank" || name == "size" || name == "num_threads")) {
+      const RecordDecl *rd = mc->getObjectType().getCanonicalType()->getAsRecordDecl();
+      if (rd && rd->getNameAsString() == "thread_block") {
+        auto b = [](ir::Builtin k, int d) { return ir::mkBuiltin(k, d); };
+        Type u = Type::u32();
+        ExprPtr bxy = ir::mkBinary(Op::Mul, u, b(ir::Builtin::BlockDim, 0), b(ir::Builtin::BlockDim, 1));
+        ExprPtr r;
+        if (name == "thread_rank")
+          r = ir::mkBinary(Op::Add, u, b(ir::Builtin::ThreadIdx, 0),
+                           ir::mkBinary(Op::Add, u,
+                                        ir::mkBinary(Op::Mul, u, b(ir::Builtin::ThreadIdx, 1), b(ir::Builtin::BlockDim, 0)),
+                                        ir::mkBinary(Op::Mul, u, b(ir::Builtin::ThreadIdx, 2), bxy)));
+        else
+          r = ir::mkBinary(Op::Mul, u, bxy, b(ir::Builtin::BlockDim, 2));
+        return cast(r, rt);
+      }
+    }
     if ((name == "this_grid" || name == "this_thread_block") && call->getNumArgs() == 0)
       return ir::mkConstInt(0, Type::i32()); // a handle without state
     if (name == "curand_init" || name == "curand" || name == "curand_uniform" || name == "curand_normal")
@@ -186,6 +205,34 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       return memOp(call, name.find("memset") != std::string::npos);
     if (name == "__requires_fresh_array")
       return ir::mkConstInt(0, Type::i32()); // distinct pointer parameters never alias anyway
+    if (fromPrelude && name == "printf") {
+      // Device printf writes to the host's output, nothing the kernel can read. It reads its
+      // arguments; one that is a pointer other than a string literal (%s, %p) could read
+      // memory other threads write, which is not modelled.
+      for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+        const Expr *a = call->getArg(i)->IgnoreParenImpCasts();
+        if (isa<StringLiteral>(a))
+          continue;
+        if (a->getType()->isPointerType() || a->getType()->isArrayType()) {
+          unsupported(sl, "printf of a pointer argument (it may read memory)");
+          continue;
+        }
+        discard(call->getArg(i));
+      }
+      int t = newTemp(rt, "printf.ret");
+      auto h = emit(StmtKind::Havoc, sl);
+      h->var = t;
+      h->text = "the result of printf";
+      return ir::mkVar(t, rt);
+    }
+    // Pure intrinsics ksynth does not model: some value of their type (a function of the
+    // arguments, over-approximated as unknown), stated as an assumption like any function
+    // without a body.
+    static const std::set<std::string> kUnmodelledPure = {
+        "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__brevll", "__byte_perm",
+        "__mulhi", "__umulhi", "__sad", "__usad", "clock", "clock64"};
+    if (fromPrelude && kUnmodelledPure.count(name))
+      return callWithoutBody(call, fd, rt);
     if (name.rfind("__", 0) == 0 && fromPrelude) {
       unsupported(sl, "annotation or intrinsic '" + name + "' in this position");
       return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);

@@ -138,9 +138,8 @@ KSYNTH_DEV bool __distinct_int(int);
 KSYNTH_DEV bool __all(bool);
 KSYNTH_DEV int __other_int(int);
 
-// nvcc's implicit cuda_runtime.h includes <assert.h>, <stdio.h> and <stdlib.h>, so a .cu file
-// may use assert and printf without an #include (the stubs of those headers add nothing).
-// A device assert that fails traps: ksynth checks it as an assertion.
+// A device assert that fails traps: ksynth checks it as an assertion (the <assert.h> that
+// ksynth provides adds nothing to this).
 #ifndef assert
 #ifdef NDEBUG
 #define assert(e) ((void)0)
@@ -148,7 +147,6 @@ KSYNTH_DEV int __other_int(int);
 #define assert(e) __assert(e)
 #endif
 #endif
-extern "C" int printf(const char *, ...);
 KSYNTH_DEV bool __other_bool(bool);
 KSYNTH_DEV int __mod_pow2(int, int);
 KSYNTH_DEV bool __write_implies(const volatile void *, bool);
@@ -215,6 +213,9 @@ __device__ T tex1Dfetch(texture<T, 1, mode>, int);
 namespace cooperative_groups {
 struct thread_block {
   __device__ void sync() const;
+  __device__ unsigned thread_rank() const; // threadIdx linearised, x fastest
+  __device__ unsigned size() const;        // blockDim.x * blockDim.y * blockDim.z
+  __device__ unsigned num_threads() const;
 };
 struct grid_group {
   __device__ void sync() const;
@@ -223,6 +224,8 @@ __device__ thread_block this_thread_block();
 __device__ grid_group this_grid();
 __device__ void synchronize(const thread_block &);
 __device__ void synchronize(const grid_group &);
+__device__ void sync(const thread_block &);
+__device__ void sync(const grid_group &);
 // A tile of Size threads (a power of two up to 32): a segment of a warp.
 template <unsigned Size> struct thread_block_tile {
   __device__ void sync() const;
@@ -579,3 +582,33 @@ template <class T> __host__ cudaError_t cudaFuncSetCacheConfig(T *func, cudaFunc
 template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAttribute attr, int value) {
   return cudaFuncSetAttribute((const void *)func, attr, value);
 }
+
+// ---- What nvcc's implicit cuda_runtime.h brings into every .cu file ---------------------
+// The C library's <stdio.h>, <stdlib.h>, <string.h> and <time.h> (host code uses exit, rand,
+// malloc, EXIT_FAILURE ... without including them), and the device-side printf, malloc, free
+// and clock beside the host ones.
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+extern "C" __device__ int printf(const char *, ...);
+extern "C" __device__ void *malloc(size_t);
+extern "C" __device__ void free(void *);
+extern "C" __device__ clock_t clock(void);
+// Bit and timer intrinsics, declared so that kernels using them parse; the verifier knows
+// nothing of their results (a call without a body: the obligations that depend on one are
+// unknown, naming it).
+KSYNTH_DEV long long clock64(void);
+KSYNTH_DEV int __popc(unsigned);
+KSYNTH_DEV int __popcll(unsigned long long);
+KSYNTH_DEV int __clz(int);
+KSYNTH_DEV int __clzll(long long);
+KSYNTH_DEV int __ffs(int);
+KSYNTH_DEV int __ffsll(long long);
+KSYNTH_DEV unsigned __brev(unsigned);
+KSYNTH_DEV unsigned long long __brevll(unsigned long long);
+KSYNTH_DEV unsigned __byte_perm(unsigned, unsigned, unsigned);
+KSYNTH_DEV int __mulhi(int, int);
+KSYNTH_DEV unsigned __umulhi(unsigned, unsigned);
+KSYNTH_DEV unsigned __sad(int, int, unsigned);
+KSYNTH_DEV unsigned __usad(unsigned, unsigned, unsigned);
