@@ -7,7 +7,7 @@ and numbers replaced) and counted, biggest first. A file that does not parse cou
 classed by its first error.
 
 Usage: bench/realworld.py DIR [--ksynth build/ksynth] [-j N] [--timeout S] [--checks LIST]
-                          [--json OUT.jsonl] [--top N]
+                          [--json OUT.jsonl] [--top N] [--args 'VERIFY FLAGS']
 Prints a markdown report. The files are not part of the repository (they are other
 projects' code); a manifest (repo, path, commit per file) says where they came from."""
 import argparse
@@ -44,8 +44,8 @@ def parse_error(stderr):
     return "does not parse"
 
 
-def run(ksynth, path, checks, timeout):
-    cmd = [ksynth, "verify", path, "--json", "--checks", checks, "--timeout", str(timeout)]
+def run(ksynth, path, checks, timeout, extra):
+    cmd = [ksynth, "verify", path, "--json", "--checks", checks, "--timeout", str(timeout)] + extra
     t0 = time.monotonic()
     try:
         p = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True,
@@ -82,6 +82,8 @@ def main():
     ap.add_argument("--timeout", type=float, default=20)
     ap.add_argument("--checks", default="race,barrier,assert")
     ap.add_argument("--json")
+    ap.add_argument("--args", default="", help="more `ksynth verify` flags for every file, e.g. "
+                    "'--block ,1,1 --grid ,1,1' (1-D launches of any size)")
     ap.add_argument("--top", type=int, default=25)
     a = ap.parse_args()
     files = []
@@ -92,7 +94,7 @@ def main():
                 files.append(p)
     files.sort()
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(lambda f: run(a.ksynth, f, a.checks, a.timeout), files))
+        results = list(pool.map(lambda f: run(a.ksynth, f, a.checks, a.timeout, a.args.split()), files))
     if a.json:
         with open(a.json, "w") as f:
             for r in results:
@@ -116,8 +118,8 @@ def main():
                     classes[c] += 1
                     example.setdefault(c, os.path.relpath(r["file"], a.dir) + " " + str(k["name"]))
     nk = sum(v for k, v in verdicts.items() if k != "file not verified")
-    print("# Real-world CUDA files: %d files, %d kernels (checks: %s, --timeout %g)\n"
-          % (len(files), nk, a.checks, a.timeout))
+    print("# Real-world CUDA files: %d files, %d kernels (checks: %s, --timeout %g%s)\n"
+          % (len(files), nk, a.checks, a.timeout, (", " + a.args) if a.args else ""))
     print("| verdict | count | share of kernels |\n|---|---|---|")
     for v in ("proven", "refuted", "bounded", "unknown"):
         print("| %s | %d | %.0f%% |" % (v, verdicts[v], 100.0 * verdicts[v] / max(nk, 1)))

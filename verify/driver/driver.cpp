@@ -304,8 +304,6 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
   std::vector<size_t> selected = selectKernels(req, pr, sp, rep);
   if (selected.empty())
     return rep;
-  const std::vector<std::string> &blockText = req.blockSet ? req.block : ll.block;
-  const std::vector<std::string> &gridText = req.gridSet ? req.grid : ll.grid;
 
   // 2. Each kernel: launch, binding, safety checks, then the spec obligations.
   for (size_t idx : selected) {
@@ -327,6 +325,28 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
       }
       smt::QueryLog log(opts.dumpSmtDir); // every query of this kernel: --stats, the dumps
       opts.log = &log;
+      // The launch: --block/--grid, else the file's launch line (ksynth's or GPUVerify's),
+      // else what the host code's launches of this kernel give.
+      std::vector<std::string> blockText = req.blockSet ? req.block : ll.block;
+      std::vector<std::string> gridText = req.gridSet ? req.grid : ll.grid;
+      std::string hostNote;
+      if (const frontend::HostLaunch &hl = pr.hostLaunches[idx]; !ll.found && hl.count > 0) {
+        auto text = [](const std::vector<std::string> &v) {
+          std::string s;
+          for (const std::string &x : v)
+            s += (s.empty() ? "" : ",") + (x.empty() ? std::string("?") : x);
+          return "(" + s + ")";
+        };
+        if (!req.blockSet)
+          blockText = hl.block;
+        if (!req.gridSet)
+          gridText = hl.grid;
+        if (!req.blockSet || !req.gridSet)
+          hostNote = "launch as the host code's " + std::to_string(hl.count) + " launch(es) of it make it (line " +
+                     std::to_string(hl.line) + "): " + (req.blockSet ? "" : "block=" + text(hl.block) + " ") +
+                     (req.gridSet ? "" : "grid=" + text(hl.grid) + " ") + "(? = symbolic; give --block/--grid "
+                     "or a '// ksynth:launch' line to verify other launches)";
+      }
       if (!launchOptions(req, k, blockText, gridText, opts, rep))
         return failed(FileReport::Outcome::Usage, rep, rep.errors);
       spec::Binding binding;
@@ -362,6 +382,8 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
         run.report.assumptions.push_back("--assume " + a);
       if (std::string note = launchLineNote(ll, req.blockSet, req.gridSet); !note.empty())
         run.report.assumptions.push_back(note);
+      if (!hostNote.empty())
+        run.report.assumptions.push_back(hostNote);
       if (sp)
         addSpecObligations(run.report, *sp, req, rep.checks, binding, k, opts);
       if (!querySub.empty())

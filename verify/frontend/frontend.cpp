@@ -163,6 +163,129 @@ struct NestingScan : RecursiveASTVisitor<NestingScan> {
   SourceLocation where;
 };
 
+// The launches the host code makes: `k<<<grid, block>>>(...)`. A dimension is taken when it is
+// an integer constant expression, in a dim3 built on the spot or held in a variable that is
+// initialised once and never changed (no assignment, ++/--, address taken or non-const
+// reference to it in the function); otherwise it stays symbolic.
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+  LaunchFinder(ASTContext &ctx) : ctx_(ctx) {}
+  std::map<const FunctionDecl *, HostLaunch> launches;
+
+  bool TraverseFunctionDecl(FunctionDecl *fd) {
+    const FunctionDecl *saved = fn_;
+    fn_ = fd;
+    bool r = RecursiveASTVisitor::TraverseFunctionDecl(fd);
+    fn_ = saved;
+    return r;
+  }
+  bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr *e) {
+    const FunctionDecl *k = e->getDirectCallee();
+    const CallExpr *cfg = e->getConfig();
+    if (!k || !cfg || cfg->getNumArgs() < 2)
+      return true;
+    std::vector<std::string> grid = dims(cfg->getArg(0)), block = dims(cfg->getArg(1));
+    HostLaunch &hl = launches[k->getCanonicalDecl()];
+    if (hl.count++ == 0) {
+      hl.grid = grid;
+      hl.block = block;
+      PresumedLoc pl = ctx_.getSourceManager().getPresumedLoc(ctx_.getSourceManager().getExpansionLoc(e->getBeginLoc()));
+      hl.line = pl.isValid() ? pl.getLine() : 0;
+    } else {
+      for (int d = 0; d < 3; ++d) { // launches that differ leave the dimension symbolic
+        if (hl.grid[d] != grid[d])
+          hl.grid[d] = "";
+        if (hl.block[d] != block[d])
+          hl.block[d] = "";
+      }
+    }
+    return true;
+  }
+
+private:
+  ASTContext &ctx_;
+  const FunctionDecl *fn_ = nullptr;
+
+  std::string constant(const Expr *e) {
+    if (isa<CXXDefaultArgExpr>(e))
+      return "1";
+    Expr::EvalResult r;
+    if (!e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt().isRepresentableByInt64())
+      return std::to_string(r.Val.getInt().getExtValue());
+    return "";
+  }
+  // A dim3 argument's three dimensions.
+  std::vector<std::string> dims(const Expr *e) {
+    std::vector<std::string> out{"", "", ""};
+    e = e->IgnoreParenImpCasts();
+    while (true) {
+      if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
+        e = m->getSubExpr()->IgnoreParenImpCasts();
+      else if (const auto *b = dyn_cast<CXXBindTemporaryExpr>(e))
+        e = b->getSubExpr()->IgnoreParenImpCasts();
+      else if (const auto *f = dyn_cast<CXXFunctionalCastExpr>(e))
+        e = f->getSubExpr()->IgnoreParenImpCasts();
+      else
+        break;
+    }
+    if (const auto *ce = dyn_cast<CXXConstructExpr>(e)) {
+      if (ce->getNumArgs() == 1 && ce->getArg(0)->getType()->isRecordType()) // a copy
+        return dims(ce->getArg(0));
+      if (ce->getNumArgs() == 3 && ce->getArg(0)->getType()->isIntegerType()) {
+        for (int d = 0; d < 3; ++d)
+          out[d] = constant(ce->getArg(d));
+        return out;
+      }
+      return out;
+    }
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+      if (vd && vd->hasLocalStorage() && vd->getInit() && fn_ && fn_->getBody() && !changed(vd, fn_->getBody()))
+        return dims(vd->getInit());
+      return out;
+    }
+    if (e->getType()->isIntegerType()) // a launch by integers: the other dimensions are 1
+      return {constant(e), "1", "1"};
+    return out;
+  }
+  static bool refersTo(const Expr *e, const VarDecl *vd) {
+    e = e->IgnoreParenImpCasts();
+    while (const auto *me = dyn_cast<MemberExpr>(e))
+      e = me->getBase()->IgnoreParenImpCasts();
+    const auto *dr = dyn_cast<DeclRefExpr>(e);
+    return dr && dr->getDecl() == vd;
+  }
+  static bool changed(const VarDecl *vd, const Stmt *s) {
+    if (!s)
+      return false;
+    if (const auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp() && refersTo(bo->getLHS(), vd))
+      return true;
+    if (const auto *uo = dyn_cast<UnaryOperator>(s);
+        uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf) && refersTo(uo->getSubExpr(), vd))
+      return true;
+    if (const auto *oc = dyn_cast<CXXOperatorCallExpr>(s);
+        oc && oc->getNumArgs() >= 1 && refersTo(oc->getArg(0), vd) &&
+        (oc->isAssignmentOp() || oc->getOperator() == OO_PlusPlus || oc->getOperator() == OO_MinusMinus))
+      return true;
+    if (const auto *call = dyn_cast<CallExpr>(s); call && !isa<CUDAKernelCallExpr>(call)) {
+      const FunctionDecl *f = call->getDirectCallee();
+      for (unsigned i = 0; i < call->getNumArgs(); ++i) {
+        if (!refersTo(call->getArg(i), vd))
+          continue;
+        if (!f || i >= f->getNumParams())
+          return true; // unknown callee, or a variadic argument
+        QualType pt = f->getParamDecl(i)->getType();
+        if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified())
+          return true;
+      }
+    }
+    for (const Stmt *c : s->children())
+      if (changed(vd, c))
+        return true;
+    return false;
+  }
+};
+
 // An #include of something that is not a regular file (/dev/zero, a directory, a FIFO):
 // clang reads such a file as empty, which is no kernel's meaning. Its name, or empty.
 std::string irregularInclude(const SourceManager &sm) {
@@ -262,7 +385,11 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
   col.visit(ctx.getTranslationUnitDecl(), ctx.getSourceManager());
   res.uninstantiated = col.uninstantiated;
   std::map<const FunctionDecl *, int64_t> fnIds; // one numbering of functions per file
+  LaunchFinder launches(ctx);
+  launches.TraverseDecl(ctx.getTranslationUnitDecl());
   for (const FunctionDecl *fd : col.kernels) {
+    auto hl = launches.launches.find(fd->getCanonicalDecl());
+    res.hostLaunches.push_back(hl == launches.launches.end() ? HostLaunch{} : hl->second);
     ir::Kernel k;
     k.file = fileName;
     std::vector<Diagnostic> notes;

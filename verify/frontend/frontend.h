@@ -28,6 +28,15 @@ inline constexpr unsigned kMaxNesting = 1000;           // statements and expres
 inline constexpr size_t kMaxLiteralChars = 1000;        // one numeric literal
 inline constexpr size_t kMaxFileBytes = 32u << 20;      // a kernel file
 
+// A kernel's launches in the file's host code (`k<<<grid, block>>>(...)`): per dimension the
+// constant every launch gives, "1" where the launches leave it out of a dim3 (or pass an
+// integer), or "" where it is not one constant.
+struct HostLaunch {
+  std::vector<std::string> grid, block;
+  unsigned line = 0; // the first launch
+  unsigned count = 0;
+};
+
 struct ParseResult {
   bool parsed = false;            // false: clang reported errors (in clangOutput)
   std::string clangOutput;        // clang's own diagnostics, as clang prints them
@@ -37,6 +46,8 @@ struct ParseResult {
   // Template kernels that the file never instantiates (no explicit instantiation, no use,
   // no `kernel=NAME<ARGS>` on the launch line): not checked, and named in the error.
   std::vector<std::string> uninstantiated;
+  // Per kernel (same order): its host-code launches; count == 0 if there are none.
+  std::vector<HostLaunch> hostLaunches;
 };
 
 ParseResult parseFile(const std::string &path, const Options &opts);

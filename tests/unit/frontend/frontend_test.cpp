@@ -412,3 +412,35 @@ __global__ void k(int *a) {
   CHECK(containsGridBarrier(k.body));
   CHECK(containsBarrier(k.body));
 }
+
+TEST_CASE("host launches: the constant dimensions every launch of a kernel gives") {
+  ParseResult r = parse(R"(
+__global__ void a(float *p) {}
+__global__ void b(float *p) {}
+__global__ void c(float *p) {}
+__global__ void d(float *p) {}
+void host(int n, float *p) {
+  dim3 blk(16, 8);
+  dim3 grd((n + 15) / 16, 4);
+  a<<<grd, blk>>>(p);
+  b<<<(n + 255) / 256, 256>>>(p);
+  b<<<(n + 127) / 128, 128, 0>>>(p);
+  dim3 moved(32);
+  moved.x = 64;
+  c<<<1, moved>>>(p);
+}
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.hostLaunches.size() == 4);
+  using V = std::vector<std::string>;
+  CHECK(r.hostLaunches[0].count == 1);
+  CHECK(r.hostLaunches[0].block == V{"16", "8", "1"});
+  CHECK(r.hostLaunches[0].grid == V{"", "4", "1"});
+  CHECK(r.hostLaunches[0].line == 9);
+  CHECK(r.hostLaunches[1].count == 2); // two launches that differ in x: symbolic there
+  CHECK(r.hostLaunches[1].block == V{"", "1", "1"});
+  CHECK(r.hostLaunches[1].grid == V{"", "1", "1"});
+  CHECK(r.hostLaunches[2].block == V{"", "", ""}); // a dim3 the function changes: nothing taken
+  CHECK(r.hostLaunches[2].grid == V{"1", "1", "1"});
+  CHECK(r.hostLaunches[3].count == 0); // never launched
+}
