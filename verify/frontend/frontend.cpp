@@ -214,9 +214,11 @@ private:
       return std::to_string(r.Val.getInt().getExtValue());
     return "";
   }
-  // A dim3 argument's three dimensions.
-  std::vector<std::string> dims(const Expr *e) {
+  // A dim3 argument's three dimensions (through at most 8 variables: `dim3 b = b;` ends).
+  std::vector<std::string> dims(const Expr *e, int depth = 0) {
     std::vector<std::string> out{"", "", ""};
+    if (depth > 8)
+      return out;
     e = e->IgnoreParenImpCasts();
     while (true) {
       if (const auto *m = dyn_cast<MaterializeTemporaryExpr>(e))
@@ -230,7 +232,7 @@ private:
     }
     if (const auto *ce = dyn_cast<CXXConstructExpr>(e)) {
       if (ce->getNumArgs() == 1 && ce->getArg(0)->getType()->isRecordType()) // a copy
-        return dims(ce->getArg(0));
+        return dims(ce->getArg(0), depth + 1);
       if (ce->getNumArgs() == 3 && ce->getArg(0)->getType()->isIntegerType()) {
         for (int d = 0; d < 3; ++d)
           out[d] = constant(ce->getArg(d));
@@ -241,7 +243,7 @@ private:
     if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
       const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
       if (vd && vd->hasLocalStorage() && vd->getInit() && fn_ && fn_->getBody() && !changed(vd, fn_->getBody()))
-        return dims(vd->getInit());
+        return dims(vd->getInit(), depth + 1);
       return out;
     }
     if (e->getType()->isIntegerType()) // a launch by integers: the other dimensions are 1

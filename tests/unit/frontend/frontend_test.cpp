@@ -428,6 +428,8 @@ void host(int n, float *p) {
   dim3 moved(32);
   moved.x = 64;
   c<<<1, moved>>>(p);
+  dim3 self = self;
+  d<<<self, self>>>(p);
 }
 )");
   REQUIRE(r.parsed);
@@ -442,5 +444,6 @@ void host(int n, float *p) {
   CHECK(r.hostLaunches[1].grid == V{"", "1", "1"});
   CHECK(r.hostLaunches[2].block == V{"", "", ""}); // a dim3 the function changes: nothing taken
   CHECK(r.hostLaunches[2].grid == V{"1", "1", "1"});
-  CHECK(r.hostLaunches[3].count == 0); // never launched
+  CHECK(r.hostLaunches[3].count == 1); // a dim3 initialised with itself: nothing taken, no hang
+  CHECK(r.hostLaunches[3].block == V{"", "", ""});
 }
