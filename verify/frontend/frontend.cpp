@@ -26,6 +26,21 @@ static const char *kPreludePath = "/ksynth-prelude/ksynth_cuda.h";
 
 namespace {
 
+// The kernel file itself, or a header of the user's project it includes (where many programs
+// keep their kernels: `#include "foo_kernel.cu"`): not a system header, not ksynth's prelude.
+bool userCode(const SourceManager &sm, SourceLocation loc) {
+  SourceLocation l = sm.getExpansionLoc(loc);
+  if (sm.isInMainFile(l))
+    return true;
+  if (sm.isInSystemHeader(l))
+    return false;
+  PresumedLoc pl = sm.getPresumedLoc(l);
+  if (pl.isInvalid())
+    return false;
+  std::string f = pl.getFilename();
+  return f.rfind("/ksynth-prelude/", 0) != 0 && f != "<built-in>" && f != "<command line>";
+}
+
 struct Collector {
   std::vector<const FunctionDecl *> kernels;
   void visit(const DeclContext *dc, SourceManager &sm) {
@@ -42,8 +57,7 @@ struct Collector {
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
         // A template kernel is checked once per instance the file makes: an explicit
         // instantiation, a use, or the launch line's kernel=NAME<ARGS> (see launchInstances()).
-        if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() ||
-            !sm.isInMainFile(sm.getExpansionLoc(ft->getLocation())))
+        if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() || !userCode(sm, ft->getLocation()))
           continue;
         bool any = false;
         for (const FunctionDecl *sp : ft->specializations())
@@ -57,7 +71,7 @@ struct Collector {
       }
       if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody())
         continue;
-      if (!sm.isInMainFile(sm.getExpansionLoc(fd->getLocation())))
+      if (!userCode(sm, fd->getLocation()))
         continue;
       kernels.push_back(fd);
     }
