@@ -28,6 +28,7 @@ namespace {
 
 // The kernel file itself, or a header of the user's project it includes (where many programs
 // keep their kernels: `#include "foo_kernel.cu"`): not a system header, not ksynth's prelude.
+// A header's kernels are checked only where the file launches them (parseSource).
 bool userCode(const SourceManager &sm, SourceLocation loc) {
   SourceLocation l = sm.getExpansionLoc(loc);
   if (sm.isInMainFile(l))
@@ -403,7 +404,16 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
   std::map<const FunctionDecl *, int64_t> fnIds; // one numbering of functions per file
   LaunchFinder launches(ctx);
   launches.TraverseDecl(ctx.getTranslationUnitDecl());
-  for (const FunctionDecl *fd : col.kernels) {
+  // The file's own kernels first, then those of its project headers that its host code
+  // launches (a header's other kernels belong to the files that launch them).
+  std::vector<const FunctionDecl *> checked;
+  for (int pass = 0; pass < 2; ++pass)
+    for (const FunctionDecl *fd : col.kernels) {
+      bool own = ctx.getSourceManager().isInMainFile(ctx.getSourceManager().getExpansionLoc(fd->getLocation()));
+      if (pass == 0 ? own : !own && launches.launches.count(fd->getCanonicalDecl()))
+        checked.push_back(fd);
+    }
+  for (const FunctionDecl *fd : checked) {
     auto hl = launches.launches.find(fd->getCanonicalDecl());
     res.hostLaunches.push_back(hl == launches.launches.end() ? HostLaunch{} : hl->second);
     ir::Kernel k;
