@@ -59,6 +59,9 @@ def run(ksynth, path, checks, timeout, extra):
         j = json.loads(p.stdout)
     except ValueError:
         j = None
+    if j and j.get("timed_out") and "kernels" not in j:
+        out["file_class"] = "the whole file's --timeout passed before any verdict"
+        return out
     if p.returncode == 65 or not j or "kernels" not in j:
         out["file_class"] = parse_error(p.stderr) if p.returncode == 65 else \
             "exit %s: %s" % (p.returncode, normalise((p.stderr.strip().splitlines() or ["no output"])[-1]))
