@@ -331,20 +331,14 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
       std::vector<std::string> gridText = req.gridSet ? req.grid : ll.grid;
       std::string hostNote;
       if (const frontend::HostLaunch &hl = pr.hostLaunches[idx]; !ll.found && hl.count > 0) {
-        auto text = [](const std::vector<std::string> &v) {
-          std::string s;
-          for (const std::string &x : v)
-            s += (s.empty() ? "" : ",") + (x.empty() ? std::string("?") : x);
-          return "(" + s + ")";
-        };
         if (!req.blockSet)
           blockText = hl.block;
         if (!req.gridSet)
           gridText = hl.grid;
         if (!req.blockSet || !req.gridSet)
           hostNote = "launch as the host code's " + std::to_string(hl.count) + " launch(es) of it make it (line " +
-                     std::to_string(hl.line) + "): " + (req.blockSet ? "" : "block=" + text(hl.block) + " ") +
-                     (req.gridSet ? "" : "grid=" + text(hl.grid) + " ") + "(? = symbolic; give --block/--grid "
+                     std::to_string(hl.line) + "): " + (req.blockSet ? "" : "block=" + dimsText(hl.block) + " ") +
+                     (req.gridSet ? "" : "grid=" + dimsText(hl.grid) + " ") + "(? = symbolic; give --block/--grid "
                      "or a '// ksynth:launch' line to verify other launches)";
       }
       if (!launchOptions(req, k, blockText, gridText, opts, rep))

@@ -223,20 +223,21 @@ void addLineDefines(LaunchLine &ll, std::vector<std::string> &defines) {
   ll.defines = used;
 }
 
+std::string dimsText(const std::vector<std::string> &dims) {
+  std::string s;
+  for (const std::string &x : dims)
+    s += (s.empty() ? "" : ",") + (x.empty() ? std::string("?") : x);
+  return "(" + s + ")";
+}
+
 std::string launchLineNote(const LaunchLine &ll, bool blockSet, bool gridSet) {
   if (!ll.gpuverify || ((blockSet || ll.block.empty()) && (gridSet || ll.grid.empty()) && ll.defines.empty()))
     return "";
-  auto dims = [](const std::vector<std::string> &v) {
-    std::string s;
-    for (const std::string &x : v)
-      s += (s.empty() ? "" : ",") + x;
-    return "(" + s + ")";
-  };
   std::string note = "from the GPUVerify flag comment on line " + std::to_string(ll.line) + ":";
   if (!ll.block.empty() && !blockSet)
-    note += " block=" + dims(ll.block);
+    note += " block=" + dimsText(ll.block);
   if (!ll.grid.empty() && !gridSet)
-    note += " grid=" + dims(ll.grid);
+    note += " grid=" + dimsText(ll.grid);
   for (const std::string &d : ll.defines)
     note += " -D" + d;
   if (!ll.ignored.empty()) {

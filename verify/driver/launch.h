@@ -29,6 +29,8 @@ LaunchLine findLaunchLineIn(const std::string &text);
 // The flag line's -D definitions added to `defines`, but for names already defined there (the
 // command line's -D wins; those move to ll.ignored).
 void addLineDefines(LaunchLine &ll, std::vector<std::string> &defines);
+// "(a,b,c)" for a launch's dimensions, "?" for one left symbolic (empty).
+std::string dimsText(const std::vector<std::string> &dims);
 // What the report says about what was taken from a GPUVerify flag line ("" for nothing): the
 // block and grid unless the command line gave them, its definitions, the flags ignored.
 std::string launchLineNote(const LaunchLine &ll, bool blockSet, bool gridSet);
