@@ -10,7 +10,8 @@ namespace ksynth::cli {
 int usage(const std::string &msg, std::ostream &errs) {
   errs << "ksynth: error: " << msg << "\n"
             << "usage: ksynth verify FILE.cu [--spec SPEC.smt] [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
-            << "                     [-D NAME=VALUE] [-I DIR] [--assume EXPR] [--checks LIST]\n"
+            << "                     [-D NAME=VALUE] [-U NAME] [-I DIR] [-isystem DIR] [--cuda-path DIR|none]\n"
+            << "                     [--assume EXPR] [--checks LIST]\n"
             << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--stats] [--timeout S] [--query-timeout S]\n"
             << "       ksynth spec SPEC.smt [--print | --explain] [--json]\n"
             << "run 'ksynth help' for more\n";
@@ -58,7 +59,12 @@ void printHelp(std::ostream &out) {
             << "  --kernel NAME        check only this __global__ kernel (default: all in the file)\n"
             << "  --block X[,Y[,Z]]    block shape (also --blockDim=X or --blockDim=[X,Y]); omitted: symbolic\n"
             << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
-            << "  -D NAME[=VALUE]      define a macro      -I DIR   add an include directory\n"
+            << "  -D NAME[=VALUE]      define a macro (--define-macro)   -U NAME   undefine one (--undefine-macro)\n"
+            << "  -I DIR, -isystem DIR add an include directory (--include-path), a system one\n"
+            << "  --cuda-path DIR      the CUDA toolkit whose host-library headers (cublas_v2.h, cudnn.h, ...)\n"
+            << "                       are read; default: $CUDA_PATH, $CUDA_HOME, nvcc's, /usr/local/cuda;\n"
+            << "                       none: ksynth's own declarations. The CUDA runtime, fp16/bf16,\n"
+            << "                       cooperative groups, mma.h, curand_kernel.h and cub are always ksynth's\n"
             << "  --assume EXPR        precondition over scalar parameters and __len(p), e.g. 'n <= 4096'\n"
             << "  --checks LIST        race,barrier,bounds,overflow,assert,warp,align[,coverage,equivalence with --spec]\n"
             << "                       (default: all)\n"

@@ -37,6 +37,52 @@ std::optional<std::string> Options::attached(const std::string &prefix, bool &mi
   return std::nullopt;
 }
 
+bool preprocessorOption(Options &opt, frontend::Options &fe, std::string &err) {
+  struct Form {
+    const char *shortForm, *longForm;
+    std::vector<std::string> frontend::Options::*dest;
+    const char *what;
+  };
+  static const Form kForms[] = {
+      {"-I", "--include-path", &frontend::Options::includeDirs, "a directory"},
+      {"-isystem", nullptr, &frontend::Options::systemIncludeDirs, "a directory"},
+      {"-D", "--define-macro", &frontend::Options::defines, "NAME[=VALUE]"},
+      {"-U", "--undefine-macro", &frontend::Options::undefines, "NAME"},
+  };
+  for (const Form &f : kForms) {
+    bool missing = false;
+    std::optional<std::string> v;
+    const char *flag = f.shortForm;
+    if (f.longForm && opt.is(f.longForm)) {
+      flag = f.longForm;
+      v = opt.value(f.longForm);
+      missing = !v;
+    } else if (opt.arg().rfind("--", 0) != 0) {
+      v = opt.attached(f.shortForm, missing);
+    }
+    if (!v && !missing)
+      continue;
+    if (!v || v->empty()) {
+      err = std::string(flag) + " needs " + f.what;
+      return true;
+    }
+    (fe.*f.dest).push_back(*v);
+    return true;
+  }
+  if (opt.is("--cuda-path")) {
+    auto v = opt.value("--cuda-path");
+    if (!v || v->empty()) {
+      err = "--cuda-path needs the CUDA toolkit's folder, or none";
+    } else if (*v != "none" && frontend::findCudaToolkit(*v).includeDir.empty()) {
+      err = "--cuda-path " + *v + ": no CUDA toolkit there (no include/cuda_runtime_api.h naming a CUDART_VERSION)";
+    } else {
+      fe.cudaPath = *v;
+    }
+    return true;
+  }
+  return false;
+}
+
 std::vector<std::string> Options::assignmentsFollowing() {
   std::vector<std::string> out;
   while (i_ + 1 < args_.size() && args_[i_ + 1].find('=') != std::string::npos && args_[i_ + 1][0] != '-')

@@ -2,6 +2,8 @@
 // switches, `-DNAME`/`-D NAME`, positional arguments, and numbers read whole and range-checked.
 #pragma once
 
+#include "verify/frontend/frontend.h"
+
 #include <optional>
 #include <string>
 #include <vector>
@@ -34,6 +36,12 @@ private:
   std::vector<std::string> args_;
   size_t i_ = static_cast<size_t>(-1);
 };
+
+// The preprocessor options ksynth shares with nvcc and clang: -I DIR (--include-path),
+// -isystem DIR, -D NAME[=VALUE] (--define-macro), -U NAME (--undefine-macro), --cuda-path DIR
+// (or none). True when the current argument is one (its value consumed); `err` is set when the
+// value is missing or names no CUDA toolkit.
+bool preprocessorOption(Options &opt, frontend::Options &fe, std::string &err);
 
 // The whole of `text` as a double ("inf" and "nan" included); nullopt when it is not one.
 std::optional<double> parseDouble(const std::string &text);

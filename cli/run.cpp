@@ -183,14 +183,9 @@ std::optional<int> parseRunArgs(const std::vector<std::string> &args, RunArgs &r
         return runUsage(a + " needs X[,Y[,Z]]");
       (block ? ra.block : ra.grid) = driver::splitDims(*v);
       (block ? ra.blockSet : ra.gridSet) = true;
-    } else if (bool missing = false; auto d = opt.attached("-D", missing)) {
-      ra.fe.defines.push_back(*d);
-    } else if (missing) {
-      return runUsage("-D needs NAME[=VALUE]");
-    } else if (auto d = opt.attached("-I", missing)) {
-      ra.fe.includeDirs.push_back(*d);
-    } else if (missing) {
-      return runUsage("-I needs a directory");
+    } else if (std::string err; preprocessorOption(opt, ra.fe, err)) {
+      if (!err.empty())
+        return runUsage(err);
     } else if (a == "--json") {
       ra.json = true;
     } else if (a == "--unverified") {
@@ -536,8 +531,17 @@ std::optional<int> RunSession::compile() {
     say("compile: skipped: " + nvccWhy);
     out["compile"] = {{"ok", false}, {"note", nvccWhy}};
   } else {
-    gpu::CubinResult cr = gpu::compileCubin(nvcc, ra.file, k.name, arch, ra.fe.defines, ra.fe.includeDirs,
-                                            (work / "kernel.cubin").string());
+    // nvcc reads the file as the verifier did: the same macros and folders.
+    std::vector<std::string> pp;
+    for (const std::string &d : ra.fe.defines)
+      pp.push_back("-D" + d);
+    for (const std::string &u : ra.fe.undefines)
+      pp.push_back("-U" + u);
+    for (const std::string &i : ra.fe.includeDirs)
+      pp.push_back("-I" + i);
+    for (const std::string &i : ra.fe.systemIncludeDirs)
+      pp.insert(pp.end(), {"-isystem", i});
+    gpu::CubinResult cr = gpu::compileCubin(nvcc, ra.file, k.name, arch, pp, (work / "kernel.cubin").string());
     plan->symbol = cr.symbol;
     out["compile"] = cr.toJson();
     if (!cr.ok) {

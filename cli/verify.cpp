@@ -114,6 +114,8 @@ void printStats(const driver::FileReport &rep, std::ostream &errs) {
 
 // The report as clang-style diagnostics, one summary line per kernel and the verdict.
 int printText(const driver::FileReport &rep, std::ostream &outs) {
+  for (const std::string &n : rep.headerNotes)
+    outs << "ksynth: note: " << n << "\n";
   for (const driver::KernelResult &r : rep.kernels) {
     for (const frontend::Diagnostic &d : r.notes)
       outs << d.file << ":" << d.line << ":" << d.col << ": " << d.severity << ": " << d.message << "\n";
@@ -172,7 +174,6 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
-    bool missing = false;
     auto number = [&](const std::string &flag, double lo, double hi) {
       auto v = opt.value(flag);
       return v ? parseNumber(*v, lo, hi) : std::nullopt;
@@ -189,14 +190,9 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
         return usage(a + " needs a value", errs);
       va.grid = driver::splitDims(*v);
       va.gridSet = true;
-    } else if (auto d = opt.attached("-D", missing); d || missing) {
-      if (!d)
-        return usage("-D needs NAME[=VALUE]", errs);
-      va.fe.defines.push_back(*d);
-    } else if (auto d = opt.attached("-I", missing); d || missing) {
-      if (!d)
-        return usage("-I needs a directory", errs);
-      va.fe.includeDirs.push_back(*d);
+    } else if (std::string err; preprocessorOption(opt, va.fe, err)) {
+      if (!err.empty())
+        return usage(err, errs);
     } else if (opt.is("--kernel")) {
       auto v = opt.value("--kernel");
       if (!v)

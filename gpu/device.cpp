@@ -167,18 +167,14 @@ nlohmann::json CubinResult::toJson() const {
 }
 
 CubinResult compileCubin(const std::string &nvcc, const std::string &cuFile, const std::string &kernel,
-                         const std::string &arch, const std::vector<std::string> &defines,
-                         const std::vector<std::string> &includeDirs, const std::string &outCubin,
-                         double timeoutS) {
+                         const std::string &arch, const std::vector<std::string> &preprocessorArgs,
+                         const std::string &outCubin, double timeoutS) {
   CubinResult r;
   r.nvcc = nvcc;
   r.arch = arch;
   r.cubin = outCubin;
   std::vector<std::string> argv = {nvcc, "-cubin", "-arch=" + arch, "-O3", "--resource-usage", "-o", outCubin};
-  for (const std::string &d : defines)
-    argv.push_back("-D" + d);
-  for (const std::string &i : includeDirs)
-    argv.push_back("-I" + i);
+  argv.insert(argv.end(), preprocessorArgs.begin(), preprocessorArgs.end());
   argv.push_back(cuFile);
   util::ProcessResult pr = util::runProcess(argv, timeoutS);
   r.ms = pr.ms;

@@ -50,9 +50,8 @@ struct CubinResult {
 // nvcc -cubin -arch=ARCH -O3 --resource-usage for `cuFile` into `outCubin`; the figures are
 // ptxas's for the entry function named `kernel` (C++-mangled or not).
 CubinResult compileCubin(const std::string &nvcc, const std::string &cuFile, const std::string &kernel,
-                         const std::string &arch, const std::vector<std::string> &defines,
-                         const std::vector<std::string> &includeDirs, const std::string &outCubin,
-                         double timeoutS = 180);
+                         const std::string &arch, const std::vector<std::string> &preprocessorArgs,
+                         const std::string &outCubin, double timeoutS = 180);
 
 // The base name of a (possibly Itanium-mangled) function name: "_Z6matmulPKfS0_Pfiii" ->
 // "matmul", "vec_add" -> "vec_add".

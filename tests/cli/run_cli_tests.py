@@ -228,6 +228,50 @@ def main():
     check("launch line naming an instance that does not compile: exit 65, clang's error and the instance",
           rc == 65 and "row_sum_blok" in err and "launch line's kernel= asks for: row_sum_blok<256>" in err, err)
 
+    # Headers (README "Headers"): the host libraries' headers come from a CUDA toolkit when one is
+    # found, else from ksynth's declarations; a toolkit whose header does not parse with
+    # ksynth's CUDA headers is set aside with a note; the preprocessor flags work as nvcc's.
+    prog = os.path.join(tmp, "prog.cu")
+    open(prog, "w").write(
+        "#include <cublas_v2.h>\n#include <nccl.h>\n#include <mpi.h>\n#include <omp.h>\n"
+        "#ifndef SCALE\n#error SCALE must be defined\n#endif\n#ifdef BROKEN\n#error BROKEN must be undefined\n#endif\n"
+        "__global__ void scale(float *a, int n) {\n  __requires(__len(a) >= n);\n"
+        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n  if (i < n) a[i] *= SCALE;\n}\n"
+        "int main() {\n  cublasHandle_t h;\n  cublasCreate(&h);\n  int rank;\n  MPI_Comm_rank(MPI_COMM_WORLD, &rank);\n"
+        "  scale<<<4, 256>>>(nullptr, 1000);\n  return 0;\n}\n")
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", "none", "-DSCALE=2", "--json")
+    j = json.loads(out) if out.strip() else {}
+    check("host libraries from ksynth's declarations (--cuda-path none): proven, no toolkit named",
+          rc == 0 and j.get("headers", {}).get("cuda_toolkit") is None, out + err)
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", "none", "--define-macro", "SCALE=2", "-DBROKEN",
+                       "--undefine-macro", "BROKEN")
+    check("--define-macro and --undefine-macro: -U undefines what a -D defined (every -U applies after every -D)", rc == 0, out + err)
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", "none")
+    check("a missing -D: clang's #error, exit 65", rc == 65 and "SCALE must be defined" in err, err)
+    fake = os.path.join(tmp, "fake-cuda")
+    os.makedirs(os.path.join(fake, "include"))
+    open(os.path.join(fake, "include", "cuda_runtime_api.h"), "w").write("#define CUDART_VERSION 12080\n")
+    open(os.path.join(fake, "include", "cublas_v2.h"), "w").write("this is not C++;\n")
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", fake, "-DSCALE=2", "--json")
+    j = json.loads(out) if out.strip() else {}
+    notes = j.get("headers", {}).get("notes", [])
+    check("a toolkit header that does not parse: read again with ksynth's declarations, said in a note",
+          rc == 0 and j["headers"]["cuda_toolkit"] is None and any("did not parse" in n for n in notes), out + err)
+    open(os.path.join(fake, "include", "cublas_v2.h"), "w").write(
+        "#pragma once\ntypedef struct fake_ctx *cublasHandle_t;\nint cublasCreate(cublasHandle_t *);\n")
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", fake, "-DSCALE=2", "--json")
+    j = json.loads(out) if out.strip() else {}
+    check("the toolkit's own header is preferred where it parses (its include folder is reported)",
+          rc == 0 and (j.get("headers", {}).get("cuda_toolkit") or "").startswith(os.path.realpath(fake)), out + err)
+    rc, out, err = run(ks, "verify", prog, "--cuda-path", os.path.join(tmp, "nowhere"))
+    check("--cuda-path to a folder without a toolkit: usage error naming it", rc == 64 and "no CUDA toolkit" in err, err)
+    rc, out, err = run(ks, "verify", prog, "-I")
+    check("-I without a folder: usage error", rc == 64 and "-I needs a directory" in err, err)
+    open(os.path.join(tmp, "missing.cu"), "w").write("#include <thrust/device_vector.h>\n__global__ void k() {}\n")
+    rc, out, err = run(ks, "verify", os.path.join(tmp, "missing.cu"), "--cuda-path", "none")
+    check("a header nobody provides: exit 65 naming it and the flags that would find it",
+          rc == 65 and "'thrust/device_vector.h' was not found" in err and "--cuda-path DIR" in err, err)
+
     shutil.rmtree(tmp)
     return CHECKS.summary()
 

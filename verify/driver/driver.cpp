@@ -170,9 +170,10 @@ std::string missingHeaderNotes(const std::string &clangOutput) {
     p += 16;
     if (header.empty() || !seen.insert(header).second)
       continue;
-    notes += "ksynth: note: '" + header + "' was not found: give the folder that holds it with -I DIR, as to nvcc "
-             "(ksynth provides the CUDA runtime's headers, cuda_fp16.h, cuda_bf16.h, cooperative_groups.h, mma.h "
-             "and curand_kernel.h itself)\n";
+    notes += "ksynth: note: '" + header + "' was not found: give the folder that holds it with -I DIR, as to nvcc, "
+             "or the CUDA toolkit's with --cuda-path DIR (ksynth provides the CUDA runtime's headers, cuda_fp16.h, "
+             "cuda_bf16.h, cuda_fp8.h, cooperative_groups.h, mma.h, curand_kernel.h and cub/cub.cuh itself, and "
+             "declarations of cuBLAS, cuBLASLt, cuDNN, cuFFT, cuRAND, NCCL, MPI, NVTX and OpenMP for host code)\n";
   }
   return notes;
 }
@@ -294,6 +295,8 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
   frontend::Options fe = req.fe;
   addLineDefines(ll, fe.defines); // a GPUVerify flag line's -D, as GPUVerify would parse it
   frontend::ParseResult pr = frontend::parseFile(req.file, fe);
+  rep.cudaToolkit = pr.toolkitInclude;
+  rep.headerNotes = pr.headerNotes;
   if (!pr.parsed) {
     rep.outcome = FileReport::Outcome::Malformed;
     rep.errors = pr.clangOutput + "ksynth: error: '" + req.file + "' does not parse\n" + missingHeaderNotes(pr.clangOutput);

@@ -151,6 +151,8 @@ json FileReport::toJson() const {
               {"time_ms", ms}};
   if (!specFile.empty())
     out["spec"] = {{"file", specFile}, {"name", specName}};
+  out["headers"] = {{"cuda_toolkit", cudaToolkit.empty() ? json(nullptr) : json(cudaToolkit)},
+                    {"notes", headerNotes}};
   if (withStats)
     out["stats"] = queryStats(kernels);
   return out;
@@ -172,6 +174,12 @@ FileReport FileReport::fromJson(const json &j) {
   r.verdict = statusFromName(j.at("verdict").get<std::string>());
   r.checks = j.at("checks").get<std::set<std::string>>();
   r.ms = j.at("time_ms").get<double>();
+  if (j.contains("headers")) {
+    const json &h = j.at("headers");
+    if (h.contains("cuda_toolkit") && h.at("cuda_toolkit").is_string())
+      r.cudaToolkit = h.at("cuda_toolkit").get<std::string>();
+    r.headerNotes = h.value("notes", std::vector<std::string>{});
+  }
   if (j.contains("spec")) {
     r.specFile = j.at("spec").at("file").get<std::string>();
     r.specName = j.at("spec").at("name").get<std::string>();

@@ -45,6 +45,10 @@ struct FileReport {
   std::string solver;           // Z3's version
   std::string version;          // ksynth's
   std::vector<KernelResult> kernels;
+  // The headers the file was read with: the CUDA toolkit's include folder whose host-library
+  // headers came first (empty: ksynth's declarations alone), and notes where that changed.
+  std::string cudaToolkit;
+  std::vector<std::string> headerNotes;
   check::Status verdict = check::Status::Unknown; // Verified: over all kernels
   double ms = 0;
 

@@ -9,8 +9,11 @@
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <map>
+#include <mutex>
 #include <fstream>
 #include <sstream>
 
@@ -23,6 +26,75 @@ static const char *kPrelude =
 const char *preludeText() { return kPrelude; }
 
 static const char *kPreludePath = "/ksynth-prelude/ksynth_cuda.h";
+
+// ksynth's own headers (verify/frontend/prelude/include/ and hostlibs/), by virtual path.
+static const std::pair<const char *, const char *> kHeaders[] = {
+#include "prelude_headers.inc"
+};
+
+static std::string readFile(const std::string &path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+static CudaToolkit lookForToolkit(const std::string &cudaPath);
+
+CudaToolkit findCudaToolkit(const std::string &cudaPath) {
+  // Looked for once per process and --cuda-path (a synthesis loop parses many files).
+  static std::mutex mu;
+  static std::map<std::string, CudaToolkit> found;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = found.find(cudaPath);
+  if (it == found.end())
+    it = found.emplace(cudaPath, lookForToolkit(cudaPath)).first;
+  return it->second;
+}
+
+static CudaToolkit lookForToolkit(const std::string &cudaPath) {
+  CudaToolkit tk;
+  if (cudaPath == "none")
+    return tk;
+  std::vector<std::string> candidates;
+  if (!cudaPath.empty()) {
+    candidates.push_back(cudaPath);
+  } else {
+    for (const char *var : {"CUDA_PATH", "CUDA_HOME"})
+      if (const char *v = std::getenv(var); v && *v)
+        candidates.push_back(v);
+    if (const char *path = std::getenv("PATH")) {
+      std::stringstream ss(path);
+      for (std::string dir; std::getline(ss, dir, ':');) {
+        std::error_code ec;
+        std::filesystem::path nvcc = std::filesystem::path(dir.empty() ? "." : dir) / "nvcc";
+        if (std::filesystem::is_regular_file(nvcc, ec)) {
+          auto real = std::filesystem::canonical(nvcc, ec);
+          if (!ec)
+            candidates.push_back(real.parent_path().parent_path().string());
+          break;
+        }
+      }
+    }
+    candidates.push_back("/usr/local/cuda");
+  }
+  for (const std::string &c : candidates) {
+    std::error_code ec;
+    std::filesystem::path inc = std::filesystem::path(c) / "include";
+    std::string api = readFile((inc / "cuda_runtime_api.h").string());
+    size_t p = api.find("#define CUDART_VERSION");
+    if (p == std::string::npos)
+      continue;
+    long v = std::strtol(api.c_str() + p + 22, nullptr, 10);
+    if (v <= 0)
+      continue;
+    auto canon = std::filesystem::canonical(inc, ec);
+    tk.includeDir = ec ? inc.string() : canon.string();
+    tk.version = static_cast<int>(v);
+    return tk;
+  }
+  return tk;
+}
 
 namespace {
 
@@ -39,7 +111,8 @@ bool userCode(const SourceManager &sm, SourceLocation loc) {
   if (pl.isInvalid())
     return false;
   std::string f = pl.getFilename();
-  return f.rfind("/ksynth-prelude/", 0) != 0 && f != "<built-in>" && f != "<command line>";
+  return f.rfind("/ksynth-prelude/", 0) != 0 && f.rfind("/ksynth-hostlibs/", 0) != 0 && f != "<built-in>" &&
+         f != "<command line>";
 }
 
 struct Collector {
@@ -329,52 +402,68 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
                       std::to_string(kMaxLiteralChars) + " characters (ksynth's limit)\n";
     return res;
   }
-  std::vector<std::string> args = {
-      "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
-      "--cuda-gpu-arch=sm_80", "-std=c++17", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
-      "-Wno-unknown-cuda-version", "-Wno-everything", "-ferror-limit=50",
-      "-I/ksynth-prelude", "-include", kPreludePath, "-D__KSYNTH__=1",
-      // GPUVerify kernels include these; the prelude stands in for them.
-  };
-  for (const std::string &d : opts.defines)
-    args.push_back("-D" + d);
-  for (const std::string &i : opts.includeDirs)
-    args.push_back("-I" + i);
-  tooling::FileContentMappings files = {
-      {kPreludePath, kPrelude},
-      {"/ksynth-prelude/cuda.h", "#pragma once\n"},
-      {"/ksynth-prelude/cuda_runtime.h", "#pragma once\n"},
-      {"/ksynth-prelude/cuda_runtime_api.h", "#pragma once\n"},
-      {"/ksynth-prelude/device_launch_parameters.h", "#pragma once\n"},
-      {"/ksynth-prelude/cuda_fp16.h", "#pragma once\ntypedef __half half;\ntypedef __half2 half2;\n"},
-      {"/ksynth-prelude/cuda_bf16.h",
-       "#pragma once\ntypedef __nv_bfloat16 nv_bfloat16;\ntypedef __nv_bfloat162 nv_bfloat162;\n"},
-      {"/ksynth-prelude/vector_types.h", "#pragma once\n"},
-      {"/ksynth-prelude/vector_functions.h", "#pragma once\n"},
-      {"/ksynth-prelude/cooperative_groups.h", "#pragma once\n"},
-      {"/ksynth-prelude/mma.h", "#pragma once\n#include <cuda_fp16.h>\n"},
-      {"/ksynth-prelude/cooperative_groups/reduce.h", "#pragma once\n"},
-      {"/ksynth-prelude/curand.h", "#pragma once\n"},
-      {"/ksynth-prelude/curand_kernel.h", "#pragma once\n"},
-      {"/ksynth-prelude/device_functions.h", "#pragma once\n"},
-      {"/ksynth-prelude/sm_20_atomic_functions.h", "#pragma once\n"},
-      {"/ksynth-prelude/assert.h", "#pragma once\n"},
-  };
+  CudaToolkit tk = findCudaToolkit(opts.cudaPath);
+  // One clang run over the file: the toolkit's host-library headers before ksynth's own
+  // declarations of them, or ksynth's alone.
   std::string source = code;
   std::vector<std::string> instances = launchInstances(code);
   for (size_t i = 0; i < instances.size(); ++i)
     source += "\n[[maybe_unused]] static auto *const __ksynth_instance_" + std::to_string(i) + " = &" +
               instances[i] + ";";
+  auto build = [&](bool withToolkit, std::string &diagText) {
+    std::vector<std::string> args = {
+        "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
+        "--cuda-gpu-arch=sm_80", "-std=c++17", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
+        "-Wno-unknown-cuda-version", "-Wno-everything", "-ferror-limit=50",
+        "-I/ksynth-prelude", "-include", kPreludePath, "-D__KSYNTH__=1",
+    };
+    if (withToolkit)
+      args.push_back("-DCUDART_VERSION=" + std::to_string(tk.version));
+    for (const std::string &d : opts.defines)
+      args.push_back("-D" + d);
+    for (const std::string &u : opts.undefines)
+      args.push_back("-U" + u);
+    for (const std::string &i : opts.includeDirs)
+      args.push_back("-I" + i);
+    for (const std::string &i : opts.systemIncludeDirs)
+      args.push_back("-isystem" + i);
+    if (withToolkit)
+      args.push_back("-idirafter" + tk.includeDir);
+    args.push_back("-idirafter/ksynth-hostlibs");
+    tooling::FileContentMappings files = {{kPreludePath, kPrelude}};
+    for (const auto &[path, text] : kHeaders)
+      files.emplace_back(path, text);
+    llvm::raw_string_ostream diagStream(diagText);
+    auto diagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
+    TextDiagnosticPrinter printer(diagStream, diagOpts.get());
+    std::unique_ptr<ASTUnit> unit = tooling::buildASTFromCodeWithArgs(
+        source, args, fileName, "ksynth", std::make_shared<PCHContainerOperations>(),
+        tooling::getClangStripDependencyFileAdjuster(), files, &printer);
+    diagStream.flush();
+    return unit;
+  };
   std::string diagText;
-  llvm::raw_string_ostream diagStream(diagText);
-  auto diagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
-  TextDiagnosticPrinter printer(diagStream, diagOpts.get());
-  std::unique_ptr<ASTUnit> ast = tooling::buildASTFromCodeWithArgs(
-      source, args, fileName, "ksynth", std::make_shared<PCHContainerOperations>(),
-      tooling::getClangStripDependencyFileAdjuster(), files, &printer);
-  diagStream.flush();
+  std::unique_ptr<ASTUnit> ast = build(!tk.includeDir.empty(), diagText);
+  bool failed = !ast || ast->getDiagnostics().hasErrorOccurred();
+  if (failed && !tk.includeDir.empty() && diagText.find(tk.includeDir + "/") != std::string::npos) {
+    // A toolkit header that does not parse with ksynth's CUDA headers (another toolkit
+    // version's): read the file again with ksynth's own declarations of the host libraries.
+    std::string again;
+    std::unique_ptr<ASTUnit> second = build(false, again);
+    if (second && !second->getDiagnostics().hasErrorOccurred()) {
+      ast = std::move(second);
+      diagText = "";
+      failed = false;
+      res.headerNotes.push_back("the CUDA toolkit's headers in " + tk.includeDir +
+                                " did not parse with ksynth's; read with ksynth's own declarations instead");
+    } else {
+      diagText = again;
+    }
+  } else if (!failed && !tk.includeDir.empty()) {
+    res.toolkitInclude = tk.includeDir;
+  }
   res.clangOutput = diagText;
-  if (!ast || ast->getDiagnostics().hasErrorOccurred()) {
+  if (failed) {
     res.parsed = false;
     if (!instances.empty() && diagText.find("__ksynth_instance_") != std::string::npos)
       res.clangOutput += "ksynth: note: the errors after the file's last line are in the instances that its "

@@ -19,8 +19,25 @@ struct Diagnostic {
 
 struct Options {
   std::vector<std::string> defines;     // NAME or NAME=VALUE
+  std::vector<std::string> undefines;   // NAME
   std::vector<std::string> includeDirs;
+  std::vector<std::string> systemIncludeDirs;
+  // The CUDA toolkit whose host-library headers (cublas_v2.h, cudnn.h, ...) are read before
+  // ksynth's own declarations of them: a folder with include/, "none" for ksynth's alone, or
+  // empty to look for one (DESIGN.md, "Headers").
+  std::string cudaPath;
 };
+
+// A CUDA toolkit found for the file's host-library headers: its include folder (empty: none)
+// and its CUDART_VERSION.
+struct CudaToolkit {
+  std::string includeDir;
+  int version = 0;
+};
+// `cudaPath` as Options::cudaPath. Looked for: $CUDA_PATH, $CUDA_HOME, the toolkit of the
+// nvcc on PATH, /usr/local/cuda; a folder counts when include/cuda_runtime_api.h names a
+// CUDART_VERSION.
+CudaToolkit findCudaToolkit(const std::string &cudaPath);
 
 // Limits on what the frontend reads (DESIGN.md, "Limits"); past them the file is malformed
 // (exit 65) with an error that names the limit and the line.
@@ -40,6 +57,8 @@ struct HostLaunch {
 struct ParseResult {
   bool parsed = false;            // false: clang reported errors (in clangOutput)
   std::string clangOutput;        // clang's own diagnostics, as clang prints them
+  std::string toolkitInclude;     // the CUDA toolkit's include folder the parse used, or empty
+  std::vector<std::string> headerNotes; // how the headers were read, where it is not the usual way
   std::vector<ir::Kernel> kernels;
   // Per kernel (same order): constructs that could not be modelled, ignored annotations.
   std::vector<std::vector<Diagnostic>> notes;

@@ -13,6 +13,17 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
   std::string name = fd->getNameAsString();
   if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(call, l, r))
     return rvalue(call);
+  // CUB's collectives are declared (so that files using them parse), not modelled.
+  if (const auto *ns = dyn_cast<NamespaceDecl>(fd->getDeclContext()->getEnclosingNamespaceContext());
+      ns && ns->getName() == "cub" && !sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()))) {
+    std::string owner;
+    if (const auto *rd = dyn_cast<CXXRecordDecl>(fd->getDeclContext()))
+      owner = rd->getNameAsString() + "::";
+    unsupported(sl, "CUB's 'cub::" + owner + name + "' in '" + text(call->getSourceRange()) +
+                        "' (ksynth does not model CUB's collectives; a shuffle or cg::reduce reduction is verified)");
+    Type rt = call->getType()->isVoidType() || isRecord(call->getType()) ? Type::i32() : typeOr(call->getType(), sl);
+    return rt.isFloat() ? ir::mkConstFloat(0, rt) : ir::mkConstInt(0, rt);
+  }
   std::optional<AggLV> thisObj;
   if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call)) {
     const CXXMethodDecl *md = mc->getMethodDecl();
@@ -144,6 +155,14 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       s->text = text(call->getSourceRange());
       return ir::mkConstInt(0, Type::i32());
     }
+    if (name == "__trap" || name == "__brkpt") {
+      // Reaching it aborts the launch with an error: an assertion that fails wherever it is
+      // reached (the assert check decides whether it can be).
+      auto s = emit(StmtKind::Assert, sl);
+      s->cond = ir::mkConstBool(false);
+      s->text = text(call->getSourceRange());
+      return ir::mkConstInt(0, Type::i32());
+    }
     if (name == "__invariant" || name == "__global_invariant") {
       note(sl, "note", "loop invariant '" + text(call->getSourceRange()) +
                            "' ignored: ksynth summarises loops itself and does not rely on it");
@@ -230,7 +249,9 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
     // without a body.
     static const std::set<std::string> kUnmodelledPure = {
         "__popc", "__popcll", "__clz", "__clzll", "__ffs", "__ffsll", "__brev", "__brevll", "__byte_perm",
-        "__mulhi", "__umulhi", "__sad", "__usad", "clock", "clock64"};
+        "__mulhi", "__umulhi", "__sad", "__usad", "clock", "clock64", "__float_as_uint", "__float_as_int",
+        "__uint_as_float", "__int_as_float", "__double_as_longlong", "__longlong_as_double", "__nanosleep",
+        "__ushort_as_half", "__half_as_ushort", "__ushort_as_bfloat16", "__bfloat16_as_ushort"};
     if (fromPrelude && kUnmodelledPure.count(name))
       return callWithoutBody(call, fd, rt);
     if (name.rfind("__", 0) == 0 && fromPrelude) {
@@ -297,7 +318,11 @@ ExprPtr Lowerer::atomic(const CallExpr *call, const std::string &name, Type rt) 
   auto it = ops.find(name);
   if (it == ops.end() || call->getNumArgs() < 2) {
     unsupported(sl, "atomic '" + name + "'");
-    return ir::mkConstInt(0, rt);
+    return ir::mkConstInt(0, rt.kind == ir::TypeKind::Void ? Type::i32() : rt);
+  }
+  if (isRecord(call->getArg(1)->getType())) {
+    unsupported(sl, "atomic '" + name + "' on a vector type ('" + call->getArg(1)->getType().getAsString() + "')");
+    return ir::mkConstInt(0, Type::i32());
   }
   // The operands are lowered (their loads emitted) before the atomic statement itself.
   ExprPtr p = rvalue(call->getArg(0));

@@ -21,7 +21,21 @@ std::optional<int64_t> Lowerer::constInt(const Expr *e) {
   return r.Val.getInt().getExtValue();
 }
 
+// An expression's value. Where part of it is unsupported, the stand-in the lowering left may
+// not have the expression's type; it is replaced by a zero of that type, so that the IR stays
+// well typed (the kernel is unknown anyway, through its Unsupported statement).
 ExprPtr Lowerer::rvalue(const Expr *e) {
+  size_t before = unsupportedCount_;
+  ExprPtr r = rvalueOf(e);
+  if (unsupportedCount_ == before || !r || e->getType()->isVoidType() || isRecord(e->getType()))
+    return r;
+  std::optional<Type> want = scalarType(e->getType());
+  if (!want || (r->type.kind == want->kind && r->type.bits == want->bits))
+    return r;
+  return want->kind == ir::TypeKind::Float ? ir::mkConstFloat(0, *want) : ir::mkConstInt(0, *want);
+}
+
+ExprPtr Lowerer::rvalueOf(const Expr *e) {
   e = e->IgnoreParens();
   SourceLocation sl = e->getExprLoc();
   if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(e, l, r)) {

@@ -241,6 +241,7 @@ void Lowerer::note(SourceLocation l, const std::string &sev, const std::string &
 
 void Lowerer::unsupported(SourceLocation l, const std::string &what) {
   note(l, "error", "unsupported: " + what);
+  ++unsupportedCount_;
   auto s = std::make_shared<ir::Stmt>();
   s->kind = StmtKind::Unsupported;
   s->loc = loc(l);

@@ -310,6 +310,12 @@ ExprPtr Lowerer::tileCall(const CallExpr *call, const std::string &name, Type rt
     return cast(rank, rt);
   if (name == "meta_group_rank")
     return cast(bin(Op::Div, linearTid(), i64c(size)), rt);
+  if (name == "meta_group_size") { // the tiles of the block: its threads / size, rounded up
+    ExprPtr threads = i64c(1);
+    for (int d = 0; d < 3; ++d)
+      threads = bin(Op::Mul, threads, ir::mkCast(Type::i64(), ir::mkBuiltin(ir::Builtin::BlockDim, d)));
+    return cast(bin(Op::Div, bin(Op::Add, threads, i64c(size - 1)), i64c(size)), rt);
+  }
   if (name == "size" || name == "num_threads")
     return ir::mkConstInt(size, rt);
   static const std::map<std::string, std::string> shuffles = {

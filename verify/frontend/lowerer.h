@@ -153,6 +153,7 @@ private:
   std::string text(SourceRange r);
   void note(SourceLocation l, const std::string &sev, const std::string &msg);
   void unsupported(SourceLocation l, const std::string &what);
+  size_t unsupportedCount_ = 0; // how many unsupported() calls so far
   // Binds reference `d` of type `refType` to `init` in `frame` (C++ binds once: the referent's
   // indexes are evaluated now); false, with the reason recorded as unsupported, if it cannot.
   bool bindReference(const ValueDecl *d, QualType refType, const Expr *init, FnFrame &frame,
@@ -227,6 +228,7 @@ private:
   ExprPtr cast(ExprPtr e, Type to, Loc l = {});
   std::optional<int64_t> constInt(const Expr *e);
   ExprPtr rvalue(const Expr *e);
+  ExprPtr rvalueOf(const Expr *e); // rvalue() without its check of the result's type
   ExprPtr indexValue(const Expr *e);
   bool containsBuiltinOrCall(const Expr *e);
   ExprPtr builtinVar(const PseudoObjectExpr *po);

@@ -61,6 +61,7 @@ driver::FileReport sample() {
   k.notes = {{"k.cu", 3, 1, "warning", "ignored annotation"}};
   k.ms = 11;
   r.kernels = {k};
+  r.cudaToolkit = "/usr/local/cuda-12.4/include";
   return r;
 }
 

@@ -15,6 +15,43 @@
 #define __align__(n) __attribute__((aligned(n)))
 #include "__clang_cuda_builtin_vars.h"
 
+// The toolkit version ksynth reads the file as: the CUDA toolkit's own where one is found
+// (ksynth passes -DCUDART_VERSION=... from its cuda_runtime_api.h), else 12.4.
+#ifndef CUDART_VERSION
+#define CUDART_VERSION 12040
+#endif
+#define __CUDACC_VER_MAJOR__ (CUDART_VERSION / 1000)
+#define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
+#define __CUDACC_VER_BUILD__ 0
+#define __CUDA_API_VERSION CUDART_VERSION
+
+// The toolkit's headers that this prelude stands in for, marked as already included: a host
+// library's header read from the toolkit (cublas_api.h, cudnn.h, ...) includes them and must get
+// these definitions, not the toolkit's (which clang 19 cannot parse). And the macros of the
+// toolkit's host_defines.h that such headers use.
+#define __VECTOR_TYPES_H__
+#define __VECTOR_FUNCTIONS_H__
+#define __DRIVER_TYPES_H__
+#define __SURFACE_TYPES_H__
+#define __TEXTURE_TYPES_H__
+#define __HOST_DEFINES_H__
+#define __CUDA_FP16_H__
+#define __CUDA_BF16_H__
+#define __CUDA_RUNTIME_API_H__
+#define __CUDA_RUNTIME_H__
+#define __CUDA_DEVICE_RUNTIME_API_H__
+#define __DEVICE_LAUNCH_PARAMETERS_H__
+#define __BUILTIN_TYPES_H__
+#define CUDARTAPI
+#define CUDARTAPI_CDECL
+#define CUDART_CB
+#define __dv(v) = v
+#define __device_builtin__
+#define __cudart_builtin__
+#define __device_builtin_texture_type__
+#define __device_builtin_surface_type__
+#define CUDART_DEVICE __device__
+
 typedef __SIZE_TYPE__ size_t;
 #define KSYNTH_DEV extern "C++" __device__
 
@@ -76,18 +113,33 @@ KSYNTH_DEV unsigned atomicCAS(unsigned *, unsigned, unsigned);
 KSYNTH_DEV unsigned long long atomicCAS(unsigned long long *, unsigned long long,
                                         unsigned long long);
 
+// min and max, host and device, with CUDA's overloads (mixed signedness converts both to
+// the unsigned type; a float and a double to double).
+#define KSYNTH_MINMAX(R, A, B)                                                               \
+  extern "C++" __host__ __device__ R min(A, B);                                              \
+  extern "C++" __host__ __device__ R max(A, B);
+KSYNTH_MINMAX(int, int, int)
+KSYNTH_MINMAX(unsigned, unsigned, unsigned)
+KSYNTH_MINMAX(unsigned, int, unsigned)
+KSYNTH_MINMAX(unsigned, unsigned, int)
+KSYNTH_MINMAX(long, long, long)
+KSYNTH_MINMAX(unsigned long, unsigned long, unsigned long)
+KSYNTH_MINMAX(unsigned long, long, unsigned long)
+KSYNTH_MINMAX(unsigned long, unsigned long, long)
+KSYNTH_MINMAX(long long, long long, long long)
+KSYNTH_MINMAX(unsigned long long, unsigned long long, unsigned long long)
+KSYNTH_MINMAX(unsigned long long, long long, unsigned long long)
+KSYNTH_MINMAX(unsigned long long, unsigned long long, long long)
+KSYNTH_MINMAX(float, float, float)
+KSYNTH_MINMAX(double, double, double)
+KSYNTH_MINMAX(double, float, double)
+KSYNTH_MINMAX(double, double, float)
+#undef KSYNTH_MINMAX
+
 // Integer helpers.
-KSYNTH_DEV int min(int, int);
-KSYNTH_DEV unsigned min(unsigned, unsigned);
-KSYNTH_DEV long long min(long long, long long);
-KSYNTH_DEV int max(int, int);
-KSYNTH_DEV unsigned max(unsigned, unsigned);
-KSYNTH_DEV long long max(long long, long long);
 KSYNTH_DEV int abs(int);
 KSYNTH_DEV int __mul24(int, int);
 KSYNTH_DEV unsigned __umul24(unsigned, unsigned);
-KSYNTH_DEV float min(float, float);
-KSYNTH_DEV float max(float, float);
 
 // Math (float and double spellings, fast-math intrinsics).
 #define KSYNTH_MATH1(n)                                                                      \
@@ -109,6 +161,9 @@ KSYNTH_MATH2(pow) KSYNTH_MATH2(fmin) KSYNTH_MATH2(fmax) KSYNTH_MATH2(fmod) KSYNT
 KSYNTH_MATH2(fdivide)
 #undef KSYNTH_MATH1
 #undef KSYNTH_MATH2
+// CUDA's math library has host versions of the functions C's lacks (a CPU reference uses them).
+extern "C++" __host__ float rsqrtf(float);
+extern "C++" __host__ double rsqrt(double);
 KSYNTH_DEV float fmaf(float, float, float);
 KSYNTH_DEV double fma(double, double, double);
 KSYNTH_DEV float __fmaf_rn(float, float, float);
@@ -128,6 +183,8 @@ KSYNTH_DEV void __requires(bool);
 KSYNTH_DEV void __ensures(bool);
 KSYNTH_DEV void __assume(bool);
 extern "C++" __host__ __device__ void __assert(bool); // also behind assert() in host code
+KSYNTH_DEV void __trap(void);  // aborts the launch: checked as an assertion that fails
+KSYNTH_DEV void __brkpt(void);
 KSYNTH_DEV bool __invariant(bool);
 KSYNTH_DEV bool __global_invariant(bool);
 KSYNTH_DEV bool __implies(bool, bool);
@@ -231,6 +288,7 @@ template <unsigned Size> struct thread_block_tile {
   __device__ void sync() const;
   __device__ unsigned long long thread_rank() const;
   __device__ unsigned long long meta_group_rank() const;
+  __device__ unsigned long long meta_group_size() const;
   __device__ unsigned long long size() const;
   __device__ unsigned long long num_threads() const;
   template <class T> __device__ T shfl(T var, int srcRank) const;
@@ -313,6 +371,16 @@ typedef __bf16 __nv_bfloat16;
 struct __align__(4) __half2 { __half x, y; };
 struct __align__(4) __nv_bfloat162 { __nv_bfloat16 x, y; };
 // (`half`, `half2`, `nv_bfloat16`: from cuda_fp16.h and cuda_bf16.h, where included.)
+// Atomics on half types (the pair forms are refused by the frontend, naming them) and the
+// bit reinterpretations (unmodelled: their result is some value).
+KSYNTH_DEV __half atomicAdd(__half *, __half);
+KSYNTH_DEV __nv_bfloat16 atomicAdd(__nv_bfloat16 *, __nv_bfloat16);
+KSYNTH_DEV __half2 atomicAdd(__half2 *, __half2);
+KSYNTH_DEV __nv_bfloat162 atomicAdd(__nv_bfloat162 *, __nv_bfloat162);
+KSYNTH_DEV __half __ushort_as_half(unsigned short);
+KSYNTH_DEV unsigned short __half_as_ushort(__half);
+KSYNTH_DEV __nv_bfloat16 __ushort_as_bfloat16(unsigned short);
+KSYNTH_DEV unsigned short __bfloat16_as_ushort(__nv_bfloat16);
 
 KSYNTH_INL __half __float2half(float f) { return (__half)f; }
 KSYNTH_INL __half __float2half_rn(float f) { return (__half)f; }
@@ -458,9 +526,22 @@ enum cudaMemcpyKind {
 enum cudaFuncCache { cudaFuncCachePreferNone, cudaFuncCachePreferShared, cudaFuncCachePreferL1, cudaFuncCachePreferEqual };
 enum cudaSharedMemConfig { cudaSharedMemBankSizeDefault, cudaSharedMemBankSizeFourByte, cudaSharedMemBankSizeEightByte };
 enum cudaLimit { cudaLimitStackSize, cudaLimitPrintfFifoSize, cudaLimitMallocHeapSize };
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3,
+  cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
+  cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
+  cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
+  cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
+  cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+  cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
 typedef struct CUstream_st *cudaStream_t;
 typedef struct CUevent_st *cudaEvent_t;
+typedef struct CUgraph_st *cudaGraph_t;
+typedef struct CUgraphExec_st *cudaGraphExec_t;
+typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef struct cudaArray *cudaArray_t;
 struct cudaDeviceProp {
   char name[256];
@@ -515,7 +596,7 @@ KSYNTH_HOST cudaError_t cudaSetDevice(int device);
 KSYNTH_HOST cudaError_t cudaGetDevice(int *device);
 KSYNTH_HOST cudaError_t cudaGetDeviceCount(int *count);
 KSYNTH_HOST cudaError_t cudaGetDeviceProperties(cudaDeviceProp *prop, int device);
-KSYNTH_HOST cudaError_t cudaDeviceGetAttribute(int *value, int attr, int device);
+KSYNTH_HOST cudaError_t cudaDeviceGetAttribute(int *value, cudaDeviceAttr attr, int device);
 KSYNTH_HOST cudaError_t cudaSetDeviceFlags(unsigned flags);
 KSYNTH_HOST cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
 KSYNTH_HOST cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache config);
@@ -591,6 +672,7 @@ template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAt
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <utility> // the runtime's C++ launch helpers bring in std::forward, std::move
 extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ void *malloc(size_t);
 extern "C" __device__ void free(void *);
@@ -612,3 +694,10 @@ KSYNTH_DEV int __mulhi(int, int);
 KSYNTH_DEV unsigned __umulhi(unsigned, unsigned);
 KSYNTH_DEV unsigned __sad(int, int, unsigned);
 KSYNTH_DEV unsigned __usad(unsigned, unsigned, unsigned);
+KSYNTH_DEV unsigned __float_as_uint(float);
+KSYNTH_DEV int __float_as_int(float);
+KSYNTH_DEV float __uint_as_float(unsigned);
+KSYNTH_DEV float __int_as_float(int);
+KSYNTH_DEV long long __double_as_longlong(double);
+KSYNTH_DEV double __longlong_as_double(long long);
+KSYNTH_DEV void __nanosleep(unsigned); // no effect on memory

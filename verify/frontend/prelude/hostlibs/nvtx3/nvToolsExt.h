@@ -1,0 +1,3 @@
+// ksynth: see ../nvToolsExt.h.
+#pragma once
+#include <nvToolsExt.h>

@@ -1,0 +1,2 @@
+// ksynth: everything this header declares is in the prelude (ksynth_cuda.h), included first.
+#pragma once
