@@ -50,7 +50,7 @@ bool parseChecks(const std::string &s, std::set<std::string> &out, std::string &
 std::string locText(const std::string &file, ir::Loc l) {
   if (!l.valid())
     return file + ":";
-  return file + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ":";
+  return (l.file.empty() ? file : l.file) + ":" + std::to_string(l.line) + ":" + std::to_string(l.col) + ":";
 }
 
 void writeSarif(const std::string &path, const std::string &file, const std::vector<driver::KernelResult> &runs) {
@@ -64,7 +64,7 @@ void writeSarif(const std::string &path, const std::string &file, const std::vec
     rules.push_back({{"id", id}, {"shortDescription", {{"text", text}}}});
   nlohmann::json results = nlohmann::json::array();
   auto location = [&](ir::Loc l) {
-    nlohmann::json phys = {{"artifactLocation", {{"uri", file}}}};
+    nlohmann::json phys = {{"artifactLocation", {{"uri", l.file.empty() ? file : l.file}}}};
     if (l.valid())
       phys["region"] = {{"startLine", l.line}, {"startColumn", l.col}};
     return nlohmann::json{{"physicalLocation", phys}};

@@ -272,6 +272,16 @@ def main():
     check("a header nobody provides: exit 65 naming it and the flags that would find it",
           rc == 65 and "'thrust/device_vector.h' was not found" in err and "--cuda-path DIR" in err, err)
 
+    # A kernel in a project header: its diagnostics name the header and its lines.
+    inc = os.path.join(ROOT, "tests", "corpus", "programs", "included_kernel_bad.cu")
+    rc, out, _ = run(ks, "verify", inc, "--checks", "race")
+    check("a header's kernel: the race is reported at the header's line",
+          rc == 1 and "inc/shift_bad.cuh:7:14: error: data race on global array 'out' [race]" in out, out)
+    rc, out, _ = run(ks, "verify", inc, "--checks", "race", "--json")
+    o = [o for o in json.loads(out)["kernels"][0]["obligations"] if o["status"] == "refuted"][0]
+    check("a header's kernel: --json names the header beside the line",
+          o.get("file", "").endswith("inc/shift_bad.cuh") and o.get("line") == 7, o)
+
     shutil.rmtree(tmp)
     return CHECKS.summary()
 

@@ -57,6 +57,9 @@ bool Checker::replayRace(RaceAccess a, RaceAccess b, bool shared, const smt::Ass
     ob.witness["address"] = e1.flat;
     ob.witness["accesses"] = {{{"line", sa->loc.line}, {"col", sa->loc.col}, {"write", wa}},
                               {{"line", sb->loc.line}, {"col", sb->loc.col}, {"write", wb}}};
+    for (auto [n, l] : {std::pair{0, &sa->loc}, std::pair{1, &sb->loc}})
+      if (!l->file.empty())
+        ob.witness["accesses"][n]["file"] = l->file;
     return true;
   };
   // Thread 2's accesses at sb by cell, so long traces (big trip

@@ -40,6 +40,8 @@ json obligationJson(const check::Obligation &o) {
     j["queries"] = o.queries;
   if (o.loc.valid())
     j["line"] = o.loc.line, j["col"] = o.loc.col;
+  if (!o.loc.file.empty())
+    j["file"] = o.loc.file;
   if (!o.notes.empty()) {
     json notes = json::array();
     for (const check::Note &n : o.notes)
@@ -63,6 +65,7 @@ check::Obligation obligationFromJson(const json &j) {
   o.queries = j.value("queries", std::vector<std::string>{});
   if (j.contains("line"))
     o.loc.line = j.at("line").get<unsigned>(), o.loc.col = j.at("col").get<unsigned>();
+  o.loc.file = j.value("file", "");
   for (const json &n : j.value("notes", json::array()))
     o.notes.push_back({ir::Loc{}, n.get<std::string>()});
   if (j.contains("witness"))

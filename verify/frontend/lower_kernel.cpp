@@ -215,10 +215,16 @@ Loc Lowerer::loc(SourceLocation l) {
   if (l.isInvalid())
     return {};
   SourceLocation e = sm_.getExpansionLoc(l);
-  // Locations inside the prelude are reported at the nearest user location instead.
-  if (sm_.getFileID(e) != sm_.getMainFileID())
+  if (sm_.getFileID(e) == sm_.getMainFileID())
+    return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), ""};
+  // A header of the user's project keeps its name and lines; locations inside ksynth's own
+  // headers or system headers are reported at the nearest user location instead.
+  if (sm_.isInSystemHeader(e))
     return {};
-  return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e)};
+  std::string f = sm_.getFilename(e).str();
+  if (f.empty() || f.rfind("/ksynth-", 0) == 0)
+    return {};
+  return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), f};
 }
 
 std::string Lowerer::text(SourceRange r) {

@@ -24,6 +24,7 @@ namespace ksynth::ir {
 struct Loc {
   unsigned line = 0;
   unsigned col = 0;
+  std::string file; // empty: the kernel's own file; else a header of the user's it includes
   bool valid() const { return line != 0; }
 };
 
