@@ -395,6 +395,25 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
       rep.kernels.push_back(timedOut(k, rep.checks));
     }
   }
+  // A template kernel the file never instantiates has nothing to verify; beside other kernels
+  // it still gets a verdict of its own (unknown, saying how to instantiate it), never silence.
+  if (req.kernel.empty() && !sp)
+    for (const std::string &t : pr.uninstantiated) {
+      KernelResult run;
+      run.report.name = t;
+      run.report.verdict = check::Status::Unknown;
+      for (const std::string &c : rep.checks) {
+        check::Obligation o;
+        if (!check::kindFromName(c, o.kind))
+          continue;
+        o.name = c;
+        o.reason = "template kernel '" + t + "' is never instantiated, so there is no code to verify: add an explicit "
+                   "instantiation (template __global__ void " + t + "<...>(...);), launch it from host code, or "
+                   "name the instance on the launch line (// ksynth:launch kernel=" + t + "<...> ...)";
+        run.report.obligations.push_back(std::move(o));
+      }
+      rep.kernels.push_back(std::move(run));
+    }
   rep.ms = msSince(t0);
 
   // 3. The file's verdict, and the proof bundle.

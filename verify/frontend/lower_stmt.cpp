@@ -315,9 +315,12 @@ void Lowerer::loop(SourceLocation sl, const Expr *cond, const Stmt *body, const 
 void Lowerer::decl(const Decl *d) {
   const auto *vd = dyn_cast<VarDecl>(d);
   if (!vd) {
-    if (isa<TypedefNameDecl>(d) || isa<TagDecl>(d) || isa<StaticAssertDecl>(d))
+    // Names and compile-time checks only: no code.
+    if (isa<TypedefNameDecl>(d) || isa<TagDecl>(d) || isa<StaticAssertDecl>(d) || isa<NamespaceAliasDecl>(d) ||
+        isa<UsingDecl>(d) || isa<UsingDirectiveDecl>(d) || isa<UsingEnumDecl>(d) || isa<TypeAliasTemplateDecl>(d) ||
+        isa<FunctionDecl>(d))
       return;
-    unsupported(d->getLocation(), "declaration");
+    unsupported(d->getLocation(), std::string("declaration (") + d->getDeclKindName() + ")");
     return;
   }
   QualType qt = vd->getType();

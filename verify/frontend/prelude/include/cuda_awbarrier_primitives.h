@@ -1,0 +1,3 @@
+// ksynth: see cuda_pipeline_primitives.h.
+#pragma once
+#include <cuda_pipeline_primitives.h>

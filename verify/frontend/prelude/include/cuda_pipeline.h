@@ -1,0 +1,4 @@
+// ksynth: see cuda_pipeline_primitives.h.
+#pragma once
+#include <cuda_pipeline_primitives.h>
+#include <cuda/pipeline>
