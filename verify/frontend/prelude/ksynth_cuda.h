@@ -665,13 +665,15 @@ template <class T> __host__ cudaError_t cudaFuncSetAttribute(T *func, cudaFuncAt
 }
 
 // ---- What nvcc's implicit cuda_runtime.h brings into every .cu file ---------------------
-// The C library's <stdio.h>, <stdlib.h>, <string.h> and <time.h> (host code uses exit, rand,
-// malloc, EXIT_FAILURE ... without including them), and the device-side printf, malloc, free
+// The C library's <stdio.h>, <stdlib.h>, <string.h>, <time.h> and <math.h> (host code uses
+// exit, rand, malloc, EXIT_FAILURE, powf ... without including them), and the device-side printf, malloc, free
 // and clock beside the host ones.
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <math.h>    // the host's math functions (powf, fabs, isfinite ...), as nvcc's math headers
+#include <cmath>
 #include <utility> // the runtime's C++ launch helpers bring in std::forward, std::move
 extern "C" __device__ int printf(const char *, ...);
 extern "C" __device__ void *malloc(size_t);
