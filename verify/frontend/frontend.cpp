@@ -259,6 +259,9 @@ class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
   LaunchFinder(ASTContext &ctx) : ctx_(ctx) {}
   std::map<const FunctionDecl *, HostLaunch> launches;
+  // Launches in template functions and generic lambdas are read in their instances, where the
+  // kernel (a template's instance too) and the dimensions are known.
+  bool shouldVisitTemplateInstantiations() const { return true; }
 
   bool TraverseFunctionDecl(FunctionDecl *fd) {
     const FunctionDecl *saved = fn_;
