@@ -262,6 +262,15 @@ public:
   // Launches in template functions and generic lambdas are read in their instances, where the
   // kernel (a template's instance too) and the dimensions are known.
   bool shouldVisitTemplateInstantiations() const { return true; }
+  // A generic lambda's instances (`[&](auto c) { k<c.value><<<...>>>(...); }` called with
+  // several constants) are not under the lambda expression: each is walked here.
+  bool TraverseLambdaExpr(LambdaExpr *l, DataRecursionQueue *q = nullptr) {
+    if (const FunctionTemplateDecl *ft = l->getDependentCallOperator())
+      for (FunctionDecl *inst : ft->specializations())
+        if (inst->doesThisDeclarationHaveABody())
+          TraverseStmt(inst->getBody());
+    return RecursiveASTVisitor::TraverseLambdaExpr(l, q);
+  }
 
   bool TraverseFunctionDecl(FunctionDecl *fd) {
     const FunctionDecl *saved = fn_;

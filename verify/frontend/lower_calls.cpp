@@ -360,18 +360,29 @@ bool Lowerer::sameFnType(QualType a, QualType b) {
   return true;
 }
 
-// Every non-member or static member function defined in the file (incl. template instances).
+// Every non-member or static member function defined in the file (incl. template instances),
+// not those of system headers or ksynth's own (the C++ library's templates are not targets).
 std::vector<const FunctionDecl *> Lowerer::fileFunctions() {
   std::vector<const FunctionDecl *> out;
+  auto users = [&](const Decl *d) {
+    SourceLocation l = sm_.getExpansionLoc(d->getLocation());
+    if (sm_.isInMainFile(l))
+      return true;
+    if (sm_.isInSystemHeader(l))
+      return false;
+    std::string f = sm_.getFilename(l).str();
+    return !f.empty() && f.rfind("/ksynth-", 0) != 0;
+  };
   std::function<void(const DeclContext *)> walk = [&](const DeclContext *dc) {
     for (const Decl *d : dc->decls()) {
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
-        for (const FunctionDecl *sp : ft->specializations())
-          out.push_back(sp);
+        if (users(ft))
+          for (const FunctionDecl *sp : ft->specializations())
+            out.push_back(sp);
         continue;
       }
       if (const auto *md = dyn_cast<CXXMethodDecl>(d)) {
-        if (md->isStatic())
+        if (md->isStatic() && users(md))
           out.push_back(md);
         continue;
       }

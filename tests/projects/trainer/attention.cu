@@ -11,19 +11,19 @@
 #include <cooperative_groups/reduce.h>
 #include <cuda_pipeline.h>
 
-// inp (B, T, NH, HS) -> out (B, NH, T, HS), the head size a template argument: a grid of
-// (T * HS / 256, NH, B) blocks.
+// One sequence: inp (T, NH, HS) -> out (NH, T, HS), the head size a template argument: a
+// grid of (T * HS / 256, NH) blocks.
 template <int HS>
-__global__ void permute_heads(float *out, const float *inp, int B, int T, int NH) {
+__global__ void permute_heads(float *out, const float *inp, int T, int NH) {
 #ifdef __KSYNTH__
-  __requires(B >= 1 && T >= 1 && NH >= 1 && B <= 64 && T <= 4096 && NH <= 64);
-  __requires(__len(out) >= B * T * NH * HS && __len(inp) >= B * T * NH * HS);
+  __requires(T >= 1 && NH >= 1 && T <= 4096 && NH <= 64);
+  __requires(__len(out) >= T * NH * HS && __len(inp) >= T * NH * HS);
 #endif
   int th = blockIdx.x * blockDim.x + threadIdx.x;
-  int nh = blockIdx.y, b = blockIdx.z;
-  if (th < T * HS && nh < NH && b < B) {
+  int nh = blockIdx.y;
+  if (th < T * HS && nh < NH) {
     int t = th / HS, hs = th % HS;
-    out[((b * NH + nh) * T + t) * HS + hs] = inp[((b * T + t) * NH + nh) * HS + hs];
+    out[(nh * T + t) * HS + hs] = inp[(t * NH + nh) * HS + hs];
   }
 }
 
@@ -81,7 +81,9 @@ int main() {
   float *d_out, *d_inp;
   cudaCheck(cudaMalloc(&d_out, (size_t)B * NH * T * T * sizeof(float)));
   cudaCheck(cudaMalloc(&d_inp, (size_t)B * NH * T * T * sizeof(float)));
-  permute_heads<64><<<dim3(ceil_div(T * HS, 256), NH, B), 256>>>(d_out, d_inp, B, T, NH);
+  for (int b = 0; b < B; b++)
+    permute_heads<64><<<dim3(ceil_div(T * HS, 256), NH), 256>>>(d_out + b * NH * T * HS, d_inp + b * T * NH * HS, T,
+                                                                NH);
   softmax_causal_warp<<<ceil_div(B * NH * T * 32, 256), 256>>>(d_out, d_inp, B * NH, T);
   load_tile_async<<<B * T, 64>>>(d_out, d_inp, B * T);
   cudaCheck(cudaDeviceSynchronize());
