@@ -268,7 +268,17 @@ __device__ T tex1Dfetch(texture<T, 1, mode>, int);
 
 // Cooperative groups: block-wide and grid-wide barriers.
 namespace cooperative_groups {
-struct thread_block {
+// A group whose kind (a block, a tile of some size) is known only at run time: declared so that
+// code passing groups around parses; a call on one is unknown, naming it (not modelled).
+struct thread_group {
+  __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+};
+__device__ thread_group tiled_partition(const thread_group &parent, unsigned tileSize);
+__device__ void sync(const thread_group &);
+struct thread_block : thread_group {
   __device__ void sync() const;
   __device__ unsigned thread_rank() const; // threadIdx linearised, x fastest
   __device__ unsigned size() const;        // blockDim.x * blockDim.y * blockDim.z
@@ -284,7 +294,7 @@ __device__ void synchronize(const grid_group &);
 __device__ void sync(const thread_block &);
 __device__ void sync(const grid_group &);
 // A tile of Size threads (a power of two up to 32): a segment of a warp.
-template <unsigned Size> struct thread_block_tile {
+template <unsigned Size> struct thread_block_tile : thread_group {
   __device__ void sync() const;
   __device__ unsigned long long thread_rank() const;
   __device__ unsigned long long meta_group_rank() const;
