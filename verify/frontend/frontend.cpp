@@ -1,6 +1,7 @@
 // Frontend: parsing (the clang invocation, the kernels of the file) and the public entry points.
 #include "verify/frontend/frontend.h"
 #include "verify/frontend/lowerer.h"
+#include "util/files.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Frontend/ASTUnit.h>
@@ -31,13 +32,6 @@ static const char *kPreludePath = "/ksynth-prelude/ksynth_cuda.h";
 static const std::pair<const char *, const char *> kHeaders[] = {
 #include "prelude_headers.inc"
 };
-
-static std::string readFile(const std::string &path) {
-  std::ifstream in(path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 static CudaToolkit lookForToolkit(const std::string &cudaPath);
 
@@ -81,7 +75,9 @@ static CudaToolkit lookForToolkit(const std::string &cudaPath) {
   for (const std::string &c : candidates) {
     std::error_code ec;
     std::filesystem::path inc = std::filesystem::path(c) / "include";
-    std::string api = readFile((inc / "cuda_runtime_api.h").string());
+    std::string api;
+    if (!util::readFile(inc / "cuda_runtime_api.h", api))
+      continue;
     size_t p = api.find("#define CUDART_VERSION");
     if (p == std::string::npos)
       continue;
@@ -96,12 +92,8 @@ static CudaToolkit lookForToolkit(const std::string &cudaPath) {
   return tk;
 }
 
-namespace {
-
-// The kernel file itself, or a header of the user's project it includes (where many programs
-// keep their kernels: `#include "foo_kernel.cu"`): not a system header, not ksynth's prelude.
 // A header's kernels are checked only where the file launches them (parseSource).
-bool userCode(const SourceManager &sm, SourceLocation loc) {
+bool detail::userCode(const SourceManager &sm, SourceLocation loc) {
   SourceLocation l = sm.getExpansionLoc(loc);
   if (sm.isInMainFile(l))
     return true;
@@ -111,9 +103,10 @@ bool userCode(const SourceManager &sm, SourceLocation loc) {
   if (pl.isInvalid())
     return false;
   std::string f = pl.getFilename();
-  return f.rfind("/ksynth-prelude/", 0) != 0 && f.rfind("/ksynth-hostlibs/", 0) != 0 && f != "<built-in>" &&
-         f != "<command line>";
+  return f.rfind("/ksynth-", 0) != 0 && f != "<built-in>" && f != "<command line>";
 }
+
+namespace {
 
 struct Collector {
   std::vector<const FunctionDecl *> kernels;
@@ -131,7 +124,7 @@ struct Collector {
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {
         // A template kernel is checked once per instance the file makes: an explicit
         // instantiation, a use, or the launch line's kernel=NAME<ARGS> (see launchInstances()).
-        if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() || !userCode(sm, ft->getLocation()))
+        if (!ft->getTemplatedDecl()->hasAttr<CUDAGlobalAttr>() || !detail::userCode(sm, ft->getLocation()))
           continue;
         bool any = false;
         for (const FunctionDecl *sp : ft->specializations())
@@ -145,7 +138,7 @@ struct Collector {
       }
       if (!fd || !fd->hasAttr<CUDAGlobalAttr>() || !fd->doesThisDeclarationHaveABody())
         continue;
-      if (!userCode(sm, fd->getLocation()))
+      if (!detail::userCode(sm, fd->getLocation()))
         continue;
       kernels.push_back(fd);
     }

@@ -364,15 +364,7 @@ bool Lowerer::sameFnType(QualType a, QualType b) {
 // not those of system headers or ksynth's own (the C++ library's templates are not targets).
 std::vector<const FunctionDecl *> Lowerer::fileFunctions() {
   std::vector<const FunctionDecl *> out;
-  auto users = [&](const Decl *d) {
-    SourceLocation l = sm_.getExpansionLoc(d->getLocation());
-    if (sm_.isInMainFile(l))
-      return true;
-    if (sm_.isInSystemHeader(l))
-      return false;
-    std::string f = sm_.getFilename(l).str();
-    return !f.empty() && f.rfind("/ksynth-", 0) != 0;
-  };
+  auto users = [&](const Decl *d) { return userCode(sm_, d->getLocation()); };
   std::function<void(const DeclContext *)> walk = [&](const DeclContext *dc) {
     for (const Decl *d : dc->decls()) {
       if (const auto *ft = dyn_cast<FunctionTemplateDecl>(d)) {

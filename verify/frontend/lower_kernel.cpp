@@ -219,12 +219,9 @@ Loc Lowerer::loc(SourceLocation l) {
     return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), ""};
   // A header of the user's project keeps its name and lines; locations inside ksynth's own
   // headers or system headers are reported at the nearest user location instead.
-  if (sm_.isInSystemHeader(e))
+  if (!userCode(sm_, e))
     return {};
-  std::string f = sm_.getFilename(e).str();
-  if (f.empty() || f.rfind("/ksynth-", 0) == 0)
-    return {};
-  return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), f};
+  return {sm_.getExpansionLineNumber(e), sm_.getExpansionColumnNumber(e), sm_.getFilename(e).str()};
 }
 
 std::string Lowerer::text(SourceRange r) {

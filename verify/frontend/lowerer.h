@@ -112,6 +112,11 @@ struct FnFrame {
   QualType returnType;
 };
 
+// The kernel file itself, or a header of the user's project it includes (where many programs
+// keep their kernels and shared device functions): not a system header, not one of ksynth's
+// own (the prelude, its CUDA headers, its host-library declarations). Defined in frontend.cpp.
+bool userCode(const SourceManager &sm, SourceLocation loc);
+
 // Lowers one kernel to KIR (parseSource makes one per kernel). Its members are defined, each
 // with its comment, section by section: lower_kernel.cpp (the kernel and the utilities),
 // lower_aggregates.cpp, lower_expr.cpp, lower_calls.cpp and lower_stmt.cpp.
