@@ -447,7 +447,21 @@ std::optional<int> RunSession::chooseSizes() {
       defaulted += (defaulted.empty() ? "" : ", ") + d.name;
     }
   std::map<std::string, double> dflt;
-  for (double dv : defaults) {
+  // On the GPU the spec's own sizes come first (a benchmark's shapes), where they fit.
+  bool specSizes = false;
+  if (backend == "gpu" && !sp.sizes.empty() && !missing.empty()) {
+    for (const auto &[n, v] : sp.sizes)
+      if (!ra.values.count(n))
+        dflt[n] = static_cast<double>(v);
+    std::string err;
+    plan = tryPlan(dflt, err);
+    specSizes = plan.has_value();
+    if (!plan) {
+      say("the spec's sizes do not fit here (" + err + "): smaller defaults used");
+      dflt.clear();
+    }
+  }
+  for (double dv : specSizes ? std::vector<double>{} : defaults) {
     for (const std::string &n : missing)
       dflt[n] = dv;
     std::string err;
@@ -459,7 +473,7 @@ std::optional<int> RunSession::chooseSizes() {
     if (missing.empty())
       break;
   }
-  if (plan)
+  if (plan && !specSizes)
     for (bool better = true; better;) {
       better = false;
       for (const std::string &n : missing)
@@ -500,7 +514,9 @@ std::optional<int> RunSession::chooseSizes() {
   std::string scalarsText;
   for (const spec::Scalar &x : sp.scalars)
     scalarsText += ", " + x.name + (ra.values.count(x.name) ? "=" + fmt(ra.values.at(x.name), 6) : " drawn per run");
-  say("sizes: " + dimsText(plan->dims) + scalarsText + (defaulted.empty() ? "" : " (" + defaulted + ": default; --size to choose)") +
+  say("sizes: " + dimsText(plan->dims) + scalarsText + (defaulted.empty() ? ""
+                                             : " (" + defaulted + (specSizes ? ": the spec's sizes" : ": default") +
+                                                   "; --size to choose)") +
       "; launch grid=" + tripleText(plan->grid) + " block=" + tripleText(plan->block) +
       (plan->sharedBytes ? " shared=" + std::to_string(plan->sharedBytes) : ""));
   out["plan"] = {{"dims", plan->dims}, {"scalars", plan->scalars}, {"grid", plan->grid}, {"block", plan->block},

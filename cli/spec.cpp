@@ -77,6 +77,12 @@ int specCommand(const std::vector<std::string> &args) {
     nlohmann::json out = {{"tool", "ksynth"}, {"spec", file},         {"name", sp.name},     {"verdict", "ok"},
                           {"dims", dims},     {"scalars", scalars},   {"tensors", tensors}, {"satisfiable", c.satisfiable},
                           {"example", c.example}, {"queries", c.queries}, {"time_ms", c.ms}};
+    if (!sp.sizes.empty()) {
+      nlohmann::json sz = nlohmann::json::object();
+      for (const auto &[n, v] : sp.sizes)
+        sz[n] = v;
+      out["sizes"] = sz;
+    }
     if (print)
       out["canonical"] = spec::print(sp);
     if (explain)

@@ -145,7 +145,7 @@ def check_twin(ks, specs, path):
     """A buggy twin: returns (path, problems, seconds)."""
     with open(path) as f:
         first = f.readline()
-    m = re.match(r"// ksynth:spec (\w+) expect=(coverage|equivalence)\s*$", first)
+    m = re.match(r"// ksynth:spec ([\w/]+) expect=(coverage|equivalence)\s*$", first)
     if not m:
         return path, ["first line must be '// ksynth:spec SPEC expect=coverage|equivalence'"], 0.0
     spec, kind = m.group(1), m.group(2)

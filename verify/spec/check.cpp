@@ -53,6 +53,19 @@ public:
         r_.example[s_.dims[i].name] = static_cast<int64_t>(v->num);
     }
 
+    if (!s_.sizes.empty()) {
+      std::vector<ST> at;
+      std::string text;
+      for (const auto &[n, v] : s_.sizes) {
+        at.push_back(tc_.eq(dims_[static_cast<size_t>(s_.findDim(n))], tc_.intConst(v)));
+        text += (text.empty() ? "" : ", ") + n + " = " + std::to_string(v);
+      }
+      smt::Result r = query(tc_.mkAnd(at));
+      if (r.status == smt::Status::Unsat)
+        err(s_.sizesLoc, "the sizes (" + text + ") violate the assumptions");
+      else if (r.status == smt::Status::Unknown)
+        err(s_.sizesLoc, "could not show the sizes (" + text + ") satisfy the assumptions (solver: " + r.reason + ")");
+    }
     for (const Tensor &t : s_.tensors)
       for (const TermPtr &e : t.extents) {
         Env env;

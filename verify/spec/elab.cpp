@@ -39,6 +39,7 @@ std::optional<Spec> Elab::run(const std::vector<SExpr> &top) {
   }
   for (const SExpr *e : ensures_)
     elaborateEnsures(*e);
+  elaborateSizes();
   for (const Tensor &t : s_.tensors)
     if (t.mode != Mode::In && t.ensures < 0 && !ensuresTried_.count(t.name))
       err(t.loc, std::string(t.mode == Mode::Out ? "output" : "inout") + " tensor '" + t.name + "' has no ensures");
@@ -72,7 +73,7 @@ void Elab::declare(const SExpr &sp) {
     const SExpr &it = sp.kids[i];
     if (!it.isList() || it.kids.empty() || !it.kids[0].isAtom()) {
       err(it.loc, "expected a spec item: (doc ...), (dims ...), (scalar ...), (assume ...), (tensor ...), "
-                  "(define ...) or (ensures ...)");
+                  "(define ...), (sizes ...) or (ensures ...)");
       continue;
     }
     const std::string &kw = it.kids[0].text;
@@ -176,12 +177,57 @@ void Elab::declare(const SExpr &sp) {
       defineBodies_.push_back(&it.kids[2]);
     } else if (kw == "ensures") {
       ensures_.push_back(&it);
+    } else if (kw == "sizes") {
+      if (sizes_)
+        err(it.loc, "more than one (sizes ...)");
+      else
+        sizes_ = &it;
     } else if (kw == "spec") {
       err(it.loc, "nested (spec ...)");
     } else {
-      err(it.kids[0].loc, "unknown spec item '" + kw + "' (expected doc, dims, scalar, assume, tensor, define or ensures)");
+      err(it.kids[0].loc, "unknown spec item '" + kw + "' (expected doc, dims, scalar, assume, tensor, define, sizes or ensures)");
     }
   }
+}
+
+// (sizes (D V) ...): every dim of the spec once, each with a positive integer literal. Whether
+// they satisfy the assumptions is checked with the spec (checkSpec), not here.
+void Elab::elaborateSizes() {
+  if (!sizes_)
+    return;
+  s_.sizesLoc = sizes_->loc;
+  std::set<std::string> seen;
+  for (size_t k = 1; k < sizes_->kids.size(); ++k) {
+    const SExpr &p = sizes_->kids[k];
+    if (!p.isList() || p.kids.size() != 2 || !p.kids[0].isAtom() || !p.kids[1].isAtom()) {
+      err(p.loc, "expected (DIM VALUE) in (sizes ...), e.g. (M 4096)");
+      continue;
+    }
+    const std::string &n = p.kids[0].text;
+    if (s_.findDim(n) < 0) {
+      err(p.kids[0].loc, "'" + n + "' is not a dim of the spec (sizes give dims only)");
+      continue;
+    }
+    if (!seen.insert(n).second) {
+      err(p.kids[0].loc, "'" + n + "' is given twice in (sizes ...)");
+      continue;
+    }
+    const std::string &v = p.kids[1].text;
+    int64_t val = 0;
+    bool ok = isIntLiteral(v) && v.size() <= 12;
+    if (ok)
+      val = std::stoll(v);
+    if (!ok || val < 1) {
+      err(p.kids[1].loc, "the size of '" + n + "' must be an integer literal between 1 and 10^12, got '" + v + "'");
+      continue;
+    }
+    s_.sizes.push_back({n, val});
+  }
+  for (const Dim &d : s_.dims)
+    if (!seen.count(d.name)) {
+      err(sizes_->loc, "(sizes ...) gives no value for dim '" + d.name + "' (it must give every dim)");
+      break;
+    }
 }
 
 void Elab::elaborateDefines() {

@@ -53,6 +53,7 @@ private:
   std::map<std::string, std::pair<std::string, Loc>> globals_; // name -> (what, where)
   std::vector<std::vector<const SExpr *>> tensorExtents_;
   std::vector<const SExpr *> defineBodies_, assumes_, ensures_;
+  const SExpr *sizes_ = nullptr;
   std::map<std::string, Loc> ensuresTried_; // tensors with an ensures (possibly with errors)
   std::vector<bool> defineReads_; // define reads a tensor (directly or through another define)
   std::vector<bool> defineDone_;
@@ -63,6 +64,7 @@ private:
   bool declareName(const SExpr &at, const std::string &what);
   void declare(const SExpr &sp);
   void elaborateDefines();
+  void elaborateSizes();
   void elaborateEnsures(const SExpr &it);
   bool bindVar(const SExpr &v, Ctx &c, Sort sort);
   TermPtr expect(TermPtr t, Sort want, const SExpr &at);

@@ -171,7 +171,7 @@ static bool equalTerms(const std::vector<TermPtr> &a, const std::vector<TermPtr>
 bool equal(const Spec &a, const Spec &b) {
   if (a.name != b.name || a.doc != b.doc || a.dims.size() != b.dims.size() || a.scalars.size() != b.scalars.size() ||
       a.tensors.size() != b.tensors.size() || a.defines.size() != b.defines.size() ||
-      a.ensures.size() != b.ensures.size() || !equalTerms(a.assumes, b.assumes))
+      a.ensures.size() != b.ensures.size() || !equalTerms(a.assumes, b.assumes) || a.sizes != b.sizes)
     return false;
   for (size_t i = 0; i < a.dims.size(); ++i)
     if (a.dims[i].name != b.dims[i].name)
@@ -311,6 +311,12 @@ std::string print(const Spec &s) {
     for (const std::string &i : e.index)
       r += " " + i;
     r += ") " + print(s, *e.body, e.index) + ")";
+  }
+  if (!s.sizes.empty()) {
+    r += "\n  (sizes";
+    for (const auto &[n, v] : s.sizes)
+      r += " (" + n + " " + std::to_string(v) + ")";
+    r += ")";
   }
   return r + ")\n";
 }
@@ -464,6 +470,12 @@ std::string explain(const Spec &s) {
     r += "Assumptions: ";
     for (size_t i = 0; i < s.assumes.size(); ++i)
       r += (i ? "; " : "") + infix(s, *s.assumes[i], {});
+    r += ".\n";
+  }
+  if (!s.sizes.empty()) {
+    r += "The problem's own sizes (the kernel must still be right for every admitted size): ";
+    for (size_t i = 0; i < s.sizes.size(); ++i)
+      r += (i ? ", " : "") + s.sizes[i].first + " = " + std::to_string(s.sizes[i].second);
     r += ".\n";
   }
   for (Mode m : {Mode::In, Mode::InOut, Mode::Out}) {

@@ -134,6 +134,10 @@ struct Spec {
   std::vector<Tensor> tensors;
   std::vector<Define> defines;
   std::vector<Ensures> ensures;
+  // (sizes (D V) ...): the problem's own sizes (e.g. a benchmark's shapes), used by
+  // `ksynth run` where --size does not give a dim; proofs stay over every admitted size.
+  std::vector<std::pair<std::string, int64_t>> sizes;
+  Loc sizesLoc;
 
   int findDim(const std::string &n) const;
   int findScalar(const std::string &n) const;

@@ -34,6 +34,15 @@ TEST_CASE("a well-formed spec passes and yields example sizes") {
   CHECK(c.queries >= 5); // vacuity + two indices of A and of B
 }
 
+TEST_CASE("the spec's own sizes must satisfy its assumptions") {
+  CHECK(semanticErrors("(spec t (dims N M)\n (assume (<= (* N M) 100))\n (tensor Y f32 (N M) out) (ensures (Y i j) 1.0)\n"
+                       " (sizes (N 10) (M 10)))")
+            .empty());
+  CHECK(semanticErrors("(spec t (dims N M)\n (assume (<= (* N M) 100))\n (tensor Y f32 (N M) out) (ensures (Y i j) 1.0)\n"
+                       " (sizes (N 10) (M 11)))") ==
+        std::vector<std::string>{"4:2: the sizes (N = 10, M = 11) violate the assumptions"});
+}
+
 TEST_CASE("vacuous assumptions are an error") {
   CHECK(semanticErrors("(spec t (dims N)\n (assume (< N 1))\n (tensor Y f32 (N) out) (ensures (Y i) 1.0))") ==
         std::vector<std::string>{"1:1: the assumptions are unsatisfiable: no sizes satisfy them, so the spec says nothing"});

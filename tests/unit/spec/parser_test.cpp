@@ -61,6 +61,29 @@ TEST_CASE("the DESIGN.md matmul spec parses into a typed AST") {
   CHECK(mul.args[0]->args[1]->ref == 2);
 }
 
+TEST_CASE("(sizes ...) gives every dim a positive literal, once") {
+  const std::string body = "(tensor Y f32 (N M) out) (ensures (Y i j) 1.0)\n";
+  ParseResult r = parse(withItems(body + "(sizes (N 3) (M 4096))"));
+  REQUIRE(r.spec);
+  CHECK(r.spec->sizes == std::vector<std::pair<std::string, int64_t>>{{"N", 3}, {"M", 4096}});
+  CHECK(diags(withItems(body + "(sizes (N 3))")) ==
+        std::vector<std::string>{"3:1: (sizes ...) gives no value for dim 'M' (it must give every dim)"});
+  CHECK(diags(withItems(body + "(sizes (N 3) (M 0))")) ==
+        std::vector<std::string>{"3:17: the size of 'M' must be an integer literal between 1 and 10^12, got '0'"});
+  CHECK(diags(withItems(body + "(sizes (N 3) (M 2.5))")) ==
+        std::vector<std::string>{"3:17: the size of 'M' must be an integer literal between 1 and 10^12, got '2.5'"});
+  CHECK(diags(withItems(body + "(sizes (N 3) (N 4) (M 1))")) ==
+        std::vector<std::string>{"3:15: 'N' is given twice in (sizes ...)"});
+  CHECK(diags(withItems(body + "(sizes (N 3) (K 4) (M 1))")) ==
+        std::vector<std::string>{"3:15: 'K' is not a dim of the spec (sizes give dims only)"});
+  CHECK(diags(withItems(body + "(sizes N 3)")) ==
+        std::vector<std::string>{"3:8: expected (DIM VALUE) in (sizes ...), e.g. (M 4096)",
+                                 "3:10: expected (DIM VALUE) in (sizes ...), e.g. (M 4096)",
+                                 "3:1: (sizes ...) gives no value for dim 'N' (it must give every dim)"});
+  CHECK(diags(withItems(body + "(sizes (N 1) (M 1)) (sizes (N 1) (M 1))")) ==
+        std::vector<std::string>{"3:21: more than one (sizes ...)"});
+}
+
 TEST_CASE("Int is promoted to Real where a Real is expected") {
   ParseResult r = parse(withItems("(tensor X f32 (N) in) (tensor Y f32 (N) out)\n"
                                   "(ensures (Y i) (/ (sum k 0 N (X k)) N))"));
@@ -187,7 +210,7 @@ TEST_CASE("syntax errors: unbalanced parentheses, stray tokens, unknown items") 
         std::vector<std::string>{"1:1: '(' is never closed"});
   CHECK(diags("(spec t (dims N)))") == std::vector<std::string>{"1:18: unexpected ')'"});
   CHECK(diags("(spec t (dims N) (tensr X f32 (N) in))") ==
-        std::vector<std::string>{"1:19: unknown spec item 'tensr' (expected doc, dims, scalar, assume, tensor, define or ensures)"});
+        std::vector<std::string>{"1:19: unknown spec item 'tensr' (expected doc, dims, scalar, assume, tensor, define, sizes or ensures)"});
   CHECK(diags("(spec t (dims N) (tensor X float (N) in))") ==
         std::vector<std::string>{"1:28: unknown type 'float' (f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64)"});
   CHECK(diags("") == std::vector<std::string>{"1:1: empty spec file: expected (spec NAME ...)"});

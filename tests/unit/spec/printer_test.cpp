@@ -45,6 +45,20 @@ TEST_CASE("print(parse(x)) parses to the same AST") {
             "(ensures (L) (let ((a 1.5) (b 2)) (+ a b (prod k 0 N (to_real k)) (pow 2.0 (tanh 1e-3))))))");
 }
 
+TEST_CASE("sizes print, compare and explain") {
+  const char *text = "(spec t (dims N M) (tensor X f32 (N M) in) (tensor Y f32 (N M) out)"
+                     " (ensures (Y i j) (X i j)) (sizes (M 4096) (N 16)))";
+  roundTrip(text);
+  ParseResult a = parse(text);
+  ParseResult b = parse("(spec t (dims N M) (tensor X f32 (N M) in) (tensor Y f32 (N M) out)"
+                        " (ensures (Y i j) (X i j)) (sizes (M 4096) (N 17)))");
+  REQUIRE((a.spec && b.spec));
+  CHECK_FALSE(equal(*a.spec, *b.spec));
+  CHECK(print(*a.spec).find("(sizes (M 4096) (N 16))") != std::string::npos);
+  CHECK(explain(*a.spec).find("The problem's own sizes (the kernel must still be right for every admitted size): M = 4096, "
+                              "N = 16.\n") != std::string::npos);
+}
+
 TEST_CASE("the printer omits implicit promotions and keeps explicit ones") {
   ParseResult r = parse("(spec t (dims N) (tensor Y f32 (N) out) (ensures (Y i) (+ i (to_real N))))");
   REQUIRE(r.spec);
