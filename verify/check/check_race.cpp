@@ -259,8 +259,7 @@ void Checker::checkRaces() {
       if (!shared) // other blocks: only grid barriers separate them
         sync = tc_.mkOr(tc_.mkAnd(tc_.mkNot(sameBlock()), tc_.eq(x.gc, y.gc)), sync);
       std::vector<Term> hints;
-      for (Term N : strideSymbols(tc_, x.flat))
-        delinearise(tc_, x.flat, y.flat, {nullptr, N}, hints);
+      delineariseNested(tc_, x.flat, y.flat, hints);
       // A WMMA access is the warp's (which lane makes it is not specified): against another
       // access, even the same lane's, it races unless a barrier comes between.
       bool collective = (x.stmt->warpCollective || y.stmt->warpCollective) && x.stmt != y.stmt;

@@ -2,6 +2,7 @@
 
 #include "verify/check/checker_internal.h"
 
+#include <algorithm>
 #include <map>
 #include <regex>
 #include <set>
@@ -159,7 +160,7 @@ void Checker::addBackground(Term f) {
 }
 
 Term Checker::productLemmas(Term goal) {
-  std::vector<Term> prods;
+  std::vector<Term> prods, divs;
   std::set<int128> moduli; // constant m of every (mod t m), m >= 2
   std::set<Term> seen;
   std::vector<Term> todo = background_;
@@ -172,6 +173,9 @@ Term Checker::productLemmas(Term goal) {
     if (t->kind == smt::Kind::Mod && t->kids.size() == 2 && t->kids[1]->kind == smt::Kind::Const &&
         t->kids[1]->num >= 2 && moduli.size() < 4)
       moduli.insert(t->kids[1]->num);
+    if (t->kind == smt::Kind::Div && t->sort == Sort::Int && t->kids.size() == 2 &&
+        t->kids[1]->kind != smt::Kind::Const && divs.size() < 16)
+      divs.push_back(t);
     if (t->kind == smt::Kind::Mul && t->sort == Sort::Int) {
       int nonConst = 0;
       for (Term k : t->kids)
@@ -217,6 +221,23 @@ Term Checker::productLemmas(Term goal) {
         lemmas.push_back(tc_.implies(tc_.mkAnd(fPos, tc_.le(tc_.add(x1, tc_.intConst(1)), x2)),
                                      tc_.le(tc_.add(p1, f), p2)));
       }
+  // Quotients by a symbolic divisor, as in a flat index split into coordinates
+  // (`n = idx / OW / OH / C` below `idx < B * C * OH * OW`): N >= 1 and 0 <= x < A * N give
+  // 0 <= x div N < A; each new bound A that is a product bounds the next quotient.
+  Term one = tc_.intConst(1), zero = tc_.intConst(0);
+  for (Term q : divs)
+    lemmas.push_back(tc_.implies(tc_.mkAnd(tc_.le(one, q->kids[1]), tc_.le(zero, q->kids[0])), tc_.le(zero, q)));
+  std::vector<Term> bounds = prods;
+  for (size_t u = 0; u < bounds.size() && u < 64 && lemmas.size() < 480; ++u)
+    for (Term q : divs) {
+      Term A;
+      if (!check::factorOut(tc_, bounds[u], q->kids[1], A))
+        continue;
+      Term x = q->kids[0], N = q->kids[1];
+      lemmas.push_back(tc_.implies(tc_.mkAnd({tc_.le(one, N), tc_.le(zero, x), tc_.lt(x, bounds[u])}), tc_.lt(q, A)));
+      if (A->kind == smt::Kind::Mul && std::find(bounds.begin(), bounds.end(), A) == bounds.end())
+        bounds.push_back(A);
+    }
   return tc_.mkAnd(lemmas);
 }
 
@@ -268,10 +289,18 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
     goal = tc_.mkAnd(goal, productLemmas(goal));
     // The first question is the obligation's query (dumped); later ones exclude candidates
     // that did not replay and are search steps.
+    // With many sites, the combined query gets a shorter limit: if it is hard, each site
+    // alone (below) usually is not.
+    unsigned limit = solver_.timeout();
+    bool manySites = round == 0 && cands.size() >= 4 && cands.size() <= 48;
+    if (manySites)
+      solver_.setTimeout(std::min(limit, 3000u));
     smt::Result r = round == 0 ? solver_.check(goal, obligationQuery(o))
                                : solver_.check(goal, {k_.name + "." + o.name + ".again" + std::to_string(round), {}});
-    if (round == 0 && !solver_.lastRecord()->file.empty())
-      o.queries.push_back(solver_.lastRecord()->file);
+    solver_.setTimeout(limit);
+    std::string combinedFile = round == 0 ? solver_.lastRecord()->file : std::string();
+    if (!combinedFile.empty())
+      o.queries.push_back(combinedFile);
     o.ms += r.ms;
     if (r.status == smt::Status::Unsat) {
       if (round == 0) {
@@ -282,6 +311,19 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
       o.reason = "candidate violations exist only under over-approximations and did not replay concretely (" +
                  lastWhy + ")";
       return;
+    }
+    if (r.status == smt::Status::Unknown && round == 0 && cands.size() > 1 && cands.size() <= 48) {
+      // The disjunction of every site was too hard: each site alone is a smaller query. The
+      // obligation holds when every part is unsat; a part that is sat goes to the replay below.
+      std::string why;
+      if (!combinedFile.empty()) // it timed out: not a step of any proof
+        o.queries.pop_back();
+      if (splitByCandidate(o, cands, excluded, why)) {
+        if (o.status == Status::Proven)
+          return;
+        continue; // a part is sat: ask again for the parts not shown impossible, and replay
+      }
+      r.reason += "; " + why;
     }
     if (r.status == smt::Status::Unknown) {
       o.status = Status::Unknown;
@@ -300,6 +342,13 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
         continue;
       progressed = true;
       std::string why;
+      if (std::string broken = violatedPrecondition(model); !broken.empty()) {
+        // A model outside the preconditions is no witness (the queries assert them; a model
+        // that breaks one means an encoding lost it): never reported as a refutation.
+        lastWhy = "the solver's model breaks the precondition " + broken;
+        excluded[i] = true;
+        break;
+      }
       if (cands[i].confirm(model, o, why)) {
         o.status = Status::Refuted;
         return;
@@ -316,6 +365,55 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
   }
   o.status = Status::Unknown;
   o.reason = "several candidate violations did not replay concretely (" + lastWhy + ")";
+}
+
+// After the disjunction of an obligation's candidates timed out: each candidate alone. Every
+// part unsat proves the obligation (its query files replace the combined one, which is not a
+// step of the proof); a part the solver cannot decide ends the split (false, `why` says which);
+// a sat part ends it too (true), with the parts shown impossible excluded so that the caller
+// asks again for the rest and replays the model.
+bool Checker::splitByCandidate(Obligation &o, std::vector<Candidate> &cands, std::vector<bool> &excluded,
+                               std::string &why) {
+  std::vector<std::string> files;
+  for (size_t i = 0; i < cands.size(); ++i) {
+    if (excluded[i])
+      continue;
+    Term goal = tc_.mkAnd(cands[i].cond, productLemmas(cands[i].cond));
+    std::string name = k_.name + "." + o.name + ".part" + std::to_string(i + 1);
+    std::string header = "ksynth query " + k_.name + "." + o.name + ", part " + std::to_string(i + 1) + " of " +
+                         std::to_string(cands.size()) + " (" + kindName(o.kind) +
+                         ")\nunsat means this one of the obligation's candidate violations cannot happen; the "
+                         "obligation holds when every part is unsat" +
+                         (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
+    smt::Result r = solver_.check(goal, {name, [header](smt::Status) { return header + kRunWith; }});
+    o.ms += r.ms;
+    if (r.status == smt::Status::Unsat) {
+      excluded[i] = true;
+      if (!solver_.lastRecord()->file.empty())
+        files.push_back(solver_.lastRecord()->file);
+      continue;
+    }
+    if (r.status == smt::Status::Sat)
+      return true;
+    why = "split by site, part " + std::to_string(i + 1) + " of " + std::to_string(cands.size()) + ": " +
+          (r.reason.empty() ? "solver returned unknown" : r.reason);
+    return false;
+  }
+  o.status = Status::Proven;
+  o.queries.insert(o.queries.end(), files.begin(), files.end());
+  return true;
+}
+
+// The text of a precondition (a spec assumption, --assume) that the model's sizes break, or
+// empty when each holds or cannot be evaluated from the sizes alone.
+std::string Checker::violatedPrecondition(const smt::Assignment &m) {
+  interp::Env env = envFrom(m);
+  for (const ir::ExprPtr &e : opts_.assumes) {
+    interp::Value v;
+    if (interp::evalConstExpr(k_, env, *e, v) && v.taint.empty() && v.kind == interp::Value::Kind::Int && v.i == 0)
+      return e->text.empty() ? "(an assumption)" : "'" + e->text + "'";
+  }
+  return {};
 }
 
 // Prefers small sizes so the witness is readable and cheap to replay.

@@ -178,10 +178,22 @@ void Checker::checkBounds() {
     } else {
       extent = tc_.intConst(arr.elementCount());
     }
+    // The extent as a product of sizes (a spec tensor's `len.X = B * C * H * W`), for
+    // boundLemmas.
+    Term product = nullptr;
+    for (Term f : background_)
+      if (f->kind == smt::Kind::Eq && f->kids.size() == 2 && (f->kids[0] == extent || f->kids[1] == extent)) {
+        Term other = f->kids[0] == extent ? f->kids[1] : f->kids[0];
+        if (other->kind == smt::Kind::Mul)
+          product = other;
+      }
     std::vector<Candidate> cands;
     for (size_t a : sites) {
       const AccessSite &x = m1_.accesses[a];
       Term in = tc_.mkAnd(tc_.le(tc_.intConst(0), x.flat), tc_.lt(x.flat, extent));
+      std::vector<Term> hints;
+      if (product && x.idx.empty())
+        boundLemmas(tc_, x.flat, product, hints);
       if (!x.idx.empty()) {
         std::vector<Term> per;
         for (size_t d = 0; d < x.idx.size(); ++d)
@@ -190,7 +202,7 @@ void Checker::checkBounds() {
       }
       const ir::Stmt *st = x.stmt;
       cands.push_back(oneThreadCandidate(
-          tc_.mkAnd(x.pc, tc_.mkNot(in)),
+          tc_.mkAnd({x.pc, tc_.mkNot(in), tc_.mkAnd(hints)}),
           [st](const interp::Event &e) { return e.kind == interp::EventKind::OutOfBounds && e.stmt == st; },
           [st, this](const interp::Event &e, const interp::Env &env, const interp::ThreadId &i1, Obligation &ob) {
             std::string idx;

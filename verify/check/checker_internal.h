@@ -66,6 +66,8 @@ private:
   void decide(Obligation &o, std::vector<Candidate> &cands);
   // decide(), except that no candidate at all is proven without a query; then o is reported.
   void settle(Obligation &o, std::vector<Candidate> &cands);
+  std::string violatedPrecondition(const smt::Assignment &m);
+  bool splitByCandidate(Obligation &o, std::vector<Candidate> &cands, std::vector<bool> &excluded, std::string &why);
   // A violation by one thread: the model's thread is replayed and confirms it when it reaches
   // an event `matches` accepts that does not depend on loaded values; the witness is that
   // thread at the model's sizes, `report` adds the reason and the event's notes. `heldWhy`

@@ -10,7 +10,6 @@ namespace ksynth::check {
 using smt::Sort;
 using smt::TermContext;
 
-namespace {
 // m = X * f for a monomial m: X in rest.
 bool factorOut(TermContext &tc, Term m, Term f, Term &rest) {
   if (m == f) {
@@ -49,7 +48,6 @@ bool splitBy(TermContext &tc, Term t, Term f, Term &X, Term &Y) {
   }
   return any;
 }
-} // namespace
 
 void delinearise(TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts) {
   for (size_t d = ext.size(); d-- > 1;) {
@@ -79,19 +77,63 @@ std::vector<Term> coordinates(TermContext &tc, Term flat, const std::vector<Term
   return out;
 }
 
+namespace {
+// The non-constant Int factors of the monomials of f: symbols, and sums such as a row length
+// computed as `W - KW + 1` (a product of two non-constants is kept unexpanded).
+void strideFactors(Term m, std::vector<Term> &out) {
+  if (m->kind != smt::Kind::Mul)
+    return;
+  for (Term k : m->kids) {
+    if (k->kind == smt::Kind::Mul) {
+      strideFactors(k, out);
+      continue;
+    }
+    bool factor = k->kind == smt::Kind::Var || k->kind == smt::Kind::App || k->kind == smt::Kind::Add ||
+                  k->kind == smt::Kind::Div || k->kind == smt::Kind::Mod;
+    if (factor && k->sort == Sort::Int && std::find(out.begin(), out.end(), k) == out.end())
+      out.push_back(k);
+  }
+}
+} // namespace
+
 std::vector<Term> strideSymbols(TermContext &tc, Term f) {
   std::vector<Term> out;
   std::vector<Term> mons = f->kind == smt::Kind::Add ? f->kids : std::vector<Term>{f};
-  for (Term m : mons) {
-    if (m->kind != smt::Kind::Mul)
-      continue;
-    for (Term k : m->kids)
-      if ((k->kind == smt::Kind::Var || k->kind == smt::Kind::App) && k->sort == Sort::Int &&
-          std::find(out.begin(), out.end(), k) == out.end())
-        out.push_back(k);
-  }
+  for (Term m : mons)
+    strideFactors(m, out);
   (void)tc;
   return out;
+}
+
+void boundLemmas(TermContext &tc, Term f, Term E, std::vector<Term> &facts, int depth) {
+  if (depth <= 0)
+    return;
+  for (Term N : strideSymbols(tc, f)) {
+    Term X, Y, A;
+    if (!splitBy(tc, f, N, X, Y) || !factorOut(tc, E, N, A))
+      continue;
+    Term zero = tc.intConst(0);
+    Term pre = tc.mkAnd({tc.le(tc.intConst(1), N), tc.le(zero, Y), tc.lt(Y, N), tc.le(zero, X), tc.lt(X, A)});
+    facts.push_back(tc.implies(pre, tc.mkAnd(tc.le(zero, f), tc.lt(f, E))));
+    boundLemmas(tc, X, A, facts, depth - 1);
+    return;
+  }
+}
+
+void delineariseNested(TermContext &tc, Term f1, Term f2, std::vector<Term> &facts, int depth, size_t limit) {
+  if (depth <= 0)
+    return;
+  for (Term N : strideSymbols(tc, f1)) {
+    if (facts.size() >= limit)
+      return;
+    Term X1, Y1, X2, Y2;
+    if (!splitBy(tc, f1, N, X1, Y1) || !splitBy(tc, f2, N, X2, Y2))
+      continue;
+    size_t before = facts.size();
+    delinearise(tc, f1, f2, {nullptr, N}, facts);
+    if (facts.size() > before)
+      delineariseNested(tc, X1, X2, facts, depth - 1, limit);
+  }
 }
 
 } // namespace ksynth::check

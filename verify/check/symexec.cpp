@@ -224,8 +224,19 @@ void tightenBounds(TermContext &tc, const std::vector<Term> &facts) {
     for (auto &[id, tk] : lin)
       if (tk.second != 0)
         terms.push_back(tk);
-    if (terms.size() != 1 || terms[0].first->kind != smt::Kind::Var)
+    if (terms.empty())
       return false;
+    if (terms.size() != 1 || terms[0].first->kind != smt::Kind::Var) {
+      // L + c <= 0 over several terms (`D (KH - 1) + 1 - H - 2 P <= 0`): L <= -c and -L >= c,
+      // so that a quotient of -L - 1 by a positive divisor is seen to be of a non-negative.
+      Term L = tc.sub(d, tc.intConst(c));
+      auto [lo0, hi0] = tc.range(L);
+      if (hi0 <= -c)
+        return false;
+      tc.tightenTermBounds(L, -(static_cast<int128>(1) << 100), -c);
+      tc.tightenTermBounds(tc.neg(L), c, static_cast<int128>(1) << 100);
+      return true;
+    }
     auto [v, a] = terms[0];
     auto [lo, hi] = tc.range(v);
     auto floorDiv = [](int128 x, int128 y) { int128 q = x / y; return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q; };

@@ -196,8 +196,24 @@ void delinearise(smt::TermContext &tc, Term f1, Term f2, const std::vector<Term>
 // when its form says them (`(r * N + c)` with N the last extent gives r, c); empty if not.
 // They are the indices only where each lies within its extent, which the caller must know.
 std::vector<Term> coordinates(smt::TermContext &tc, Term flat, const std::vector<Term> &ext);
-// The symbols a flat address is a multiple of in some monomial (candidate row lengths).
+// t = X * f + Y, splitting t's monomials by whether f is one of their factors; false when
+// none has it.
+bool splitBy(smt::TermContext &tc, Term t, Term f, Term &X, Term &Y);
+// Whether the monomial m is X * f (f one of its factors, at any depth of nested products);
+// X in rest.
+bool factorOut(smt::TermContext &tc, Term m, Term f, Term &rest);
+// The factors a flat address is a multiple of in some monomial (candidate row lengths):
+// symbols, and non-constant sums, quotients and remainders (`W - KW + 1`).
 std::vector<Term> strideSymbols(smt::TermContext &tc, Term f);
+// Facts true of all integers that bound a flat address by an extent that is a product:
+// f = X * N + Y and E = A * N with 0 <= Y < N and 0 <= X < A give 0 <= f < E; then the same for
+// X and A (`((n * C + c) * H + h) * W + w < B * C * H * W` from each index below its extent).
+void boundLemmas(smt::TermContext &tc, Term f, Term E, std::vector<Term> &facts, int depth = 5);
+// delinearise by every candidate row length of f1, then again on the quotients (an address
+// in three or more symbolic extents, `((n * C + c) * H + h) * W + w`), at most `depth`
+// levels deep and `limit` facts in all.
+void delineariseNested(smt::TermContext &tc, Term f1, Term f2, std::vector<Term> &facts, int depth = 4,
+                       size_t limit = 24);
 
 // Narrows the known ranges (TermContext::setBounds) of symbols that the facts bound on their
 // own (`N <= 65535`, `gridDim.x = R`), so the simplifier can drop wrap-around that the

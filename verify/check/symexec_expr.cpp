@@ -254,6 +254,13 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
     }
     if (from.isBool())
       return ty.isBool() ? v : tc_.ite(v, tc_.intConst(1), tc_.intConst(0));
+    // A widening conversion keeps the value: a value of the source type is in its range
+    // (unsigned values are kept reduced; signed arithmetic that leaves it is an overflow,
+    // an obligation of its own), so `(long long)OH` needs no wrap-around even where the
+    // simplifier's intervals cannot bound OH.
+    if (from.isInt() && ty.isInt() && !ty.isBool() && from.minValue() >= ty.minValue() &&
+        from.maxValue() <= ty.maxValue())
+      return v;
     return convertInt(v, ty);
   }
   if (e.op == Op::Not)

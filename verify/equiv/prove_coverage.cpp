@@ -178,6 +178,39 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
                            &out);
       };
+      // Two indices that are one coordinate split by a symbolic extent (a grid's z for the
+      // batch and the channel: n = bid div C, c = bid mod C): the coordinate is n * C + c.
+      // The remainder may be a tile index: bid.y = od * T + tile, ow = 16 tile + tid.y (the
+      // y axis shared by an output axis and tiles of the next): the coordinate is
+      // n * C + (index div B), the thread (index mod B) div T'.
+      for (size_t k = 0; k + 1 < co.size(); ++k) {
+        Term q = co[k];
+        if (q->kind != smt::Kind::Div)
+          continue;
+        Term x = q->kids[0], N = q->kids[1], rem = tc_.mod(x, N);
+        if (!tc_.mentions(co[k + 1], rem))
+          continue;
+        Term m = tc_.fresh("cov.rem", Sort::Int);
+        Term r = tc_.substitute(co[k + 1], {{rem, m}});
+        int128 B = 0;
+        if (tc_.mentions(r, x) || !slope(r, m, B) || B < 1)
+          continue;
+        for (int d = 0; d < 3; ++d)
+          for (bool isTid : {true, false}) {
+            if (x != (isTid ? w1_.tid[d] : w1_.bid[d]))
+              continue;
+            Term inner = B == 1 ? j[k + 1] : tc_.div(j[k + 1], tc_.intConst(B));
+            tileCands[2 * d + (isTid ? 0 : 1)].push_back(tc_.add(tc_.mul(j[k], N), inner));
+          }
+        if (B >= 2)
+          for (int d2 = 0; d2 < 3; ++d2) {
+            int128 T = 0;
+            if (!tc_.mentions(r, w1_.tid[d2]) || !slope(r, w1_.tid[d2], T) || T < 1 || B % T != 0)
+              continue;
+            tileCands[2 * d2].push_back(
+                tc_.mod(tc_.div(tc_.mod(j[k + 1], tc_.intConst(B)), tc_.intConst(T)), g_.blockDim[d2]));
+          }
+      }
       for (size_t k = 0; k < co.size(); ++k)
         for (int d = 0; d < 3; ++d) {
           int128 B = 0, T = 0;
@@ -274,9 +307,13 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       }
     std::vector<std::unordered_map<Term, Term>> combos;
     if (!allChoices(perVar, 20000, combos)) {
-      if (getenv("KSYNTH_DEBUG_EQ"))
-        fprintf(stderr, "completeness: site line %u: more than 20000 guesses\n", s->stmt->loc.line);
-      continue;
+      // Too many combinations of every guess: the tile guesses alone, where there are some.
+      combos.clear();
+      if (!anyTile || !allChoices(perVarTiles, 20000, combos)) {
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "completeness: site line %u: more than 20000 guesses\n", s->stmt->loc.line);
+        continue;
+      }
     }
     // The writer whose address's digits are the element's indices (a row per block of 32 as
     // 32 by + ty + 4 i with ty < 4, i < 8): tried where the other guesses fail (below).

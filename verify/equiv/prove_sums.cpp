@@ -53,6 +53,12 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     why = "sums nested too deeply";
     return false;
   }
+  // A count: the kernel's float sum of 1.0f against the spec's Int sum of 1 (an Int term where
+  // a Real is expected is promoted, as in the spec language).
+  if (a->sort == Sort::Real && b->sort == Sort::Int)
+    b = tc_.toReal(b);
+  else if (a->sort == Sort::Int && b->sort == Sort::Real)
+    a = tc_.toReal(a);
   // Exchanges first: a value read from shared memory and then shuffled stays a lane's value
   // (its writers are resolved inside the lane sum's terms); then shared memory, whose writers'
   // values may hold exchanges again.
@@ -230,19 +236,88 @@ bool Prover::allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &p
 
 // ---- index maps between a kernel's iterations and a spec's range -------------------------
 
+namespace {
+// t as a sum of canonical monomials (products distributed over sums, each product's factors
+// in creation order), so that (b D1 + k) D2 and b D1 D2 + k D2 compare term by term; t itself
+// where that would take more than 64 monomials.
+Term expandProducts(smt::TermContext &tc, Term t) {
+  if (t->sort != Sort::Int)
+    return t;
+  std::function<bool(Term, std::vector<std::vector<Term>> &)> mons = [&](Term x, std::vector<std::vector<Term>> &out) {
+    if (x->kind == smt::Kind::Add) {
+      for (Term k : x->kids)
+        if (!mons(k, out))
+          return false;
+      return out.size() <= 64;
+    }
+    if (x->kind == smt::Kind::Mul) {
+      std::vector<std::vector<Term>> acc{{}};
+      for (Term k : x->kids) {
+        std::vector<std::vector<Term>> km, next;
+        if (!mons(k, km))
+          return false;
+        for (const auto &a : acc)
+          for (const auto &b : km) {
+            auto c = a;
+            c.insert(c.end(), b.begin(), b.end());
+            next.push_back(std::move(c));
+          }
+        if (next.size() > 64)
+          return false;
+        acc = std::move(next);
+      }
+      out.insert(out.end(), acc.begin(), acc.end());
+      return out.size() <= 64;
+    }
+    out.push_back({x});
+    return true;
+  };
+  std::vector<std::vector<Term>> ms;
+  if (!mons(t, ms))
+    return t;
+  Term sum = tc.intConst(0);
+  for (auto &m : ms) {
+    std::sort(m.begin(), m.end(), [](Term a, Term b) { return a->id < b->id; });
+    Term p = tc.intConst(1);
+    for (Term f : m)
+      p = tc.mul(p, f);
+    sum = tc.add(sum, p);
+  }
+  return sum;
+}
+} // namespace
+
 // Candidate maps: where the spec's term f reads T(a(k)) with a(k) = k + c and the kernel's
-// term g reads T(b(j)), phi = b - c.
+// term g reads T(b(j)), phi = b - c. Along an outer dimension, a(k) = k S + c with S a
+// symbolic row length (a max over dim 1 of a 3-D tensor) or dilation: phi = X where
+// b - c = X S + Y, Y zero in the caller's context (X + Y div S).
+// Callers prove that the kernel's term is the spec's at phi; a wrong guess only fails.
 std::vector<Term> Prover::indexMaps(Term f, Term k, Term g) {
   std::vector<Term> phis;
   for (Term fa : appsWithPrefix(f, "mem.")) {
     Term arg = fa->kids[0];
     Term a0 = tc_.substitute(arg, {{k, tc_.intConst(0)}});
     Term a1 = tc_.substitute(arg, {{k, tc_.intConst(1)}});
-    if (tc_.sub(a1, a0) != tc_.intConst(1))
-      continue;
+    Term S = tc_.sub(a1, a0);
+    bool unit = S == tc_.intConst(1);
+    if (!unit) { // k inside a product: compare expanded forms
+      a0 = expandProducts(tc_, a0);
+      a1 = expandProducts(tc_, a1);
+      S = tc_.sub(a1, a0);
+      if (tc_.isConst(S) || tc_.mentions(S, k) ||
+          expandProducts(tc_, tc_.substitute(arg, {{k, tc_.intConst(2)}})) != tc_.add(a1, S))
+        continue;
+    }
     for (Term ga : appsWithPrefix(g, "mem."))
       if (ga->name == fa->name) {
-        Term phi = tc_.sub(ga->kids[0], a0);
+        Term phi = tc_.sub(unit ? ga->kids[0] : expandProducts(tc_, ga->kids[0]), a0), X, Y;
+        if (!unit) {
+          if (!check::splitBy(tc_, phi, S, X, Y))
+            continue;
+          // (Y is zero where the kernel's coordinates are the element's, which the caller's
+          // context says: X + Y div S is then X.)
+          phi = Y == tc_.intConst(0) ? X : tc_.add(X, tc_.div(Y, S));
+        }
         if (std::find(phis.begin(), phis.end(), phi) == phis.end())
           phis.push_back(phi);
       }

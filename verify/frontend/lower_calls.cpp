@@ -211,6 +211,15 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       neg->text = text(call->getSourceRange());
       return ir::mkSelect(rt, ir::mkBinary(Op::Lt, Type::boolean(), a, ir::mkConstInt(0, rt)), neg, a);
     }
+    if (fromPrelude && rt.isFloat() && call->getNumArgs() == 1 &&
+        (name == "fabsf" || name == "fabs" || name == "abs" || name == "fabsl")) {
+      // |x| exactly: x < 0 ? -x : x (NaN stays NaN; -0 and +0 are the same real).
+      ExprPtr a = cast(arg(0), rt);
+      auto neg = std::const_pointer_cast<ir::Expr>(ir::mkUnary(Op::Neg, rt, a, loc(sl)));
+      neg->text = text(call->getSourceRange());
+      return ir::mkSelect(rt, ir::mkBinary(Op::Lt, Type::boolean(), a, cast(ir::mkConstInt(0, Type::i32()), rt)), neg,
+                          a);
+    }
     if (fromPrelude && rt.isFloat())
       if (ExprPtr r = exactIntrinsic(call, name, rt))
         return r;

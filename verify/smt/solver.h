@@ -75,6 +75,7 @@ public:
   const QueryRecord *lastRecord() const { return last_; }
   void setLog(QueryLog *log) { log_ = log; }
   void setTimeout(unsigned ms) { timeoutMs_ = ms; }
+  unsigned timeout() const { return timeoutMs_; }
 
   static std::string version();
 

@@ -386,6 +386,11 @@ Term TermContext::ite(Term c, Term a, Term b) {
 }
 
 Term TermContext::eq(Term a, Term b) {
+  // An Int compared with a Real is promoted (a spec's Int count against a kernel's float one).
+  if (a->sort == Sort::Int && b->sort == Sort::Real)
+    a = toReal(a);
+  else if (a->sort == Sort::Real && b->sort == Sort::Int)
+    b = toReal(b);
   assert(a->sort == b->sort);
   if (a == b)
     return tru();
@@ -535,6 +540,28 @@ std::vector<Term> TermContext::boundFacts() {
     both.kids = {intern(std::move(lo)), intern(std::move(hi))};
     order.push_back({v->id, intern(std::move(both))});
   }
+  // Bounds of compound terms too: a precondition they come from may itself fold to true once
+  // they are known (`B * N <= 2^31 - 1` built again), so the queries must state them.
+  for (auto &[t, b] : termBounds_) {
+    std::vector<Term> sides;
+    if (b.first > -kInf) {
+      Node lo{Kind::Le, Sort::Bool};
+      lo.kids = {intConst(b.first), t};
+      sides.push_back(intern(std::move(lo)));
+    }
+    if (b.second < kInf) {
+      Node hi{Kind::Le, Sort::Bool};
+      hi.kids = {t, intConst(b.second)};
+      sides.push_back(intern(std::move(hi)));
+    }
+    if (sides.size() == 1) {
+      order.push_back({t->id, sides[0]});
+    } else if (sides.size() == 2) {
+      Node both{Kind::And, Sort::Bool};
+      both.kids = sides;
+      order.push_back({t->id, intern(std::move(both))});
+    }
+  }
   std::sort(order.begin(), order.end(), [](auto &a, auto &b) { return a.first < b.first; });
   std::vector<Term> out;
   for (auto &[id, t] : order)
@@ -597,6 +624,8 @@ std::pair<int128, int128> TermContext::range(Term t) {
     if (isConst(t->kids[1], &y) && y > 0 && a > -kInf && b < kInf) {
       auto fl = [&](int128 x) { int128 q = x / y; if (x % y < 0) q -= 1; return q; };
       r = {fl(a), fl(b)};
+    } else if (auto [c, d] = range(t->kids[1]); c >= 1 && a >= 0 && b < kInf) {
+      r = {d < kInf ? a / d : 0, b / c}; // a non-negative dividend by a positive divisor
     }
     break;
   }
@@ -618,8 +647,39 @@ std::pair<int128, int128> TermContext::range(Term t) {
   }
   default: break;
   }
+  if (!termBounds_.empty() && t->kind != Kind::Var && t->kind != Kind::App) {
+    auto narrow = [&](Term p, int128 k) {
+      auto it = termBounds_.find(p);
+      if (it == termBounds_.end())
+        return;
+      r.first = std::max(r.first, clampInf(it->second.first + k));
+      r.second = std::min(r.second, clampInf(it->second.second + k));
+    };
+    narrow(t, 0);
+    if (t->kind == Kind::Add && t->kids.back()->kind == Kind::Const) { // the sum without its constant
+      std::vector<Term> rest(t->kids.begin(), t->kids.end() - 1);
+      Term p = rest.size() == 1 ? rest[0] : nullptr;
+      if (!p) {
+        Node n{Kind::Add, Sort::Int};
+        n.kids = rest;
+        p = intern(std::move(n));
+      }
+      narrow(p, t->kids.back()->num);
+    }
+    if (r.first > r.second) // the preconditions contradict each other: no value
+      r = {r.second, r.second};
+  }
   rangeMemo_[t] = r;
   return r;
+}
+
+void TermContext::tightenTermBounds(Term t, int128 lo, int128 hi) {
+  auto [it, fresh] = termBounds_.emplace(t, std::make_pair(lo, hi));
+  if (!fresh) {
+    it->second.first = std::max(it->second.first, lo);
+    it->second.second = std::min(it->second.second, hi);
+  }
+  rangeMemo_.clear();
 }
 
 // ---- traversal ----------------------------------------------------------------------------

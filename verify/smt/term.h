@@ -111,6 +111,10 @@ public:
   // for any Int term. Intervals are conservative: [lo, hi] contains every value.
   void setBounds(Term v, int128 lo, int128 hi);
   std::pair<int128, int128> range(Term t);
+  // Known bounds of a compound Int term (a linear combination of sizes, from a precondition
+  // such as `H + 2 P >= D (KH - 1) + 1`), used by range() for that term and for it plus a
+  // constant; intersected with what is known. boundFacts() states them, as it does setBounds'.
+  void tightenTermBounds(Term t, int128 lo, int128 hi);
   // The bounds given to setBounds, as constraints. The simplifier uses bounds as facts, so
   // every query must also assert these.
   std::vector<Term> boundFacts();
@@ -141,6 +145,7 @@ private:
   std::unordered_map<std::string, unsigned> freshCount_;
   std::unordered_map<Term, std::pair<int128, int128>> bounds_;
   std::unordered_map<Term, std::pair<int128, int128>> rangeMemo_;
+  std::unordered_map<Term, std::pair<int128, int128>> termBounds_;
 };
 
 // Concrete evaluation; nullopt when a symbol has no value or a division by zero occurs.
