@@ -1,6 +1,7 @@
 #!/bin/sh
 # Regenerates the committed proof bundles proofs/<spec>/ of the spec library: one
-# `ksynth verify specs/NAME.cu --spec specs/NAME.smt --proof-dir proofs/NAME` per spec, and
+# `ksynth verify specs/NAME.cu --spec specs/NAME.smt --proof-dir proofs/NAME` per spec (and
+# proofs/kernelbench/NAME/ for specs/kernelbench/NAME.smt), and
 # proofs/fast/NAME/ for each fast reference kernel specs/fast/NAME.cu, against the spec its
 # first line names (// ksynth:spec SPEC).
 # Review the diff (query files change when an encoding changes) and commit it;
@@ -22,6 +23,10 @@ bundle() { # NAME KERNEL SPEC
 for smt in specs/*.smt; do
   n=$(basename "$smt" .smt)
   bundle "$n" "specs/$n.cu" "$smt"
+done
+for smt in specs/kernelbench/*.smt; do
+  n=$(basename "$smt" .smt)
+  bundle "kernelbench/$n" "specs/kernelbench/$n.cu" "$smt"
 done
 for cu in specs/fast/*.cu; do
   [ -e "$cu" ] || continue

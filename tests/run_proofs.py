@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Re-checks the committed proof bundles of the spec library (proofs/NAME/, and proofs/fast/NAME/
+"""Re-checks the committed proof bundles of the spec library (proofs/NAME/, proofs/kernelbench/NAME/
+for KernelBench's specs/kernelbench/NAME.smt, and proofs/fast/NAME/
 for the fast reference kernels specs/fast/NAME.cu, written by
 scripts/update-proofs.sh) as an auditor would: `ksynth check-proof proofs/NAME --kernel
 specs/NAME.cu --spec specs/NAME.smt` with the z3 and the cvc5 executables (one run, both
@@ -61,6 +62,9 @@ def main():
         expected = json.load(f)
     unsolved = expected.get("cvc5_unsolved", {})
     names = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
+    kb = os.path.join(ROOT, "specs", "kernelbench")
+    if os.path.isdir(kb):
+        names += sorted("kernelbench/" + os.path.splitext(f)[0] for f in os.listdir(kb) if f.endswith(".smt"))
     fast = os.path.join(ROOT, "specs", "fast")
     if os.path.isdir(fast):
         names += sorted("fast/" + os.path.splitext(f)[0] for f in os.listdir(fast) if f.endswith(".cu"))
@@ -94,7 +98,7 @@ def main():
         if solved_now:
             failures.append(f"{name}: cvc5 now solves {solved_now}: remove them from proofs/expected.json")
         note = f" (cvc5 cannot solve {len(listed)} listed)" if listed else ""
-        print(f"{'ok  ' if z3_ok and cvc5_ok and not solved_now else 'FAIL'} {name:22s} {verdict}{note} ({took:.0f} s)",
+        print(f"{'ok  ' if z3_ok and cvc5_ok and not solved_now else 'FAIL'} {name:40s} {verdict}{note} ({took:.0f} s)",
               flush=True)
     if failures:
         print("\n" + "\n".join(failures))

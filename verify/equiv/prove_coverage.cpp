@@ -173,6 +173,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // block is the index div B and the thread (index mod B) div T.
     std::vector<std::vector<Term>> tileCands(6); // [2 d]: tid, [2 d + 1]: bid
     std::vector<std::vector<Term>> groupCands(6); // the same for a group of threads per index
+    std::vector<std::vector<Term>> fusedCands(6); // a coordinate split by / and % (below)
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size()) {
       auto slope = [&](Term t, Term x, int128 &out) {
         return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
@@ -201,6 +202,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
               continue;
             Term inner = B == 1 ? j[k + 1] : tc_.div(j[k + 1], tc_.intConst(B));
             tileCands[2 * d + (isTid ? 0 : 1)].push_back(tc_.add(tc_.mul(j[k], N), inner));
+            fusedCands[2 * d + (isTid ? 0 : 1)].push_back(tc_.add(tc_.mul(j[k], N), inner));
           }
         if (B >= 2)
           for (int d2 = 0; d2 < 3; ++d2) {
@@ -277,6 +279,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
           for (Term v : vals)
             ch.push_back({x, v});
         for (Term v : groupCands[2 * d + (isTid ? 0 : 1)])
+          ch.push_back({x, v});
+        for (Term v : fusedCands[2 * d + (isTid ? 0 : 1)])
           ch.push_back({x, v});
         std::vector<std::pair<Term, Term>> tiles;
         for (Term v : tileCands[2 * d + (isTid ? 0 : 1)])

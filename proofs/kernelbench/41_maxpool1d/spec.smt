@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 41: nn.MaxPool1d(kernel_size=8, stride=1, padding=4, dilation=3).
+(spec kb41_maxpool1d
+  (doc "Y[b][c][o] = max of X[b][c][o*ST - PAD + k*DIL] over the k < KS whose position lies in [0, L): PyTorch pads with -inf, so padded taps never win. Output length floor((L + 2 PAD - DIL (KS - 1) - 1) / ST) + 1 (ceil_mode False). PyTorch requires PAD <= KS / 2 and an output length >= 1; DIL <= L is an extra size bound that makes every window hold at least one input position (PyTorch would return -inf for a window lying wholly in the padding, which has no real value).")
+  (dims B C L KS ST PAD DIL)
+  (assume (<= (* 2 PAD) KS)
+          (>= (+ L (* 2 PAD)) (+ (* DIL (- KS 1)) 1))
+          (<= DIL L)
+          (<= B 65535) (<= C 65535) (<= KS 1024) (<= ST 1024) (<= PAD 512) (<= DIL 1024) (<= L 1073741824)
+          (<= (* B C (+ L 1)) 2147483647))
+  (define OL (+ (div (- (+ L (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (define (start o) (- (* o ST) PAD))
+  (define (klo o) (ite (>= (start o) 0) 0 (div (+ (- PAD (* o ST)) (- DIL 1)) DIL)))
+  (define (khi o) (min KS (+ (div (- (- L 1) (start o)) DIL) 1)))
+  (tensor X f32 (B C L) in)
+  (tensor Y f32 (B C OL) out)
+  (ensures (Y b c o) (max-over k (klo o) (khi o) (X b c (+ (start o) (* k DIL)))))
+  (sizes (B 64) (C 192) (L 65536) (KS 8) (ST 1) (PAD 4) (DIL 3)))

@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 50: nn.Conv2d(in_channels=3, out_channels=96, kernel_size=11, stride=4, padding=2) (bias=True, PyTorch's default) on x of shape (256, 3, 224, 224).
+(spec kb50_conv2d_alexnet
+  (doc "Y[n][co][oh][ow] = Bias[co] + sum over ci < CI, a < KS, b < KS of X[n][ci][oh*ST - PAD + a][ow*ST - PAD + b] * Wt[co][ci][a][b]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). NCHW, square kernel, one stride and padding for both axes; output extents floor((H + 2 PAD - KS) / ST) + 1 and the same for W. Unlike the other KernelBench convolutions this one has a bias (nn.Conv2d's default bias=True). dilation = 1 and groups = 1 are fixed (the problem does not pass them).")
+  (dims B CI CO H W KS ST PAD)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KS 16)
+          (<= ST 8) (<= PAD 8) (>= (+ H (* 2 PAD)) KS) (>= (+ W (* 2 PAD)) KS) (<= (* B CO) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) KS) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) KS) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CO CI KS KS) in)
+  (tensor Bias f32 (CO) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (+ (sum ci 0 CI (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) a)) (iw (+ (- (* ow ST) PAD) b)))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n ci ih iw) (Wt co ci a b)) 0.0))))) (Bias co)))
+  (sizes (B 256) (CI 3) (CO 96) (H 224) (W 224) (KS 11) (ST 4) (PAD 2)))

@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 63: nn.Conv2d(in_channels=16, out_channels=128, kernel_size=(3, 3), stride=1, padding=0, dilation=1, groups=1, bias=False) on x of shape (16, 16, 1024, 1024).
+(spec kb63_conv2d_square
+  (doc "Y[n][co][oh][ow] = sum over ci < CI, a < KS, b < KS of X[n][ci][oh*ST - PAD + a*DIL][ow*ST - PAD + b*DIL] * Wt[co][ci][a][b]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). NCHW; square kernel; one stride, padding and dilation for both axes; output extents floor((H + 2 PAD - DIL (KS - 1) - 1) / ST) + 1 and the same for W. The output has more than 2^31 elements at KernelBench's sizes (64-bit indices). groups = 1 and bias = False are fixed. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B CI CO H W KS ST DIL)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KS 16)
+          (<= ST 8) (<= DIL 8) (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (>= (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (<= (* B CO) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CO CI KS KS) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (sum ci 0 CI (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) (* a DIL))) (iw (+ (- (* ow ST) PAD) (* b DIL))))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n ci ih iw) (Wt co ci a b)) 0.0))))))
+  (sizes (B 16) (CI 16) (CO 128) (H 1024) (W 1024) (KS 3) (ST 1) (DIL 1)))

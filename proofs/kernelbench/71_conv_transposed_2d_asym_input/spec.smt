@@ -1,0 +1,23 @@
+; KernelBench level 1, problem 71: nn.ConvTranspose2d(in_channels, out_channels, kernel_size=3) with the defaults stride 1, padding 0, output_padding 0, groups 1, bias False.
+(spec kb71_conv_transposed_2d_asym_input
+  (doc "Transposed 2-D convolution, NCHW, H x W input, square K x K kernel, stride 1, padding 0, output_padding 0, dilation 1, one group, no bias (PyTorch defaults, literals). OH = H + K - 1, OW = W + K - 1. Y[n][co][o...] = sum over in-channels ci and taps k... of X[n][ci][i...] Wt[ci][co][k...] where, on every spatial axis, o + P - k DIL = i S with 0 <= i < the input extent: a tap contributes only when the offset o + P - k DIL is a multiple of the stride whose quotient is an input position (the gather form of PyTorch's scatter Y[i S - P + k DIL] += X[i] W[k]; the weight is not flipped; padding crops the full output, it does not pad the input). Out extent per axis: (I - 1) S - 2 P + DIL (K - 1) + OP + 1. Weight layout (CI, CO / groups, K...): ConvTranspose's, in-channels first.")
+  (dims B CI CO H W K)
+  (assume (<= (* B CO) 65535)
+          (<= CI 65536)
+          (<= H 65536)
+          (<= K 64)
+          (<= W 65536)
+          (<= (* B CI H W) 1099511627776)
+          (<= (* B CO OH OW) 1099511627776)
+          (<= (* CI CO K K) 1099511627776))
+  (define OH (+ H (- K 1)))
+  (define OW (+ W (- K 1)))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CI CO K K) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (sum ci 0 CI (sum kh 0 K (sum kw 0 K 
+      (let ((th (+ oh (- kh))) (tw (+ ow (- kw))))
+        (ite (and (<= 0 th) (< th H) (<= 0 tw) (< tw W))
+             (* (X n ci th tw) (Wt ci co kh kw)) 0.0))))))
+  (sizes (B 8) (CI 32) (CO 32) (H 512) (W 1024) (K 3)))

@@ -1,0 +1,24 @@
+// ksynth:launch grid=((((W + 2 * PAD - KS) / ST + 1) + 15) / 16, (((H + 2 * PAD - KS) / ST + 1) + 15) / 16, B * C) block=(16, 16)
+// Depthwise nn.Conv2d(C, C, KS, stride=ST, padding=PAD, groups=C), no bias
+// (column on x, row on y, batch * channel on z).
+// One thread per output element: a loop over the kernel taps of its own channel, skipping taps
+// that fall in the zero padding; 64-bit index arithmetic.
+__global__ void kb82_depthwise_conv2d(const float *X, const float *Wt, float *Y, int B, int C, int H, int W, int KS, int ST, int PAD) {
+  int OH = ((H + 2 * PAD - KS) / ST + 1);
+  int OW = ((W + 2 * PAD - KS) / ST + 1);
+  int ow = blockIdx.x * blockDim.x + threadIdx.x;
+  int oh = blockIdx.y * blockDim.y + threadIdx.y;
+  int n = blockIdx.z / C, c = blockIdx.z % C;
+  if (oh < OH && ow < OW) {
+    float acc = 0.0f;
+    for (int a = 0; a < KS; ++a) {
+      int ih = oh * ST - PAD + a;
+      for (int b = 0; b < KS; ++b) {
+        int iw = ow * ST - PAD + b;
+        if (ih >= 0 && ih < H && iw >= 0 && iw < W)
+          acc += X[(((long long)n * C + c) * H + ih) * W + iw] * Wt[(((long long)c) * KS + a) * KS + b];
+      }
+    }
+    Y[(((long long)n * C + c) * OH + oh) * OW + ow] = acc;
+  }
+}

@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 83: nn.Conv2d(8, 8, kernel_size=(3, 1), stride=1, padding=0, dilation=1, groups=8, bias=False) (depthwise) on x of shape (64, 8, 512, 512).
+(spec kb83_depthwise_conv2d_asym_kernel
+  (doc "Depthwise with a (KS, 1) kernel: Y[n][c][oh][ow] = sum over a < KS of X[n][c][oh*ST - PAD + a*DIL][ow*ST - PAD] * Wt[c][0][a][0]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). groups = in_channels = out_channels = C; weight shape (C, 1, KS, 1). The int stride, padding and dilation apply to both axes, so the width axis is strided and padded too: output extents floor((H + 2 PAD - DIL (KS - 1) - 1) / ST) + 1 and floor((W + 2 PAD - 1) / ST) + 1. The kernel's width 1 is structural (a literal); bias = False. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B C H W KS ST DIL)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= C 4096) (<= H 65536) (<= W 65536) (<= KS 16) (<= ST 8)
+          (<= DIL 8) (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (>= (+ W (* 2 PAD)) 1) (<= (* B C) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) 1) ST) 1))
+  (tensor X f32 (B C H W) in)
+  (tensor Wt f32 (C 1 KS 1) in)
+  (tensor Y f32 (B C OH OW) out)
+  (ensures (Y n c oh ow)
+    (sum a 0 KS (let ((ih (+ (- (* oh ST) PAD) (* a DIL))) (iw (- (* ow ST) PAD)))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n c ih iw) (Wt c 0 a 0)) 0.0))))
+  (sizes (B 64) (C 8) (H 512) (W 512) (KS 3) (ST 1) (DIL 1)))

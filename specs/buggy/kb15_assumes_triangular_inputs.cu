@@ -1,0 +1,14 @@
+// ksynth:spec kernelbench/15_matmul_lower_triangular expect=equivalence
+// Buggy twin of kb15_matmul_lower_triangular: sums only k in [j, i], which is right for lower
+// triangular A and B (as KernelBench generates them) but forward multiplies any A and B.
+// ksynth:launch grid=((M + 15) / 16, (M + 15) / 16) block=(16, 16)
+__global__ void kb15_matmul_lower_triangular(const float *A, const float *B, float *C, int M) {
+  int col = blockIdx.x * blockDim.x + threadIdx.x;
+  int row = blockIdx.y * blockDim.y + threadIdx.y;
+  if (row < M && col < M) {
+    float acc = 0.0f;
+    for (int k = col; k <= row; ++k)
+      acc += A[row * M + k] * B[k * M + col];
+    C[row * M + col] = acc;
+  }
+}

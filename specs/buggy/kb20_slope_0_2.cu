@@ -1,0 +1,12 @@
+// ksynth:spec kernelbench/20_leaky_relu expect=equivalence
+// ksynth:launch grid=((D + 255) / 256, B) block=(256)
+// Bug: negative slope 0.2 (a common GAN setting) instead of the module's default 0.01.
+// One thread per element: column d from the x axis, row b from blockIdx.y.
+__global__ void kb20_leaky_relu(const float *X, float *Y, int B, int D) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (d < D) {
+    float x = X[b * D + d];
+    Y[b * D + d] = x > 0.0f ? x : x * 0.2f;
+  }
+}

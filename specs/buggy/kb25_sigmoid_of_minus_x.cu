@@ -1,0 +1,12 @@
+// ksynth:spec kernelbench/25_swish expect=equivalence
+// ksynth:launch grid=((D + 255) / 256, B) block=(256)
+// Bug: exp(x) instead of exp(-x): x * sigmoid(-x).
+// One thread per element: column d from the x axis, row b from blockIdx.y.
+__global__ void kb25_swish(const float *X, float *Y, int B, int D) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (d < D) {
+    float x = X[b * D + d];
+    Y[b * D + d] = x * (1.0f / (1.0f + expf(x)));
+  }
+}

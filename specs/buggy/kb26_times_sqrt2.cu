@@ -1,0 +1,12 @@
+// ksynth:spec kernelbench/26_gelu expect=equivalence
+// ksynth:launch grid=((D + 255) / 256, B) block=(256)
+// Bug: erf(x * sqrt 2) instead of erf(x / sqrt 2).
+// One thread per element: column d from the x axis, row b from blockIdx.y.
+__global__ void kb26_gelu(const float *X, float *Y, int B, int D) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (d < D) {
+    float x = X[b * D + d];
+    Y[b * D + d] = 0.5f * x * (1.0f + erff(x * sqrtf(2.0f)));
+  }
+}

@@ -1,0 +1,12 @@
+// ksynth:spec kernelbench/32_hardtanh expect=equivalence
+// ksynth:launch grid=((D + 255) / 256, B) block=(256)
+// Bug: clamps to [0, 1] instead of [-1, 1].
+// One thread per element: column d from the x axis, row b from blockIdx.y.
+__global__ void kb32_hardtanh(const float *X, float *Y, int B, int D) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (d < D) {
+    float x = X[b * D + d];
+    Y[b * D + d] = fminf(fmaxf(x, 0.0f), 1.0f);
+  }
+}

@@ -1,0 +1,11 @@
+// ksynth:launch grid=((D + 255) / 256, B) block=(256)
+// One thread per element: column d from the x axis, row b from blockIdx.y.
+__global__ void kb31_elu(const float *X, float *Y, int B, int D) {
+  int d = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (d < D) {
+    float x = X[b * D + d];
+    const float alpha = 1.0f;
+    Y[b * D + d] = x > 0.0f ? x : alpha * (expf(x) - 1.0f);
+  }
+}

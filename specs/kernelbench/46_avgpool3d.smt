@@ -1,0 +1,22 @@
+; KernelBench level 1, problem 46: nn.AvgPool3d(kernel_size=3, stride=2, padding=1).
+(spec kb46_avgpool3d
+  (doc "Y[b][c][i][j][l] = (sum over u, v, w < KS of X[b][c][i*ST - PAD + u][j*ST - PAD + v][l*ST - PAD + w], taps outside the volume counting 0) / KS^3: PyTorch's defaults count_include_pad=True (the zero padding is part of every window, so the divisor is KS^3 even at the borders; divisor_override None) and ceil_mode False (output extents floor((D + 2 PAD - KS) / ST) + 1 per axis, every window inside the padded input). Cubic window, one stride and padding for all three axes. PyTorch requires PAD <= KS / 2.")
+  (dims B C D1 D2 D3 KS ST PAD)
+  (assume (<= (* 2 PAD) KS)
+          (>= (+ D1 (* 2 PAD)) KS) (>= (+ D2 (* 2 PAD)) KS) (>= (+ D3 (* 2 PAD)) KS)
+          (<= B 65535) (<= C 65535) (<= KS 1024) (<= ST 1024) (<= PAD 512)
+          (<= D1 65536) (<= D2 65536) (<= D3 65536)
+          (<= (* B C (+ D1 1) (+ D2 1) (+ D3 1)) 1099511627776))
+  (define O1 (+ (div (- (+ D1 (* 2 PAD)) KS) ST) 1))
+  (define O2 (+ (div (- (+ D2 (* 2 PAD)) KS) ST) 1))
+  (define O3 (+ (div (- (+ D3 (* 2 PAD)) KS) ST) 1))
+  (define (pos o k) (+ (- (* o ST) PAD) k))
+  (tensor X f32 (B C D1 D2 D3) in)
+  (tensor Y f32 (B C O1 O2 O3) out)
+  (ensures (Y b c i j l)
+    (/ (sum u 0 KS (sum v 0 KS (sum w 0 KS
+         (ite (and (<= 0 (pos i u)) (< (pos i u) D1) (<= 0 (pos j v)) (< (pos j v) D2) (<= 0 (pos l w)) (< (pos l w) D3))
+              (X b c (pos i u) (pos j v) (pos l w))
+              0.0))))
+       (* KS KS KS)))
+  (sizes (B 16) (C 32) (D1 128) (D2 128) (D3 256) (KS 3) (ST 2) (PAD 1)))

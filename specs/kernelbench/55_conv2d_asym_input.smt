@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 55: nn.Conv2d(in_channels=64, out_channels=128, kernel_size=(3, 3), stride=1, padding=0, dilation=1, groups=1, bias=False) on x of shape (8, 64, 512, 1024).
+(spec kb55_conv2d_asym_input
+  (doc "Y[n][co][oh][ow] = sum over ci < CI, a < KS, b < KS of X[n][ci][oh*ST - PAD + a*DIL][ow*ST - PAD + b*DIL] * Wt[co][ci][a][b], taps in the zero padding contributing 0 (a cross-correlation, as PyTorch's conv2d: the kernel is not flipped). NCHW; square kernel; one stride, padding and dilation for both axes. Output extents floor((H + 2 PAD - DIL (KS - 1) - 1) / ST) + 1 and the same for W. groups = 1 and bias = False (KernelBench's constructor defaults) are fixed. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B CI CO H W KS ST DIL)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KS 16)
+          (<= ST 8) (<= DIL 8) (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (>= (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (<= (* B CO) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CO CI KS KS) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (sum ci 0 CI (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) (* a DIL))) (iw (+ (- (* ow ST) PAD) (* b DIL))))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n ci ih iw) (Wt co ci a b)) 0.0))))))
+  (sizes (B 8) (CI 64) (CO 128) (H 512) (W 1024) (KS 3) (ST 1) (DIL 1)))

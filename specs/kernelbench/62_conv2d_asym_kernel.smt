@@ -1,0 +1,18 @@
+; KernelBench level 1, problem 62: nn.Conv2d(in_channels=32, out_channels=64, kernel_size=(5, 9), stride=1, padding=0, dilation=1, groups=1, bias=False) on x of shape (8, 32, 512, 512).
+(spec kb62_conv2d_asym_kernel
+  (doc "Y[n][co][oh][ow] = sum over ci < CI, a < KH, b < KW of X[n][ci][oh*ST - PAD + a*DIL][ow*ST - PAD + b*DIL] * Wt[co][ci][a][b]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). NCHW; kernel (KH, KW); one stride, padding and dilation for both axes; output extents floor((H + 2 PAD - DIL (KH - 1) - 1) / ST) + 1 and floor((W + 2 PAD - DIL (KW - 1) - 1) / ST) + 1. groups = 1 and bias = False are fixed. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B CI CO H W KH KW ST DIL)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KH 16)
+          (<= KW 16) (<= ST 8) (<= DIL 8) (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) (+ (* DIL (- KH 1)) 1)) (>= (+ W (* 2 PAD)) (+ (* DIL (- KW 1)) 1))
+          (<= (* B CO) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) (+ (* DIL (- KH 1)) 1)) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) (+ (* DIL (- KW 1)) 1)) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CO CI KH KW) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (sum ci 0 CI (sum a 0 KH (sum b 0 KW (let ((ih (+ (- (* oh ST) PAD) (* a DIL))) (iw (+ (- (* ow ST) PAD) (* b DIL))))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n ci ih iw) (Wt co ci a b)) 0.0))))))
+  (sizes (B 8) (CI 32) (CO 64) (H 512) (W 512) (KH 5) (KW 9) (ST 1) (DIL 1)))

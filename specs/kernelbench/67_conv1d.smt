@@ -1,0 +1,16 @@
+; KernelBench level 1, problem 67: nn.Conv1d(in_channels=64, out_channels=128, kernel_size=3, stride=1, padding=0, dilation=1, groups=1, bias=False) on x of shape (32, 64, 131072).
+(spec kb67_conv1d
+  (doc "Y[n][co][o] = sum over ci < CI, k < KS of X[n][ci][o*ST - PAD + k*DIL] * Wt[co][ci][k]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). NCL; output length floor((L + 2 PAD - DIL (KS - 1) - 1) / ST) + 1. groups = 1 and bias = False are fixed. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B CI CO L KS ST DIL)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= L 1048576) (<= KS 16) (<= ST 8)
+          (<= DIL 8) (>= PAD 0) (<= PAD 8) (>= (+ L (* 2 PAD)) (+ (* DIL (- KS 1)) 1)))
+  (define OL (+ (div (- (+ L (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (tensor X f32 (B CI L) in)
+  (tensor Wt f32 (CO CI KS) in)
+  (tensor Y f32 (B CO OL) out)
+  (ensures (Y n co o)
+    (sum ci 0 CI (sum k 0 KS (let ((il (+ (- (* o ST) PAD) (* k DIL))))
+        (ite (and (<= 0 il) (< il L))
+             (* (X n ci il) (Wt co ci k)) 0.0)))))
+  (sizes (B 32) (CI 64) (CO 128) (L 131072) (KS 3) (ST 1) (DIL 1)))

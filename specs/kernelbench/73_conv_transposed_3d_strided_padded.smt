@@ -1,0 +1,33 @@
+; KernelBench level 1, problem 73: nn.ConvTranspose3d(in_channels, out_channels, kernel_size=(3, 3, 3), stride=2, padding=1, groups=1, bias=False).
+; KernelBench's get_init_inputs passes groups=4 positionally into the constructor's output_padding
+; argument, which is never forwarded: the module has groups 1 and output_padding 0.
+(spec kb73_conv_transposed_3d_strided_padded
+  (doc "Transposed 3-D convolution, NCDHW, cubic K x K x K kernel, stride S and padding P on every axis (dims), output_padding 0, dilation 1, ONE group, no bias. Despite the problem's name ('grouped') and groups = 4 in its test code, KernelBench's get_init_inputs passes [in, out, kernel_size, stride, padding, groups] positionally, so 4 lands in the constructor's output_padding parameter, which the constructor never forwards to nn.ConvTranspose3d; groups keeps its default 1 and output_padding is 0. The spec states what the module computes. Y[n][co][o...] = sum over in-channels ci and taps k... of X[n][ci][i...] Wt[ci][co][k...] where, on every spatial axis, o + P - k DIL = i S with 0 <= i < the input extent: a tap contributes only when the offset o + P - k DIL is a multiple of the stride whose quotient is an input position (the gather form of PyTorch's scatter Y[i S - P + k DIL] += X[i] W[k]; the weight is not flipped; padding crops the full output, it does not pad the input). Out extent per axis: (I - 1) S - 2 P + DIL (K - 1) + OP + 1. Weight layout (CI, CO / groups, K...): ConvTranspose's, in-channels first.")
+  (dims B CI CO D H W K S P)
+  (assume (<= (* B CO) 65535)
+          (<= CI 65536)
+          (<= D 65536)
+          (<= K 16)
+          (<= S 64)
+          (<= P 1024)
+          (<= H 65536)
+          (<= W 65536)
+          (<= (* B CI D H W) 1099511627776)
+          (<= (* B CO OD OH OW) 1099511627776)
+          (<= (* CI CO K K K) 1099511627776)
+          (<= OD 65535)
+          (>= (+ (* (- D 1) S) (- K 1) 1) (+ (* 2 P) 1))
+          (>= (+ (* (- H 1) S) (- K 1) 1) (+ (* 2 P) 1))
+          (>= (+ (* (- W 1) S) (- K 1) 1) (+ (* 2 P) 1)))
+  (define OD (+ (- (* (- D 1) S) (* 2 P)) (- K 1) 1))
+  (define OH (+ (- (* (- H 1) S) (* 2 P)) (- K 1) 1))
+  (define OW (+ (- (* (- W 1) S) (* 2 P)) (- K 1) 1))
+  (tensor X f32 (B CI D H W) in)
+  (tensor Wt f32 (CI CO K K K) in)
+  (tensor Y f32 (B CO OD OH OW) out)
+  (ensures (Y n co od oh ow)
+    (sum ci 0 CI (sum kd 0 K (sum kh 0 K (sum kw 0 K 
+      (let ((td (+ od P (- kd))) (th (+ oh P (- kh))) (tw (+ ow P (- kw))))
+        (ite (and (= (mod td S) 0) (<= 0 (div td S)) (< (div td S) D) (= (mod th S) 0) (<= 0 (div th S)) (< (div th S) H) (= (mod tw S) 0) (<= 0 (div tw S)) (< (div tw S) W))
+             (* (X n ci (div td S) (div th S) (div tw S)) (Wt ci co kd kh kw)) 0.0)))))))
+  (sizes (B 4) (CI 32) (CO 32) (D 32) (H 64) (W 128) (K 3) (S 2) (P 1)))

@@ -1,0 +1,23 @@
+; KernelBench level 1, problem 74: nn.ConvTranspose1d(in_channels, out_channels, kernel_size=5, stride=1, padding=0, dilation=3, bias=False) (output_padding 0, groups 1: defaults).
+(spec kb74_conv_transposed_1d_dilated
+  (doc "Transposed 1-D convolution, NCL, kernel K, stride S and dilation DIL (constructor arguments, dims); padding 0 (passed as 0: a literal, since a dim is at least 1), output_padding 0, one group (defaults), no bias. OL = (L - 1) S + DIL (K - 1) + 1. Y[n][co][o...] = sum over in-channels ci and taps k... of X[n][ci][i...] Wt[ci][co][k...] where, on every spatial axis, o + P - k DIL = i S with 0 <= i < the input extent: a tap contributes only when the offset o + P - k DIL is a multiple of the stride whose quotient is an input position (the gather form of PyTorch's scatter Y[i S - P + k DIL] += X[i] W[k]; the weight is not flipped; padding crops the full output, it does not pad the input). Out extent per axis: (I - 1) S - 2 P + DIL (K - 1) + OP + 1. Weight layout (CI, CO / groups, K...): ConvTranspose's, in-channels first.")
+  (dims B CI CO L K S DIL)
+  (assume (<= (* B CO) 65535)
+          (<= CI 65536)
+          (<= L 16777216)
+          (<= K 1024)
+          (<= S 64)
+          (<= DIL 64)
+          (<= (* B CI L) 1099511627776)
+          (<= (* B CO OL) 1099511627776)
+          (<= (* CI CO K) 1099511627776))
+  (define OL (+ (* (- L 1) S) (* DIL (- K 1)) 1))
+  (tensor X f32 (B CI L) in)
+  (tensor Wt f32 (CI CO K) in)
+  (tensor Y f32 (B CO OL) out)
+  (ensures (Y n co o)
+    (sum ci 0 CI (sum k 0 K 
+      (let ((t (+ o (- (* k DIL)))))
+        (ite (and (= (mod t S) 0) (<= 0 (div t S)) (< (div t S) L))
+             (* (X n ci (div t S)) (Wt ci co k)) 0.0)))))
+  (sizes (B 32) (CI 32) (CO 64) (L 131072) (K 5) (S 1) (DIL 3)))

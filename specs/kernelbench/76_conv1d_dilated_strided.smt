@@ -1,0 +1,15 @@
+; KernelBench level 1, problem 76: nn.Conv1d(in_channels=64, out_channels=128, kernel_size=3, stride=3, dilation=4, bias=False) (padding 0, groups 1) on x of shape (64, 64, 524280).
+(spec kb76_conv1d_dilated_strided
+  (doc "Y[n][co][o] = sum over ci < CI, k < KS of X[n][ci][o*ST + k*DIL] * Wt[co][ci][k] (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). NCL; no padding (the problem has no padding argument: 0 is a literal), so every tap is inside the input; output length floor((L - DIL (KS - 1) - 1) / ST) + 1. groups = 1 and bias = False are fixed. The input has more than 2^31 elements at KernelBench's sizes (64-bit indices).")
+  (dims B CI CO L KS ST DIL)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= L 1048576) (<= KS 16) (<= ST 8)
+          (<= DIL 8) (>= L (+ (* DIL (- KS 1)) 1)))
+  (define OL (+ (div (- L (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (tensor X f32 (B CI L) in)
+  (tensor Wt f32 (CO CI KS) in)
+  (tensor Y f32 (B CO OL) out)
+  (ensures (Y n co o)
+    (sum ci 0 CI (sum k 0 KS (let ((il (+ (* o ST) (* k DIL))))
+        (ite (and (<= 0 il) (< il L))
+             (* (X n ci il) (Wt co ci k)) 0.0)))))
+  (sizes (B 64) (CI 64) (CO 128) (L 524280) (KS 3) (ST 3) (DIL 4)))

@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 82: nn.Conv2d(64, 64, kernel_size=3, stride=1, padding=0, groups=64, bias=False) (depthwise; dilation 1) on x of shape (16, 64, 512, 512).
+(spec kb82_depthwise_conv2d
+  (doc "Depthwise: Y[n][c][oh][ow] = sum over a < KS, b < KS of X[n][c][oh*ST - PAD + a][ow*ST - PAD + b] * Wt[c][0][a][b]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). groups = in_channels = out_channels = C, so each output channel reads only its own input channel; the weight has PyTorch's shape (C, 1, KS, KS). Output extents floor((H + 2 PAD - KS) / ST) + 1 and the same for W. dilation = 1 is fixed (the problem has no dilation argument); bias = False. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B C H W KS ST)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= C 4096) (<= H 65536) (<= W 65536) (<= KS 16) (<= ST 8)
+          (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) KS) (>= (+ W (* 2 PAD)) KS) (<= (* B C) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) KS) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) KS) ST) 1))
+  (tensor X f32 (B C H W) in)
+  (tensor Wt f32 (C 1 KS KS) in)
+  (tensor Y f32 (B C OH OW) out)
+  (ensures (Y n c oh ow)
+    (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) a)) (iw (+ (- (* ow ST) PAD) b)))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n c ih iw) (Wt c 0 a b)) 0.0)))))
+  (sizes (B 16) (C 64) (H 512) (W 512) (KS 3) (ST 1)))

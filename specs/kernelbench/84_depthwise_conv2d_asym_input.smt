@@ -1,0 +1,17 @@
+; KernelBench level 1, problem 84: nn.Conv2d(128, 128, kernel_size=(3, 3), stride=1, padding=0, groups=128, bias=False) (depthwise; dilation 1) on x of shape (64, 128, 256, 512).
+(spec kb84_depthwise_conv2d_asym_input
+  (doc "Depthwise with a channel multiplier: Y[n][co][oh][ow] = sum over a < KS, b < KS of X[n][co div (CO / CI)][oh*ST - PAD + a][ow*ST - PAD + b] * Wt[co][0][a][b]; taps falling in the zero padding contribute 0 (a cross-correlation, as PyTorch's convolution: the kernel is not flipped). groups = in_channels = CI and out_channels = CO is a multiple of CI (PyTorch requires it), so output channel co reads input channel co div (CO / CI) (at KernelBench's sizes CO = CI); weight shape (CO, 1, KS, KS). Output extents floor((H + 2 PAD - KS) / ST) + 1 and the same for W. dilation = 1 is fixed (no dilation argument); bias = False. PAD is an Int scalar, not dims, because KernelBench's padding is 0 and dims are >= 1 (sizes give dims only).")
+  (dims B CI CO H W KS ST)
+  (scalar PAD i32)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KS 16)
+          (<= ST 8) (>= PAD 0) (<= PAD 8) (>= (+ H (* 2 PAD)) KS) (>= (+ W (* 2 PAD)) KS) (<= (* B CO) 65535) (= (mod CO CI) 0))
+  (define OH (+ (div (- (+ H (* 2 PAD)) KS) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) KS) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wt f32 (CO 1 KS KS) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (ensures (Y n co oh ow)
+    (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) a)) (iw (+ (- (* ow ST) PAD) b)))
+        (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W))
+             (* (X n (div co (div CO CI)) ih iw) (Wt co 0 a b)) 0.0)))))
+  (sizes (B 64) (CI 128) (CO 128) (H 256) (W 512) (KS 3) (ST 1)))

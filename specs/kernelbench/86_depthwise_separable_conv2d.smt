@@ -1,0 +1,18 @@
+; KernelBench level 1, problem 86: depthwise nn.Conv2d(64, 64, 3, stride=1, padding=1, dilation=1, groups=64, bias=False)
+; followed by pointwise nn.Conv2d(64, 128, kernel_size=1, bias=False), on x of shape (16, 64, 512, 512).
+(spec kb86_depthwise_separable_conv2d
+  (doc "Depthwise-separable convolution, two convolutions in sequence. Depthwise (groups = CI): Z[n][c][oh][ow] = sum over a < KS, b < KS of X[n][c][oh*ST - PAD + a*DIL][ow*ST - PAD + b*DIL] * Wd[c][0][a][b], taps falling in the zero padding contributing 0 (a cross-correlation, the kernel is not flipped); output extents floor((H + 2 PAD - DIL (KS - 1) - 1) / ST) + 1 and the same for W. Then pointwise (1 x 1, stride 1, no padding): Y[n][co][oh][ow] = sum over c < CI of Z[n][c][oh][ow] * Wp[co][c][0][0]. Weights keep PyTorch's shapes (CI, 1, KS, KS) and (CO, CI, 1, 1). bias = False for both.")
+  (dims B CI CO H W KS ST PAD DIL)
+  (assume (<= B 4096) (<= CI 4096) (<= CO 4096) (<= H 65536) (<= W 65536) (<= KS 16) (<= ST 8) (<= PAD 8) (<= DIL 8)
+          (>= (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (>= (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) (<= (* B CO) 65535))
+  (define OH (+ (div (- (+ H (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (define OW (+ (div (- (+ W (* 2 PAD)) (+ (* DIL (- KS 1)) 1)) ST) 1))
+  (tensor X f32 (B CI H W) in)
+  (tensor Wd f32 (CI 1 KS KS) in)
+  (tensor Wp f32 (CO CI 1 1) in)
+  (tensor Y f32 (B CO OH OW) out)
+  (define (Z n c oh ow)
+    (sum a 0 KS (sum b 0 KS (let ((ih (+ (- (* oh ST) PAD) (* a DIL))) (iw (+ (- (* ow ST) PAD) (* b DIL))))
+      (ite (and (<= 0 ih) (< ih H) (<= 0 iw) (< iw W)) (* (X n c ih iw) (Wd c 0 a b)) 0.0)))))
+  (ensures (Y n co oh ow) (sum c 0 CI (* (Z n c oh ow) (Wp co c 0 0))))
+  (sizes (B 16) (CI 64) (CO 128) (H 512) (W 512) (KS 3) (ST 1) (PAD 1) (DIL 1)))

@@ -1,0 +1,13 @@
+// ksynth:launch grid=((N + 255) / 256, B) block=(256)
+// torch.cumsum(x, dim=1). One thread per output element (column on x, row on y), each
+// summing its row's prefix X[b][0..i] (quadratic work: a reference, not a fast scan).
+__global__ void kb89_cumsum(const float *X, float *Y, int B, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int b = blockIdx.y;
+  if (i < N) {
+    float acc = 0.0f;
+    for (int k = 0; k <= i; ++k)
+      acc += X[(long long)b * N + k];
+    Y[(long long)b * N + i] = acc;
+  }
+}
