@@ -15,7 +15,7 @@ solvers' queries answered in parallel).
   query that cvc5 now solves is reported, so the list stays true. Listed queries get a 5 s limit
   (LISTED_TIMEOUT): "now solves" means within 5 s.
 
-Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME]
+Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME] [--kernelbench]
 """
 import argparse
 import json
@@ -56,6 +56,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ksynth", required=True)
     ap.add_argument("--timeout", type=float, default=40)  # cvc5 needs about 20 s for row_max_block.spec.227 on the 2-core machine
+    # KernelBench's bundles (proofs/kernelbench/) only when asked: cvc5 1.0.3 answers none of
+    # the nonlinear queries of 33 of them within the limit and re-checking all takes ~20 min on
+    # the 2-core machine, too long for CI yet (issue 19).
+    ap.add_argument("--kernelbench", action="store_true")
     ap.add_argument("--only")
     a = ap.parse_args()
     with open(os.path.join(ROOT, "proofs", "expected.json")) as f:
@@ -63,7 +67,7 @@ def main():
     unsolved = expected.get("cvc5_unsolved", {})
     names = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
     kb = os.path.join(ROOT, "specs", "kernelbench")
-    if os.path.isdir(kb):
+    if a.kernelbench and os.path.isdir(kb):
         names += sorted("kernelbench/" + os.path.splitext(f)[0] for f in os.listdir(kb) if f.endswith(".smt"))
     fast = os.path.join(ROOT, "specs", "fast")
     if os.path.isdir(fast):

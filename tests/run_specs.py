@@ -5,7 +5,7 @@ and every reference kernel specs/NAME.cu must reach its expected safety verdict 
 `ksynth verify NAME.cu --spec NAME.smt --checks race,barrier,bounds,overflow`.
 
 The expectation file (specs/expected.json) maps NAME to
-    {"verdict": "proven" | "unknown" | "refuted", "args": [extra flags], "note": "why",
+    {"verdict": "proven" | "unknown" | "refuted", "args": [extra flags of both runs], "note": "why",
      "also": ["proven"]}
 "also" lists other verdicts that are accepted too: for obligations that end near the solver
 timeout, where machine load decides between proven and unknown (never used for refuted).
@@ -90,7 +90,7 @@ def check_one(ks, specs, name, entry):
                 problems.append("coverage/equivalence decided although not requested")
     except (ValueError, KeyError):
         problems.append(f"no JSON report (exit {rc}): {err.strip()[:500]}")
-    rc, out, err, secs2 = run([ks, "verify", cu, "--spec", smt, "--checks", "coverage,equivalence", "--json"])
+    rc, out, err, secs2 = run([ks, "verify", cu, "--spec", smt, "--checks", "coverage,equivalence", "--json", *args])
     secs += secs2
     try:
         j = json.loads(out)
