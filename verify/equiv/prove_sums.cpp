@@ -53,12 +53,6 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     why = "sums nested too deeply";
     return false;
   }
-  // A count: the kernel's float sum of 1.0f against the spec's Int sum of 1 (an Int term where
-  // a Real is expected is promoted, as in the spec language).
-  if (a->sort == Sort::Real && b->sort == Sort::Int)
-    b = tc_.toReal(b);
-  else if (a->sort == Sort::Int && b->sort == Sort::Real)
-    a = tc_.toReal(a);
   // Exchanges first: a value read from shared memory and then shuffled stays a lane's value
   // (its writers are resolved inside the lane sum's terms); then shared memory, whose writers'
   // values may hold exchanges again.
