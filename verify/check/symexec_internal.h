@@ -135,10 +135,11 @@ private:
 
   // ---- loops (symexec_loops.cpp) --------------------------------------------------------
 
-  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Extremum, ArgExtremum, Rescaled, Havoc };
+  enum class Shape { Invariant, Affine, ShiftRight, ShiftLeft, Accumulate, Product, Extremum, ArgExtremum, Rescaled, Havoc };
   struct Summary {
     Shape shape = Shape::Havoc;
     Term step = nullptr; // Affine, Accumulate: per-iteration delta (Accumulate: over entry values);
+                         // Product: per-iteration factor (over entry values);
                          // Extremum: the per-iteration candidate (kExtremumNone: no update)
     int k = 0;
     bool trunc = false;  // ShiftRight: C's signed division by 2^k (rounds toward zero)
@@ -171,6 +172,7 @@ private:
   Term tripCount(Term cn, Term n, uint32_t mark);
   Term constantTripCount(Term cn, Term n);
   Term realDelta(Term v, Term e);
+  Term realFactor(Term v, Term e);
   Term extremumStep(Term v, Term e, bool isMax);
   Summary rescaledStep(int v, Term e, const State &end, const LoopFacts &f, uint32_t watermark,
                        const std::set<Term> &entryIds);

@@ -76,6 +76,7 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
     return r;
   }
   case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
+  case Shape::Product:
   case Shape::Extremum:
   case Shape::ArgExtremum:
   case Shape::Rescaled:
@@ -147,6 +148,35 @@ Term Exec::realDelta(Term v, Term e) {
   }
   if (v->kind == smt::Kind::Ite) {
     Term a = realDelta(v->kids[1], e), b = realDelta(v->kids[2], e);
+    if (a && b)
+      return tc_.ite(v->kids[0], a, b);
+  }
+  return nullptr;
+}
+
+// f with v = e * f, f free of e, through `ite`s whose other arm leaves e unchanged (a factor
+// of 1 there), or nullptr.
+Term Exec::realFactor(Term v, Term e) {
+  if (v == e)
+    return tc_.realConst(1);
+  if (v->kind == smt::Kind::Mul && v->sort == Sort::Real) {
+    std::vector<Term> rest;
+    int seen = 0;
+    for (Term k : v->kids) {
+      if (k == e)
+        ++seen;
+      else
+        rest.push_back(k);
+    }
+    if (seen != 1 || rest.empty())
+      return nullptr;
+    Term f = rest[0];
+    for (size_t i = 1; i < rest.size(); ++i)
+      f = tc_.mul(f, rest[i]);
+    return tc_.mentions(f, e) ? nullptr : f;
+  }
+  if (v->kind == smt::Kind::Ite && !tc_.mentions(v->kids[0], e)) {
+    Term a = realFactor(v->kids[1], e), b = realFactor(v->kids[2], e);
     if (a && b)
       return tc_.ite(v->kids[0], a, b);
   }
@@ -320,13 +350,15 @@ Term Exec::accumulated(int v, const Summary &sm, const State &s, Term n, std::ma
     return app;
   }
   bool ext = sm.shape == Shape::Extremum;
-  std::string name = std::string(!ext ? "lsum." : sm.isMax ? "lmax." : "lmin.") + tag_ + "." +
-                     std::to_string(out_.sums.size());
+  std::string name = std::string(sm.shape == Shape::Product ? "lprod." : !ext ? "lsum." : sm.isMax ? "lmax." : "lmin.") +
+                     tag_ + "." + std::to_string(out_.sums.size());
   out_.sums[name] = SumDef{j, body, params};
   std::vector<Term> args{n};
   args.insert(args.end(), params.begin(), params.end());
   Term v0 = s.vars[v].t ? s.vars[v].t : tc_.realConst(0);
   Term app = tc_.app(name, Sort::Real, args);
+  if (sm.shape == Shape::Product)
+    return tc_.mul(v0, app);
   if (!ext)
     return tc_.add(v0, app);
   Term folded = sm.isMax ? tc_.ite(tc_.le(app, v0), v0, app) : tc_.ite(tc_.le(v0, app), v0, app);
@@ -437,7 +469,8 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
   // An accumulator's increment may use the other variables only where their value at
   // each iteration is exact (not unknown, not another accumulator).
   auto folds = [](const Summary &x) {
-    return x.shape == Shape::Accumulate || x.shape == Shape::Extremum || x.shape == Shape::Rescaled;
+    return x.shape == Shape::Accumulate || x.shape == Shape::Product || x.shape == Shape::Extremum ||
+           x.shape == Shape::Rescaled;
   };
   for (auto &[v, sm] : f.summary) {
     if (!folds(sm))
@@ -472,6 +505,10 @@ Exec::Summary Exec::classifyStep(Term e, Term v, uint32_t watermark, const std::
     Shape shape = Shape::Accumulate;
     bool isMax = false;
     Term d = realDelta(v, e);
+    if (!d) {
+      d = realFactor(v, e);
+      shape = Shape::Product;
+    }
     for (bool mx : {true, false}) {
       if (d)
         break;
@@ -578,7 +615,7 @@ void Exec::findArgExtremum(std::map<int, Summary> &summary, const std::map<int, 
       for (auto &[u, eu] : entrySym)
         if (u != v && tc_.mentions(vt->kids[1], eu) &&
             (summary[u].shape == Shape::Havoc || summary[u].shape == Shape::Accumulate ||
-             summary[u].shape == Shape::Extremum))
+             summary[u].shape == Shape::Product || summary[u].shape == Shape::Extremum))
           ok = false;
       if (!ok)
         break;
@@ -609,7 +646,8 @@ State Exec::stateAt(const State &s, LoopFacts &f, Term i, const std::string &why
     const Summary &sm = f.summary[v];
     if (sm.shape == Shape::Rescaled)
       continue; // below, once the variable it is relative to is known
-    if (sm.shape == Shape::Accumulate || sm.shape == Shape::Extremum || sm.shape == Shape::ArgExtremum) {
+    if (sm.shape == Shape::Accumulate || sm.shape == Shape::Product || sm.shape == Shape::Extremum ||
+        sm.shape == Shape::ArgExtremum) {
       r.vars[v] = {accumulated(v, sm, s, i, f.summary, f.entrySym, counters)};
       continue;
     }

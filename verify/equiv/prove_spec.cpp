@@ -204,6 +204,7 @@ Term Prover::tr(const spec::Term &t, std::vector<Term> &slots) {
   case Op::Max: return fold([&](Term x, Term y) { return tc_.ite(tc_.ge(x, y), x, y); });
   case Op::Min: return fold([&](Term x, Term y) { return tc_.ite(tc_.le(x, y), x, y); });
   case Op::Sum: return foldApp(t, "ssum.", slots);
+  case Op::Prod: return foldApp(t, "sprod.", slots);
   case Op::ArgmaxOver: return foldApp(t, "sarg.", slots);
   case Op::ArgminOver: return foldApp(t, "sargmin.", slots);
   case Op::MaxOver:

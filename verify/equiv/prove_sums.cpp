@@ -59,7 +59,12 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   a = resolveWarp(resolveShared(resolveWarp(a, ctx), ctx, 0), ctx);
   // A choice between loops (a float4 path where C % 4 == 0, a scalar loop otherwise): each
   // case on its own, its sums matched under its condition.
-  if (a->kind == smt::Kind::Ite && !appsWithPrefix(a, "lsum.").empty() && appsWithPrefix(a->kids[0], "lsum.").empty()) {
+  auto loopFolds = [&](Term t) {
+    std::vector<Term> r = appsWithPrefix(t, "lsum."), p = appsWithPrefix(t, "lprod.");
+    r.insert(r.end(), p.begin(), p.end());
+    return r;
+  };
+  if (a->kind == smt::Kind::Ite && !loopFolds(a).empty() && loopFolds(a->kids[0]).empty()) {
     Term c = a->kids[0];
     if (getenv("KSYNTH_DEBUG_EQ"))
       fprintf(stderr, "equal (depth %d): each case of %s\n", depth, smt::show(c, 200).c_str());
@@ -67,7 +72,9 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
            equalTerms(a->kids[2], b, tc_.mkAnd(ctx, tc_.mkNot(c)), depth, why);
   }
   std::unordered_map<Term, Term> subA, subB;
-  std::vector<Term> ks = appsWithPrefix(a, "lsum."), ss = appsWithPrefix(b, "ssum.");
+  // Sums and products: lsum. against ssum., lprod. against sprod.
+  std::vector<Term> ks = loopFolds(a), ss = appsWithPrefix(b, "ssum."), sp = appsWithPrefix(b, "sprod.");
+  ss.insert(ss.end(), sp.begin(), sp.end());
   std::set<Term> usedS;
   if (getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a, 600).c_str(),
@@ -76,18 +83,19 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     const check::SumDef *ld = kernelSum(l->name);
     if (!ld)
       continue;
+    bool isProd = l->name.rfind("lprod.", 0) == 0;
     for (Term q : ss) {
-      if (usedS.count(q))
+      if (usedS.count(q) || isProd != (q->name.rfind("sprod.", 0) == 0))
         continue;
       const SpecSum &sd = specSums_.at(q->name);
       Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
       bool sameLength = false;
       {
-        Step st(*this, "a sum computed by a kernel loop has as many terms as the spec's sum '" + q->name + "'");
+        Step st(*this, std::string("a ") + (isProd ? "product" : "sum") + " computed by a kernel loop has as many terms as the spec's '" + q->name + "'");
         sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
       }
       if (!sameLength) {
-        if (reindexed(l, q, ctx, depth)) {
+        if (!isProd && reindexed(l, q, ctx, depth)) {
           Term sigma = tc_.fresh("eq.sum", Sort::Real);
           subA[l] = sigma;
           subB[q] = sigma;
@@ -105,8 +113,9 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
       Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
       Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
       std::string inner;
-      Step st(*this, "term j of a kernel loop's sum equals term lo + j of the spec's sum '" + q->name + "'");
-      if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && !reindexed(l, q, ctx, depth))
+      Step st(*this, std::string("term j of a kernel loop's ") + (isProd ? "product" : "sum") +
+                         " equals term lo + j of the spec's '" + q->name + "'");
+      if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && (isProd || !reindexed(l, q, ctx, depth)))
         continue;
       Term sigma = tc_.fresh("eq.sum", Sort::Real);
       subA[l] = sigma;
@@ -168,7 +177,7 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     // An unmatched sum is an unknown value on its side: the two terms could be equal only
     // by cancelling it, and asking anyway can send Z3's nonlinear real arithmetic into a
     // search that ignores its time limit (a layernorm mutant ran for 10 minutes).
-    why = "a sum of the kernel and one of the spec could not be matched term by term";
+    why = "a sum (or product) of the kernel and one of the spec could not be matched term by term";
     return false;
   }
   {
@@ -203,7 +212,7 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   }
   why = !lastUnknown_.empty() ? lastUnknown_
         : ks.size() + ss.size() > subA.size() + subB.size()
-            ? "a sum of the kernel and one of the spec could not be matched term by term"
+            ? "a sum (or product) of the kernel and one of the spec could not be matched term by term"
             : "the stored value and the spec's could not be shown equal";
   return false;
 }

@@ -31,7 +31,8 @@ struct GiveUp {
 // The store site `st` of thread copy m, or nullptr (prove_warp.cpp).
 const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *st);
 
-// Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body.
+// Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body;
+// products sprod.N(lo, hi, params...) likewise (matched only with a kernel loop's lprod.).
 struct SpecSum {
   Term k = nullptr, body = nullptr;
   std::vector<Term> params;
@@ -135,7 +136,7 @@ private:
   Term foldApp(const spec::Term &t, const std::string &prefix, std::vector<Term> &slots);
 
   static Sort foldSort(const std::string &prefix, Term body) {
-    return prefix == "ssum." ? Sort::Real : prefix.rfind("sarg", 0) == 0 ? Sort::Int : body->sort;
+    return prefix == "ssum." || prefix == "sprod." ? Sort::Real : prefix.rfind("sarg", 0) == 0 ? Sort::Int : body->sort;
   }
 
   Term tr(const spec::Term &t, std::vector<Term> &slots);
