@@ -292,7 +292,7 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
     // With many sites, the combined query gets a shorter limit: if it is hard, each site
     // alone (below) usually is not.
     unsigned limit = solver_.timeout();
-    bool manySites = round == 0 && cands.size() >= 4 && cands.size() <= 48;
+    bool manySites = round == 0 && cands.size() >= 4 && cands.size() <= 128;
     if (manySites)
       solver_.setTimeout(std::min(limit, 3000u));
     smt::Result r = round == 0 ? solver_.check(goal, obligationQuery(o))
@@ -312,7 +312,7 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
                  lastWhy + ")";
       return;
     }
-    if (r.status == smt::Status::Unknown && round == 0 && cands.size() > 1 && cands.size() <= 48) {
+    if (r.status == smt::Status::Unknown && round == 0 && cands.size() > 1 && cands.size() <= 128) {
       // The disjunction of every site was too hard: each site alone is a smaller query. The
       // obligation holds when every part is unsat; a part that is sat goes to the replay below.
       std::string why;
@@ -387,6 +387,10 @@ bool Checker::splitByCandidate(Obligation &o, std::vector<Candidate> &cands, std
                          (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
     smt::Result r = solver_.check(goal, {name, [header](smt::Status) { return header + kRunWith; }});
     o.ms += r.ms;
+    if (getenv("KSYNTH_DEBUG_SPLIT")) // which site is slow, and its query
+      fprintf(stderr, "%s part %zu of %zu: status %d in %.0f ms%s%s\n", o.name.c_str(), i + 1, cands.size(),
+              static_cast<int>(r.status), static_cast<double>(r.ms), r.ms > 500 ? ": " : "",
+              r.ms > 500 ? smt::show(goal, 100000).c_str() : "");
     if (r.status == smt::Status::Unsat) {
       excluded[i] = true;
       if (!solver_.lastRecord()->file.empty())

@@ -237,6 +237,74 @@ void Checker::checkBounds() {
 
 // ---- overflow -----------------------------------------------------------------------------
 
+// Hints for an overflow site whose checked value is a partial address (`(n C + c) H + h` of an
+// NCHW tensor, the product before its last factor): mixed-radix lemmas (boundLemmas) bound it
+// by a product of some of a tensor's extents, and that product is at most the whole extent
+// product, which the spec bounds. Both are true statements about integers.
+std::vector<Term> Checker::extentHints(Term ok) {
+  std::vector<Term> values, hints;
+  for (Term x : smt::subterms(ok))
+    if (x->kind == smt::Kind::Le && x->kids.size() == 2)
+      for (int i : {0, 1})
+        if (x->kids[i]->kind == smt::Kind::Const && x->kids[1 - i]->sort == Sort::Int &&
+            (x->kids[1 - i]->kind == smt::Kind::Add || x->kids[1 - i]->kind == smt::Kind::Mul) &&
+            std::find(values.begin(), values.end(), x->kids[1 - i]) == values.end())
+          values.push_back(x->kids[1 - i]);
+  std::vector<Term> products;
+  for (Term f : background_)
+    if (f->kind == smt::Kind::Eq && f->kids.size() == 2)
+      for (Term side : f->kids)
+        if (side->kind == smt::Kind::Mul && side->sort == Sort::Int)
+          products.push_back(side);
+  std::function<void(Term, std::vector<Term> &)> factors = [&](Term t, std::vector<Term> &out) {
+    if (t->kind == smt::Kind::Mul) {
+      for (Term k : t->kids)
+        factors(k, out);
+      return;
+    }
+    out.push_back(t);
+  };
+  Term zero = tc_.intConst(0), one = tc_.intConst(1);
+  for (Term v : values)
+    for (Term P : products) {
+      std::vector<Term> fs;
+      factors(P, fs);
+      if (fs.size() < 2 || fs.size() > 6)
+        continue;
+      for (unsigned mask = 1; mask + 1 < (1u << fs.size()) && hints.size() < 64; ++mask) {
+        Term E = one, R = one;
+        std::vector<Term> pos;
+        for (size_t i = 0; i < fs.size(); ++i) {
+          (mask >> i & 1 ? E : R) = tc_.mul(mask >> i & 1 ? E : R, fs[i]);
+          pos.push_back(tc_.le(zero, fs[i]));
+        }
+        std::vector<Term> hs;
+        if (v->kind == smt::Kind::Add) {
+          boundLemmas(tc_, v, E, hs);
+        } else {
+          // v = N X with N a factor of E = A N: 0 <= X < A bounds v by E.
+          for (size_t i = 0; i < v->kids.size() && hs.empty(); ++i) {
+            Term N = v->kids[i], A, X = one;
+            if (N->kind == smt::Kind::Const || !factorOut(tc_, E, N, A))
+              continue;
+            for (size_t j = 0; j < v->kids.size(); ++j)
+              if (j != i)
+                X = tc_.mul(X, v->kids[j]);
+            hs.push_back(tc_.implies(tc_.mkAnd({tc_.le(one, N), tc_.le(zero, X), tc_.lt(X, A)}),
+                                     tc_.mkAnd(tc_.le(zero, v), tc_.lt(v, E))));
+            boundLemmas(tc_, X, A, hs);
+          }
+        }
+        if (hs.empty())
+          continue;
+        hints.insert(hints.end(), hs.begin(), hs.end());
+        pos.push_back(tc_.le(one, R));
+        hints.push_back(tc_.implies(tc_.mkAnd(pos), tc_.le(E, P)));
+      }
+    }
+  return hints;
+}
+
 void Checker::checkOverflow() {
   Obligation o;
   o.kind = Kind::Overflow;
@@ -246,8 +314,11 @@ void Checker::checkOverflow() {
   for (const ArithSite &s : m1_.arith) {
     const ir::Expr *ex = s.expr;
     ArithKind kind = s.kind;
+    std::vector<Term> hints;
+    if (kind == ArithKind::SignedOverflow)
+      hints = extentHints(s.ok);
     cands.push_back(oneThreadCandidate(
-        tc_.mkAnd(s.pc, tc_.mkNot(s.ok)),
+        tc_.mkAnd({s.pc, tc_.mkNot(s.ok), tc_.mkAnd(hints)}),
         [ex, kind](const interp::Event &e) {
           return e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
                  (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);

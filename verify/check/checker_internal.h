@@ -63,6 +63,7 @@ private:
   void addBackground(Term f);
   std::vector<Term> background_;
   Term productLemmas(Term goal);
+  std::vector<Term> extentHints(Term ok);
   void decide(Obligation &o, std::vector<Candidate> &cands);
   // decide(), except that no candidate at all is proven without a query; then o is reported.
   void settle(Obligation &o, std::vector<Candidate> &cands);

@@ -61,10 +61,30 @@ Term Exec::pow2(Term e, int maxExp) {
   return r;
 }
 
-Term Exec::truncDiv(Term a, Term b) {
-  auto [alo, ahi] = tc_.range(a);
-  auto [blo, bhi] = tc_.range(b);
-  if (alo >= 0 && blo > 0)
+// Whether a >= 0 follows from its range or is a conjunct of pc. A value computed under pc is
+// only ever used where pc holds (a merge takes it under its branch's condition), so reading
+// it as pc allows is exact there.
+bool Exec::nonNegative(Term a, Term pc) {
+  if (tc_.range(a).first >= 0)
+    return true;
+  if (!pc)
+    return false;
+  Term zero = tc_.intConst(0);
+  Term facts[] = {tc_.le(zero, a), tc_.mkNot(tc_.lt(a, zero))};
+  auto isFact = [&](Term c) { return c == facts[0] || c == facts[1]; };
+  if (isFact(pc))
+    return true;
+  if (pc->kind == smt::Kind::And)
+    for (Term c : pc->kids)
+      if (isFact(c))
+        return true;
+  return false;
+}
+
+Term Exec::truncDiv(Term a, Term b, Term pc) {
+  // For a >= 0 and any b != 0, Euclidean division (remainder 0 <= r < |b|) rounds toward zero
+  // too: 7 div -2 = -3. (b = 0 is the division-by-zero obligation's.)
+  if (nonNegative(a, pc))
     return tc_.div(a, b);
   Term zero = tc_.intConst(0);
   Term q = tc_.div(a, b); // Euclidean
@@ -316,14 +336,12 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
   case Op::Div:
   case Op::Rem: {
     arithCheck(e, ArithKind::DivByZero, pc, tc_.ne(b, tc_.intConst(0)));
-    Term q = truncDiv(a, b);
+    Term q = truncDiv(a, b, pc);
     if (e.op == Op::Div) {
       arithCheck(e, ArithKind::SignedOverflow, pc, tc_.implies(tc_.ne(b, tc_.intConst(0)), rangeOk(q, ty)));
       return wrapUnsigned(q, ty);
     }
-    auto [alo, ahi] = tc_.range(a);
-    auto [blo, bhi] = tc_.range(b);
-    if (alo >= 0 && blo > 0)
+    if (nonNegative(a, pc)) // a - b (a div b) with a >= 0: Euclidean and C agree (truncDiv)
       return tc_.mod(a, b);
     return tc_.sub(a, tc_.mul(b, q));
   }

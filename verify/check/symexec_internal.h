@@ -101,7 +101,10 @@ private:
   Term wrapUnsigned(Term r, ir::Type t);
   Term convertInt(Term v, ir::Type to);
   Term pow2(Term e, int maxExp);
-  Term truncDiv(Term a, Term b);
+  // C's division (rounds toward zero); Euclidean where a >= 0 is known from its range or from
+  // a conjunct of the path condition `pc` (`t >= 0 && t / S < D`).
+  Term truncDiv(Term a, Term b, Term pc = nullptr);
+  bool nonNegative(Term a, Term pc);
   Term realConst(double v);
   SVal evalPtr(const ir::Expr &e, const State &s, Term pc);
   SVal choosePtr(Term c, const SVal &a, const SVal &b);

@@ -207,6 +207,30 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     }
     if (!recip.empty())
       a2 = tc_.substitute(a2, recip);
+    if (!coordOf_.empty())
+      b2 = tc_.substitute(b2, coordOf_);
+    if (a2 == b2)
+      return true;
+    // Two choices (a guarded term of a convolution's gather and the spec's): where their
+    // conditions agree, each case on its own is a smaller question than the whole.
+    if (a2->kind == smt::Kind::Ite && b2->kind == smt::Kind::Ite && a2->sort == Sort::Real) {
+      bool sameCases = false;
+      {
+        Step sc(*this, "the kernel's choice and the spec's take the same case");
+        sameCases = unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.eq(a2->kids[0], b2->kids[0]))));
+      }
+      if (sameCases) {
+        Term c = a2->kids[0];
+        if (getenv("KSYNTH_DEBUG_EQ"))
+          fprintf(stderr, "case split: kernel %s\n  spec %s\n", smt::show(a2->kids[1], 3000).c_str(),
+                  smt::show(b2->kids[1], 3000).c_str());
+
+        Step s1(*this, "the two values are equal where the condition holds, and where it does not");
+        if (unsat(tc_.mkAnd({ctx, c, tc_.ne(a2->kids[1], b2->kids[1])})) &&
+            unsat(tc_.mkAnd({ctx, tc_.mkNot(c), tc_.ne(a2->kids[2], b2->kids[2])})))
+          return true;
+      }
+    }
     if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
       return true;
   }

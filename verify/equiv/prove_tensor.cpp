@@ -202,6 +202,26 @@ void Prover::proveTensor(int t, TensorProof &tp) {
       ~Forget() { s.clear(); }
     } forget{specDivisors_};
     sameDivisors(got, want, ctx, T.name);
+    // The element's coordinates as the thread's: where each is proven, the final comparisons
+    // read the spec's value at the thread's own coordinates (equal there), not through the
+    // flat address's equation, which is nonlinear.
+    struct ForgetCoords {
+      std::unordered_map<Term, Term> &m;
+      ~ForgetCoords() { m.clear(); }
+    } forgetCoords{coordOf_};
+    if (std::vector<Term> kc = check::coordinates(tc_, x->flat, ext); kc.size() == j.size() && j.size() > 1) {
+      std::unordered_map<Term, Term> m;
+      for (size_t d = 0; d < j.size(); ++d) {
+        if (!kc[d] || tc_.mentions(kc[d], j[d]))
+          break;
+        Step sc(*this, "coordinate " + std::to_string(d) + " of the element is the storing thread's", lineOf(*x));
+        if (!unsat(tc_.mkAnd(ctx, tc_.ne(j[d], kc[d]))))
+          break;
+        m[j[d]] = kc[d];
+      }
+      if (m.size() == j.size())
+        coordOf_ = m;
+    }
     if (!equalTerms(got, want, ctx, 0, why)) {
       tp.equivalenceReason = "at the store on line " + std::to_string(x->stmt->loc.line) + ": " + why;
       return;

@@ -154,6 +154,10 @@ private:
   Term max0(Term x) { return tc_.ite(tc_.lt(x, tc_.intConst(0)), tc_.intConst(0), x); }
   bool equalTerms(Term a, Term b, Term ctx, int depth, std::string &why);
   std::set<Term> specDivisors_; // the spec's divisors in the element being proven (prove_tensor.cpp)
+  // The element's spec coordinates elem.jD as the storing thread's (its address's digits),
+  // each proven equal under the store's context: the spec's value is read in the kernel's
+  // terms in equalTerms' final comparison (prove_tensor.cpp).
+  std::unordered_map<Term, Term> coordOf_;
   static bool allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &perVar, size_t limit,
                          std::vector<std::unordered_map<Term, Term>> &out);
 
