@@ -379,6 +379,8 @@ bool Checker::splitByCandidate(Obligation &o, std::vector<Candidate> &cands, std
     if (excluded[i])
       continue;
     Term goal = tc_.mkAnd(cands[i].cond, productLemmas(cands[i].cond));
+    if (cands[i].hints)
+      goal = tc_.mkAnd(goal, cands[i].hints);
     std::string name = k_.name + "." + o.name + ".part" + std::to_string(i + 1);
     std::string header = "ksynth query " + k_.name + "." + o.name + ", part " + std::to_string(i + 1) + " of " +
                          std::to_string(cands.size()) + " (" + kindName(o.kind) +
@@ -387,6 +389,11 @@ bool Checker::splitByCandidate(Obligation &o, std::vector<Candidate> &cands, std
                          (o.loc.valid() ? "\nsource: line " + std::to_string(o.loc.line) : std::string());
     smt::Result r = solver_.check(goal, {name, [header](smt::Status) { return header + kRunWith; }});
     o.ms += r.ms;
+    if (r.status == smt::Status::Unknown && cands[i].hints) { // the hints may be what is slow
+      goal = tc_.mkAnd(cands[i].cond, productLemmas(cands[i].cond));
+      r = solver_.check(goal, {name, [header](smt::Status) { return header + kRunWith; }});
+      o.ms += r.ms;
+    }
     if (getenv("KSYNTH_DEBUG_SPLIT")) // which site is slow, and its query
       fprintf(stderr, "%s part %zu of %zu: status %d in %.0f ms%s%s\n", o.name.c_str(), i + 1, cands.size(),
               static_cast<int>(r.status), static_cast<double>(r.ms), r.ms > 500 ? ": " : "",

@@ -314,11 +314,8 @@ void Checker::checkOverflow() {
   for (const ArithSite &s : m1_.arith) {
     const ir::Expr *ex = s.expr;
     ArithKind kind = s.kind;
-    std::vector<Term> hints;
-    if (kind == ArithKind::SignedOverflow)
-      hints = extentHints(s.ok);
     cands.push_back(oneThreadCandidate(
-        tc_.mkAnd({s.pc, tc_.mkNot(s.ok), tc_.mkAnd(hints)}),
+        tc_.mkAnd(s.pc, tc_.mkNot(s.ok)),
         [ex, kind](const interp::Event &e) {
           return e.expr == ex && ((kind == ArithKind::DivByZero) == (e.kind == interp::EventKind::DivByZero)) &&
                  (e.kind == interp::EventKind::Overflow || e.kind == interp::EventKind::DivByZero);
@@ -335,6 +332,9 @@ void Checker::checkOverflow() {
           ob.notes.push_back({ex->loc, threadText(i1, env) + " computes it" + exact + iterText(e, ex->text)});
         },
         "no overflow happened when the thread was run concretely"));
+    if (kind == ArithKind::SignedOverflow)
+      if (std::vector<Term> hints = extentHints(s.ok); !hints.empty())
+        cands.back().hints = tc_.mkAnd(hints);
   }
   settle(o, cands);
 }

@@ -23,6 +23,9 @@ using smt::TermContext;
 struct Candidate {
   Term cond;
   std::function<bool(const smt::Assignment &, Obligation &, std::string &why)> confirm;
+  // True facts that may help the solver show cond impossible when asked about this candidate
+  // alone (splitByCandidate); left out of the combined query, where they can slow it down.
+  Term hints = nullptr;
 };
 
 class Checker {
