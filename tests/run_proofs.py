@@ -15,7 +15,9 @@ solvers' queries answered in parallel).
   query that cvc5 now solves is reported, so the list stays true. Listed queries get a 5 s limit
   (LISTED_TIMEOUT): "now solves" means within 5 s.
 
-Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME] [--kernelbench]
+Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME] [--set library|kernelbench|all]
+(library: specs/ and specs/fast/, the default; kernelbench: proofs/kernelbench/ only; ctest runs
+both sets as two tests, `proofs` and `proofs_kernelbench`.)
 """
 import argparse
 import json
@@ -56,22 +58,21 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--ksynth", required=True)
     ap.add_argument("--timeout", type=float, default=40)  # cvc5 needs about 20 s for row_max_block.spec.227 on the 2-core machine
-    # KernelBench's bundles (proofs/kernelbench/) only when asked: cvc5 1.0.3 answers none of
-    # the nonlinear queries of 33 of them within the limit and re-checking all takes ~20 min on
-    # the 2-core machine, too long for CI yet (issue 19).
-    ap.add_argument("--kernelbench", action="store_true")
+    ap.add_argument("--set", choices=["library", "kernelbench", "all"], default="library")
     ap.add_argument("--only")
     a = ap.parse_args()
     with open(os.path.join(ROOT, "proofs", "expected.json")) as f:
         expected = json.load(f)
     unsolved = expected.get("cvc5_unsolved", {})
-    names = sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
+    names = []
+    if a.set != "kernelbench":
+        names += sorted(os.path.splitext(f)[0] for f in os.listdir(os.path.join(ROOT, "specs")) if f.endswith(".smt"))
+        fast = os.path.join(ROOT, "specs", "fast")
+        if os.path.isdir(fast):
+            names += sorted("fast/" + os.path.splitext(f)[0] for f in os.listdir(fast) if f.endswith(".cu"))
     kb = os.path.join(ROOT, "specs", "kernelbench")
-    if a.kernelbench and os.path.isdir(kb):
+    if a.set != "library" and os.path.isdir(kb):
         names += sorted("kernelbench/" + os.path.splitext(f)[0] for f in os.listdir(kb) if f.endswith(".smt"))
-    fast = os.path.join(ROOT, "specs", "fast")
-    if os.path.isdir(fast):
-        names += sorted("fast/" + os.path.splitext(f)[0] for f in os.listdir(fast) if f.endswith(".cu"))
     if a.only:
         names = [a.only]
     failures = []

@@ -1,7 +1,7 @@
 ; ksynth query kb01_square_matmul.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 11 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -35,6 +35,8 @@
 (declare-const |w2.iter!0| Int)
 (declare-const |w3.entry.k!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -115,5 +117,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.k!0|) (<= |w3.entry.k!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.N) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|))))
 (check-sat)

@@ -1,13 +1,10 @@
 ; ksynth query kb07_matmul_small_k.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 12 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.A.0 (Int) Real)
-(declare-fun mem.B.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -42,7 +39,6 @@
 (declare-const |w3.iter!0| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -138,5 +134,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.k!0|) (<= |w3.entry.k!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.K) (not (= (* (mem.A.0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) |eq.j!0|)) (mem.B.1 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N |eq.j!0|)))) (* (mem.A.0 (+ (* param.K |elem.j0!0|) |eq.j!0|)) (mem.B.1 (+ |elem.j1!0| (* param.N |eq.j!0|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query kb100_hingeloss.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 9 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.1'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.1'
 ; source lines: 9
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)

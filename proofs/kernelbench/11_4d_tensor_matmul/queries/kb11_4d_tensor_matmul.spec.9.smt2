@@ -1,13 +1,10 @@
 ; ksynth query kb11_4d_tensor_matmul.spec.9 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 13 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 13
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.A.0 (Int) Real)
-(declare-fun mem.B.1 (Int) Real)
 (declare-const param.K Int)
 (declare-const param.J Int)
 (declare-const param.BATCH Int)
@@ -46,7 +43,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -150,5 +146,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.l!0|) (<= |w3.entry.l!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.BATCH) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.J) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.I) 1) param.I) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.I) |elem.j0!0|) (= (mod w1.blockIdx.z param.I) |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.L) (not (= (* (mem.A.0 (+ (* param.L (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I)))))) |eq.j!0|)) (mem.B.1 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K |eq.j!0|)))) (* (mem.A.0 (+ (* param.L (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))) |eq.j!0|)) (mem.B.1 (+ |elem.j3!0| (* param.K |eq.j!0|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.BATCH) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.J) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.I) 1) param.I) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.I) |elem.j0!0|) (= (mod w1.blockIdx.z param.I) |elem.j1!0|))) (not (= (mod w1.blockIdx.z param.I) |elem.j1!0|))))
 (check-sat)

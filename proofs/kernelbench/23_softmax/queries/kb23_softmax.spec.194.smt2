@@ -2,7 +2,7 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
 ;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: every index of the spec's range is the mapped index of a candidate that takes part
+;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
 ; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -75,7 +75,8 @@
 (declare-const |tree.k!6| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |ext.k!2| Int)
+(declare-const |ext.j!4| Int)
+(declare-const |ext.j!5| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -188,5 +189,5 @@
 (assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
 (assert (and (<= 0 |tree.k!6|) (<= |tree.k!6| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.k!2|) (<= (+ |ext.k!2| 1) param.D) (not (and (<= 1 (ite (<= (+ (* (- 1) param.D) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256) 1) 0) (+ (div (+ param.D (* (- 1) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256)) (- 1)) 256) 1) 0)) (<= 0 (div (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256)) (<= (+ (div (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256) 1) (ite (<= (+ (* (- 1) param.D) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256) 1) 0) (+ (div (+ param.D (* (- 1) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |ext.k!2|) 256)) (- 1)) 256) 1) 0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |ext.j!4|) (<= (+ |ext.j!4| 1) 256) (<= 1 (ite (<= (+ (* (- 1) param.D) |ext.j!4| 1) 0) (+ (div (+ param.D (* (- 1) |ext.j!4|) (- 1)) 256) 1) 0)) (<= 0 |ext.j!5|) (<= (+ |ext.j!5| 1) (ite (<= (+ (* (- 1) param.D) |ext.j!4| 1) 0) (+ (div (+ param.D (* (- 1) |ext.j!4|) (- 1)) 256) 1) 0)) (not (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |ext.j!4| (* 256 |ext.j!5|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |ext.j!4| (* 256 |ext.j!5|) 1) param.D)))))
 (check-sat)

@@ -1,9 +1,9 @@
 ; ksynth query kb24_log_softmax.spec.141 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 24 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 24 33
+; source lines: 16 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.B Int)

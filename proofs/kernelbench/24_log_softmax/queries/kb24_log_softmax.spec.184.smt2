@@ -1,9 +1,10 @@
 ; ksynth query kb24_log_softmax.spec.184 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: the spec's range is not empty
-; source lines: 33
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 12 16 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.B Int)
@@ -73,6 +74,10 @@
 (declare-const |tree.k!4| Int)
 (declare-const |tree.k!5| Int)
 (declare-const |tree.k!6| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |bij.j!4| Int)
+(declare-const |bij.j!5| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -185,5 +190,5 @@
 (assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
 (assert (and (<= 0 |tree.k!6|) (<= |tree.k!6| 255)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) 256) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!4| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!4|) (- 1)) 256) 1) 0)) (not (and (not (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!6| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) |tree.k!6| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!6| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (- 255)) param.D))))))
 (check-sat)

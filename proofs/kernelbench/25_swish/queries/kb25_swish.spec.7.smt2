@@ -1,12 +1,10 @@
 ; ksynth query kb25_swish.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 8 equals the spec's ensures for that element
-;   within it: the two values are equal
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 8
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun fn.exp (Real) Real)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.D Int)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -102,5 +100,5 @@
 (assert (and (<= 0 w3.threadIdx.z) (<= w3.threadIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 0)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (* (mem.X.0 (+ |elem.j1!0| (* param.D |elem.j0!0|))) (/ (/ 1.0 1.0) (+ (/ 1.0 1.0) (fn.exp (* (- (/ 1.0 1.0)) (mem.X.0 (+ |elem.j1!0| (* param.D |elem.j0!0|)))))))) (* (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y))) (/ (/ 1.0 1.0) (+ (/ 1.0 1.0) (fn.exp (* (- (/ 1.0 1.0)) (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y))))))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D w1.blockIdx.y)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

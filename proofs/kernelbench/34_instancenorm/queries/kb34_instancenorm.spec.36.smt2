@@ -1,10 +1,10 @@
 ; ksynth query kb34_instancenorm.spec.36 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 31

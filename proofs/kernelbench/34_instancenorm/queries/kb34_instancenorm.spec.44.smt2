@@ -1,8 +1,8 @@
 ; ksynth query kb34_instancenorm.spec.44 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: the cell read from shared 'stat' is one of the 2 addresses of a family of stores (its digit for the family's index is one of theirs)
-; source lines: 23 31
+;   within it: a search step, not part of the proof: the family's member at line 24 may be the one that stores the cell
+; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.C Int)

@@ -1,8 +1,8 @@
 ; ksynth query kb34_instancenorm.spec.46 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 24, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 24 31
+;   within it: where the cell's digit names the store at line 23, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 23 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.C Int)

@@ -1,13 +1,10 @@
 ; ksynth query kb34_instancenorm.spec.51 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: no other store to the cell comes between the writer's store and the read
 ; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.C Int)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -260,8 +257,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!8| Int)
-(declare-const |eq.j!9| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -560,5 +555,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.i!3|) (<= |w3.entry.i!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!11|) (<= |w3.iter!11| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!10|) (<= |w1.iter!10| param.H)) (<= (+ |w1.iter!10| 1) param.H) (or (= 0 |w1.iter!11|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!11|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!10| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!10| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (<= 0 |eq.j!8|) (<= (+ |eq.j!8| 1) param.H) (<= 0 |eq.j!9|) (<= (+ |eq.j!9| 1) param.W) (not (= (mem.X.0 (+ |eq.j!9| (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!8|)))) (mem.X.0 (+ |eq.j!9| (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!8|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!10|) (<= |w1.iter!10| param.H)) (<= (+ |w1.iter!10| 1) param.H) (or (= 0 |w1.iter!11|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!11|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!10| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!10| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (= 0 w2.threadIdx.x) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

@@ -1,13 +1,12 @@
 ; ksynth query kb34_instancenorm.spec.57 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: the two values are equal, with each matched pair of sums one unknown
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.1'
 ; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.C Int)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -256,13 +255,6 @@
 (declare-const |w3.entry.w!11| Int)
 (declare-const |w3.entry.i!3| Int)
 (declare-const |w3.iter!11| Int)
-(declare-const |elem.j0!0| Int)
-(declare-const |elem.j1!0| Int)
-(declare-const |elem.j2!0| Int)
-(declare-const |elem.j3!0| Int)
-(declare-const |eq.j!10| Int)
-(declare-const |eq.j!11| Int)
-(declare-const |eq.sum!11| Real)
 (assert true)
 (assert true)
 (assert true)
@@ -561,5 +553,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.i!3|) (<= |w3.entry.i!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!11|) (<= |w3.iter!11| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!10|) (<= |w1.iter!10| param.H)) (<= (+ |w1.iter!10| 1) param.H) (or (= 0 |w1.iter!11|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!11|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!10| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!10| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (<= 0 |eq.j!10|) (<= (+ |eq.j!10| 1) param.H) (<= 0 |eq.j!11|) (<= (+ |eq.j!11| 1) param.W) (not (= (* (+ (mem.X.0 (+ |eq.j!11| (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!10|)))) (* (- (/ 1.0 1.0)) (/ |eq.sum!11| (to_real (* param.H param.W))))) (+ (mem.X.0 (+ |eq.j!11| (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!10|)))) (* (- (/ 1.0 1.0)) (/ |eq.sum!11| (to_real (* param.H param.W)))))) (* (+ (mem.X.0 (+ |eq.j!11| (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!10|)))) (* (- (/ 1.0 1.0)) (/ |eq.sum!11| (to_real (* param.H param.W))))) (+ (mem.X.0 (+ |eq.j!11| (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!10|)))) (* (- (/ 1.0 1.0)) (/ |eq.sum!11| (to_real (* param.H param.W))))))))))
+(assert false)
 (check-sat)

@@ -1,9 +1,9 @@
 ; ksynth query kb35_groupnorm.spec.25 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 34 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
 ;   within it: the two values are equal
 ; source lines: 34
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))

@@ -1,8 +1,8 @@
 ; ksynth query kb35_groupnorm.spec.39 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 34 equals the spec's ensures for that element
-;   within it: the cell read from shared 'stat' is one of the 2 addresses of a family of stores (its digit for the family's index is one of theirs)
-; source lines: 26 34
+;   within it: coordinate 0 of the element is the storing thread's
+; source lines: 34
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.F Int)
@@ -350,6 +350,10 @@
 (declare-const |w3.entry.w!16| Int)
 (declare-const |w3.entry.i!3| Int)
 (declare-const |w3.iter!16| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -750,5 +754,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.i!3|) (<= |w3.entry.i!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!16|) (<= |w3.iter!16| 4194303)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!15|) (<= |w1.iter!15| param.H)) (<= (+ |w1.iter!15| 1) param.H) (or (= 0 |w1.iter!16|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!16|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!15| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!15| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

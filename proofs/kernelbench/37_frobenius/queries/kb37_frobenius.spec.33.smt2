@@ -1,10 +1,9 @@
 ; ksynth query kb37_frobenius.spec.33 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 26 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.1'
-; source lines: 26
+;   within it: a read of shared 'total' gets the value stored at line 17 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 17 26
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const |w1.loopvar.c!1| Int)

@@ -1,11 +1,12 @@
 ; ksynth query kb38_l1norm.spec.81 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-; source lines: 22
+;   within it: a read of shared 'red' gets the value stored at line 17 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 13 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 13 17 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -57,8 +58,6 @@
 (declare-const |tree.k!3| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!4| Int)
-(declare-const |bij.j!5| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -153,5 +152,5 @@
 (assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (assert (and (<= 0 |tree.k!3|) (<= |tree.k!3| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) 256) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!4| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!4|) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|) 1) param.D) (= (ite (< (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|)))) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|)))) (ite (<= (/ 0.0 1.0) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|)))) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|))) (* (- (/ 1.0 1.0)) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|))))))) (and (not (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!4| (* 256 |bij.j!5|) 1) param.D))) (= (/ 0.0 1.0) (ite (< (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|)))) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!4| (* 256 |bij.j!5|))))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (not (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!3| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) |tree.k!3| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!3| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (- 255)) param.D)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (= w2.threadIdx.x |tree.k!3|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!3|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

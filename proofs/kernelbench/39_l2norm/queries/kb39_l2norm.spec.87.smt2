@@ -2,11 +2,10 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
-;   within it: the index map reaches every index of the spec's range
 ; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -58,7 +57,8 @@
 (declare-const |tree.k!3| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.k!2| Int)
+(declare-const |bij.j!8| Int)
+(declare-const |bij.j!9| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -153,5 +153,5 @@
 (assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (assert (and (<= 0 |tree.k!3|) (<= |tree.k!3| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.k!2|) (<= (+ |bij.k!2| 1) param.D) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |bij.k!2|) 256)) (<= (+ (div (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |bij.k!2|) 256) 1) (ite (<= (+ (* (- 1) param.D) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |bij.k!2|) 256) 1) 0) (+ (div (+ param.D (* (- 1) (mod (+ (* (- 1) (* param.D w1.blockIdx.x)) (* param.D |elem.j0!0|) |bij.k!2|) 256)) (- 1)) 256) 1) 0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) 256) (<= 0 |bij.j!9|) (<= (+ |bij.j!9| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!8| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!8|) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|) 1) param.D)) (and (not (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|) 1) param.D))) (= (/ 0.0 1.0) (* (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!8| (* 256 |bij.j!9|))) (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!8| (* 256 |bij.j!9|))))))))))
 (check-sat)

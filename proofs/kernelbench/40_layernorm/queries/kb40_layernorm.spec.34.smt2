@@ -1,9 +1,9 @@
 ; ksynth query kb40_layernorm.spec.34 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 29 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.5'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.4'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.5'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.4'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
 ;   within it: the two values are equal
 ; source lines: 29
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))

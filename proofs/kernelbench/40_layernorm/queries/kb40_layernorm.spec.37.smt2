@@ -1,9 +1,9 @@
 ; ksynth query kb40_layernorm.spec.37 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 29 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.0'
 ; source lines: 29
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)

@@ -1,8 +1,8 @@
 ; ksynth query kb40_layernorm.spec.46 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 29 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 21, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 21 29
+;   within it: where the cell's digit names the store at line 20, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 20 29
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
 (declare-const param.N Int)

@@ -1,9 +1,7 @@
 ; ksynth query kb40_layernorm.spec.51 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 29 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: no other store to the cell comes between the writer's store and the read
 ; source lines: 29
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -511,6 +509,10 @@
 (declare-const |w3.entry.w!25| Int)
 (declare-const |w3.entry.i!12| Int)
 (declare-const |w3.iter!25| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -1065,5 +1067,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.i!12|) (<= |w3.entry.i!12| 2147483647)))
 (assert (and (<= 0 |w3.iter!25|) (<= |w3.iter!25| 4194303)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!21|) (<= |w1.iter!21| param.F)) (<= (+ |w1.iter!21| 1) param.F) (or (= 0 |w1.iter!24|) (<= |w1.iter!24| param.H)) (<= (+ |w1.iter!24| 1) param.H) (or (= 0 |w1.iter!25|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!25|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!24| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!24| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!21| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= |w1.iter!21| |elem.j1!0|))) (= 0 w2.threadIdx.x) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

@@ -1,12 +1,10 @@
 ; ksynth query kb44_avgpool1d.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 16 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 16
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.L Int)
 (declare-const param.KS Int)
 (declare-const param.PAD Int)
@@ -44,7 +42,6 @@
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
-(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -147,5 +144,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.k!0|) (<= |w3.entry.k!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 1023)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.KS) (not (= (ite (and (<= 0 (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) |eq.j!0|)) (<= (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) |eq.j!0| 1) param.L)) (mem.X.0 (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) (* param.L (+ w1.blockIdx.y (* param.C w1.blockIdx.z))) |eq.j!0|)) (/ 0.0 1.0)) (ite (and (<= 0 (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) |eq.j!0|)) (<= (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) |eq.j!0| 1) param.L)) (mem.X.0 (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) (* param.L (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!0|)) (/ 0.0 1.0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) param.KS) (* 2 param.PAD)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j1!0|))))
 (check-sat)

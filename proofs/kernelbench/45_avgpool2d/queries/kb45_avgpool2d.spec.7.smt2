@@ -1,7 +1,7 @@
 ; ksynth query kb45_avgpool2d.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 17 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.1'
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -214,6 +214,10 @@
 (declare-const |w3.iter!11| Int)
 (declare-const |w3.entry.v!12| Int)
 (declare-const |w3.iter!12| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -488,5 +492,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.v!12|) (<= |w3.entry.v!12| 2147483647)))
 (assert (and (<= 0 |w3.iter!12|) (<= |w3.iter!12| 1023)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1)) (or (= 0 |w1.iter!8|) (<= |w1.iter!8| (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1))) (<= (+ |w1.iter!8| 1) (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1) (+ (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z))) |w1.iter!8|))) (+ |elem.j3!0| (* (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1) (+ (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z))) |w1.iter!8|))) (+ |elem.j3!0| (* (+ (div (+ param.W (* (- 1) param.KS)) param.KS) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z))) |w1.iter!8|) (+ |elem.j2!0| (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!8| 1) (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1)) (= (+ (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ w1.blockIdx.y (* param.C w1.blockIdx.z))) |w1.iter!8|) (+ |elem.j2!0| (* (+ (div (+ param.H (* (- 1) param.KS)) param.KS) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!8| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.y (* param.C w1.blockIdx.z)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.z |elem.j0!0|))))
 (check-sat)

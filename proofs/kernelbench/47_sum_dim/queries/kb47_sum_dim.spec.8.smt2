@@ -1,7 +1,7 @@
 ; ksynth query kb47_sum_dim.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 10 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
 ;   within it: the two values are equal
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))

@@ -1,8 +1,7 @@
 ; ksynth query kb49_max_dim.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 10 equals the spec's ensures for that element
-;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: the spec's range is not empty
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -37,6 +36,8 @@
 (declare-const |w2.iter!0| Int)
 (declare-const |w3.entry.k!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -119,5 +120,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.k!0|) (<= |w3.entry.k!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 2147483645)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

@@ -1,9 +1,7 @@
 ; ksynth query kb65_conv_transposed_2d_asym_kernel.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 24 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: coordinate 2 of the element is the storing thread's
 ; source lines: 24
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -443,6 +441,10 @@
 (declare-const |w3.entry.th!12| Int)
 (declare-const |w3.entry.tw!12| Int)
 (declare-const |w3.iter!12| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -957,5 +959,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.tw!12|) (<= |w3.entry.tw!12| 2147483647)))
 (assert (and (<= 0 |w3.iter!12|) (<= |w3.iter!12| 63)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ param.H param.KH (- 1))) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ param.W param.KW (- 1))) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H param.KH (- 1))) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W param.KW (- 1))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W param.KW (- 1)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ param.H param.KH (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ param.W param.KW (- 1)) (+ |elem.j2!0| (* (+ param.H param.KH (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W param.KW (- 1))) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ param.W param.KW (- 1))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W param.KW (- 1)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ param.H param.KH (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ param.W param.KW (- 1)) (+ |elem.j2!0| (* (+ param.H param.KH (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ param.H param.KH (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ param.H param.KH (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H param.KH (- 1))) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ param.H param.KH (- 1))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ param.H param.KH (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ param.H param.KH (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.CO) 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.CO) |elem.j0!0|) (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))))
 (check-sat)

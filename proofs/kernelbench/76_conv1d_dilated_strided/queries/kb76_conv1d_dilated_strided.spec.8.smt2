@@ -1,8 +1,7 @@
 ; ksynth query kb76_conv1d_dilated_strided.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 19 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -146,6 +145,9 @@
 (declare-const |w3.entry.k!3| Int)
 (declare-const |w3.entry.il!3| Int)
 (declare-const |w3.iter!3| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -355,5 +357,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.il!3|) (<= |w3.entry.il!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 15)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (div (+ param.L (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j1!0|))))
 (check-sat)

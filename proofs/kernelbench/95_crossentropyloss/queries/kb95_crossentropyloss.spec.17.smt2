@@ -1,7 +1,7 @@
 ; ksynth query kb95_crossentropyloss.spec.17 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 24 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
 ;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
 ;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
 ; source lines: 24

@@ -1,10 +1,15 @@
 ; ksynth query kb96_huberloss.spec.9 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 11 equals the spec's ensures for that element
-;   within it: the two values are equal, with each matched pair of sums one unknown
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
+;   within it: the two values are equal where the condition holds, and where it does not
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
+(declare-fun mem.P.0 (Int) Real)
+(declare-fun mem.T.1 (Int) Real)
 (declare-const |w1.loopvar.n!1| Int)
 (declare-const |w1.loopvar.n!2| Int)
 (declare-const |w1.loopvar.n!3| Int)
@@ -84,7 +89,8 @@
 (declare-const |w3.iter!2| Int)
 (declare-const |w3.entry.n!3| Int)
 (declare-const |w3.iter!3| Int)
-(declare-const |eq.sum!1| Real)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -210,5 +216,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.n!3|) (<= |w3.entry.n!3| 2147483647)))
 (assert (and (<= 0 |w3.iter!3|) (<= |w3.iter!3| 2147483646)))
 (push 1)
-(assert (not (= (/ |eq.sum!1| (* (to_real param.B) (to_real param.N))) (/ |eq.sum!1| (to_real (* param.B param.N))))))
+(assert (and (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.B) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.N) (< (ite (< (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (/ 1.0 1.0)) (not (= (* (* (/ 1.0 2.0) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (/ (* (* (/ 1.0 2.0) (ite (<= (/ 0.0 1.0) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))))) (ite (<= (/ 0.0 1.0) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))))) (/ 1.0 1.0))))))
 (check-sat)

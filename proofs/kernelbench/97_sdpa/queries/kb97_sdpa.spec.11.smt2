@@ -1,8 +1,7 @@
 ; ksynth query kb97_sdpa.spec.11 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'O': the value stored at line 43 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.7'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.6'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.7'
 ; source lines: 43
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)

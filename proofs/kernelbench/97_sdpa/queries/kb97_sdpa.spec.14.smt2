@@ -1,10 +1,8 @@
 ; ksynth query kb97_sdpa.spec.14 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'O': the value stored at line 43 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.7'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.6'
-;   within it: a max computed by the kernel equals the spec's 'smax.5': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: the spec's range is not empty
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.7'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.6'
 ; source lines: 43
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)

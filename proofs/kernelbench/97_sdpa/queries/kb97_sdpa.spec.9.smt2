@@ -1,14 +1,10 @@
 ; ksynth query kb97_sdpa.spec.9 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'O': the value stored at line 43 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.7'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 2 of the element is the storing thread's
 ; source lines: 43
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
-(declare-fun mem.K.1 (Int) Real)
-(declare-fun mem.Q.0 (Int) Real)
 (declare-const param.E Int)
 (declare-const param.H Int)
 (declare-const param.B Int)
@@ -623,8 +619,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!0| Int)
-(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -1297,5 +1291,5 @@
 (assert (and (<= (- 2147483648) |w3.entry.d!42|) (<= |w3.entry.d!42| 2147483647)))
 (assert (and (<= 0 |w3.iter!39|) (<= |w3.iter!39| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.S) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.E) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.E) (or (= 0 |w1.iter!26|) (<= |w1.iter!26| param.S)) (<= (+ |w1.iter!26| 1) param.S) (not (<= (+ (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0) 2) param.S)) (or (= 0 (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0) 1) param.S)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|))) (+ |elem.j3!0| (* param.E (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.E) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.E) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|))) (+ |elem.j3!0| (* param.E (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))))) (and (= (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|) (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!26| 1) param.S) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.S) (= (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|) (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.H w1.blockIdx.z)) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (= |w1.iter!26| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.blockIdx.y (* param.H w1.blockIdx.z)) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.S) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.E) (not (= (* (mem.Q.0 (+ (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|)) |eq.j!1|)) (mem.K.1 (+ (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |eq.j!0|)) |eq.j!1|))) (* (mem.Q.0 (+ (* param.E (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))) |eq.j!1|)) (mem.K.1 (+ (* param.E (+ (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))) |eq.j!0|)) |eq.j!1|)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.S) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.E) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.E) (or (= 0 |w1.iter!26|) (<= |w1.iter!26| param.S)) (<= (+ |w1.iter!26| 1) param.S) (not (<= (+ (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0) 2) param.S)) (or (= 0 (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.S) 2) 0) (+ param.S (- 1)) 0) 1) param.S)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|))) (+ |elem.j3!0| (* param.E (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.E) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.E) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.E (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|))) (+ |elem.j3!0| (* param.E (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))))) (and (= (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|) (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!26| 1) param.S) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.S) (= (+ (* param.S (+ w1.blockIdx.y (* param.H w1.blockIdx.z))) |w1.iter!26|) (+ |elem.j2!0| (* param.S (+ |elem.j1!0| (* param.H |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.H w1.blockIdx.z)) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (= |w1.iter!26| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.blockIdx.y (* param.H w1.blockIdx.z)) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= |w1.iter!26| |elem.j2!0|))))
 (check-sat)

@@ -1,8 +1,8 @@
 ; ksynth query kb98_kldivloss.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 10 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's sum 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's sum 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.0'
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 (set-logic ALL)
