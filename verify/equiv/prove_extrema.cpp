@@ -119,9 +119,187 @@ void Prover::addHit(const std::vector<Term> &levels, const std::vector<Term> &co
     hits.push_back(tc_.mkAnd(tc_.substitute(tc_.mkAnd(conds), pre), tc_.eq(tc_.substitute(phi, pre), k)));
 }
 
+// The index k of a spec coordinate s (affine in k: s0 + k S) at which it is the kernel's
+// coordinate g: g - s0 for a unit S, X where g - s0 = X S exactly (a dilation S), else nullptr.
+Term Prover::coordinateMap(Term s, Term k, Term g) {
+  Term s0 = tc_.substitute(s, {{k, tc_.intConst(0)}}), s1 = tc_.substitute(s, {{k, tc_.intConst(1)}});
+  Term S = tc_.sub(s1, s0);
+  if (tc_.mentions(S, k) || tc_.sub(tc_.substitute(s, {{k, tc_.intConst(2)}}), s1) != S)
+    return nullptr;
+  if (S == tc_.intConst(1))
+    return tc_.sub(g, s0);
+  Term d = expandProducts(tc_, tc_.sub(g, s0)), X, Y;
+  S = expandProducts(tc_, S);
+  if (S->kind == smt::Kind::Const || S->kind == smt::Kind::Add || !check::splitBy(tc_, d, S, X, Y))
+    return nullptr;
+  // (Y is zero where the rest of the two coordinates agree, which the caller's context says:
+  // X + Y div S is then X; callers prove what they use.)
+  return Y == tc_.intConst(0) ? X : tc_.add(X, tc_.div(Y, S));
+}
+
+// ctx => t = the spec's nested max (min): chain[0] = smax.N(lo1, hi1, ...) whose term is
+// chain[1] = smax.M(lo2, hi2, ...) (its range may depend on the outer index), ..., the
+// innermost's term f(k1, ..., kn) a read of an input. Where every inner range is non-empty,
+// that is the max over the set of (k1, ..., kn) in the nested ranges, and the kernel's max
+// equals it when (1) each candidate is f at (phi1, ..., phin) in the set and (2) every point
+// of the set is that of a candidate that takes part. Each phi_i is read off one coordinate
+// of the input the two read (the spec's coordinate s0 + k_i S against the kernel's), and
+// depends on one level of the kernel's folds, a different one for each i.
+bool Prover::nestedExtremaEqual(Term t, const std::vector<Term> &chain, Term ctx) {
+  bool isMax = chain[0]->name.rfind("smax.", 0) == 0;
+  size_t n = chain.size();
+  std::vector<Term> ks, los, his;
+  for (Term q : chain) {
+    ks.push_back(specSums_.at(q->name).k);
+    los.push_back(q->kids[0]);
+    his.push_back(q->kids[1]);
+  }
+  Term f = specTerm(chain.back()); // free in ks
+  bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
+  Step st(*this, std::string("a ") + (isMax ? "max" : "min") + " computed by the kernel equals the spec's nested '" +
+                     chain[0]->name + "': each of its candidates is a term of the spec's ranges, and every term is "
+                     "one of them");
+  // Fresh indices K_i for the ranges: the spec's own symbols are bound in its terms.
+  std::vector<Term> K;
+  std::unordered_map<Term, Term> toK;
+  for (size_t i = 0; i < n; ++i) {
+    K.push_back(tc_.fresh("ext.k" + std::to_string(i), Sort::Int));
+    toK[ks[i]] = K.back();
+  }
+  auto inRanges = [&](const std::unordered_map<Term, Term> &at) {
+    std::vector<Term> r;
+    for (size_t i = 0; i < n; ++i)
+      r.push_back(tc_.mkAnd(tc_.le(tc_.substitute(los[i], at), tc_.substitute(ks[i], at)),
+                            tc_.lt(tc_.substitute(ks[i], at), tc_.substitute(his[i], at))));
+    return tc_.mkAnd(r);
+  };
+  {
+    // Every range non-empty wherever the outer indices are in theirs.
+    Step st2(*this, "the spec's ranges are not empty");
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<Term> outer;
+      for (size_t o = 0; o < i; ++o)
+        outer.push_back(tc_.mkAnd(tc_.le(tc_.substitute(los[o], toK), K[o]), tc_.lt(K[o], tc_.substitute(his[o], toK))));
+      outer.push_back(tc_.le(tc_.substitute(his[i], toK), tc_.substitute(los[i], toK)));
+      if (!unsatFocused(ctx, tc_.mkAnd(outer))) {
+        if (debug)
+          fprintf(stderr, "nested extremum: range %zu of %s may be empty\n", i, chain[0]->name.c_str());
+        return false;
+      }
+    }
+  }
+  std::vector<Candidate> cands;
+  if (!generators(t, isMax, {}, {}, ctx, cands, 0) || cands.empty())
+    return false;
+  // The input f reads, and its extents, for the coordinates.
+  std::vector<Term> reads = appsWithPrefix(f, "mem.");
+  if (reads.size() != 1)
+    return false;
+  Term fr = reads[0];
+  int arr = check::arrayOfMemName(fr->name);
+  int tensor = -1;
+  for (const auto &[tt, aa] : arrayOf_)
+    if (aa == arr)
+      tensor = tt;
+  if (tensor < 0)
+    return false;
+  std::vector<Term> ext, none;
+  for (const auto &e : s_.tensors[tensor].extents)
+    ext.push_back(tr(*e, none));
+  // The spec's coordinates with the element's indices read as the storing thread's (where
+  // proven: prove_tensor.cpp), so that they share terms with the kernel's.
+  Term specAddr = coordOf_.empty() ? fr->kids[0] : tc_.substitute(fr->kids[0], coordOf_);
+  std::vector<Term> sc = check::coordinates(tc_, specAddr, ext);
+  if (sc.size() != ext.size())
+    return false;
+  std::unordered_map<Term, Term> firstAt;
+  for (size_t i = 0; i < n; ++i)
+    firstAt[ks[i]] = tc_.substitute(los[i], firstAt);
+  Term first = tc_.substitute(f, firstAt);
+  std::vector<Term> hits;
+  for (const Candidate &c : cands) {
+    if (beyondEveryInput(c.term, first, isMax))
+      continue;
+    std::vector<Term> gr = appsWithPrefix(c.term, fr->name);
+    std::vector<Term> gc = gr.size() == 1 ? check::coordinates(tc_, gr[0]->kids[0], ext) : std::vector<Term>{};
+    if (gc.size() != ext.size() || c.levels.size() != n) {
+      if (debug)
+        fprintf(stderr, "nested extremum: candidate %s: no coordinates or %zu levels\n", smt::show(c.term, 300).c_str(),
+                c.levels.size());
+      return false;
+    }
+    // phi_i from a coordinate that names k_i alone.
+    std::vector<Term> phi(n, nullptr);
+    for (size_t d = 0; d < ext.size(); ++d) {
+      int which = -1, count = 0;
+      for (size_t i = 0; i < n; ++i)
+        if (tc_.mentions(sc[d], ks[i])) {
+          which = static_cast<int>(i);
+          ++count;
+        }
+      if (count != 1 || phi[static_cast<size_t>(which)])
+        continue;
+      phi[static_cast<size_t>(which)] = coordinateMap(sc[d], ks[static_cast<size_t>(which)], gc[d]);
+    }
+    std::unordered_map<Term, Term> at;
+    for (size_t i = 0; i < n; ++i) {
+      if (!phi[i]) {
+        if (debug)
+          fprintf(stderr, "nested extremum: no index map for level %zu of %s\n", i, smt::show(c.term, 300).c_str());
+        return false;
+      }
+      at[ks[i]] = phi[i];
+    }
+    Term dom = tc_.mkAnd(ctx, tc_.mkAnd(c.conds));
+    {
+      // The term first (the spec's read with the element's indices as the thread's, equal
+      // under ctx: prove_tensor.cpp), then the ranges: two smaller questions than the pair.
+      Term fAt = tc_.substitute(f, at);
+      if (!coordOf_.empty())
+        fAt = tc_.substitute(fAt, coordOf_);
+      Step st2(*this, "a candidate of the kernel's folds is the spec's term at the mapped indices, in the ranges");
+      if (!unsat(tc_.mkAnd(dom, tc_.ne(c.term, fAt))) || !unsat(tc_.mkAnd(dom, tc_.mkNot(inRanges(at))))) {
+        if (debug)
+          fprintf(stderr, "nested extremum: candidate %s is not the spec's term at the mapped indices\n",
+                  smt::show(c.term, 300).c_str());
+        return false;
+      }
+    }
+    // The preimage of (K_1, ..., K_n): phi_i depends on one level of the kernel's, its own.
+    std::unordered_map<Term, Term> pre;
+    std::vector<Term> eqs;
+    for (size_t i = 0; i < n; ++i) {
+      std::vector<Term> mine;
+      for (Term l : c.levels)
+        if (tc_.mentions(phi[i], l))
+          mine.push_back(l);
+      Term c0 = nullptr;
+      std::vector<int128> slope;
+      if (mine.size() != 1 || pre.count(mine[0]) || !affineIn(phi[i], mine, c0, slope))
+        return false;
+      for (const auto &[l, v] : preimageOf(mine, c0, slope, K[i]))
+        pre[l] = v;
+      eqs.push_back(tc_.eq(phi[i], K[i]));
+    }
+    hits.push_back(tc_.substitute(tc_.mkAnd(tc_.mkAnd(c.conds), tc_.mkAnd(eqs)), pre));
+  }
+  Step st3(*this, "every point of the spec's ranges is the mapped point of a candidate that takes part");
+  return unsatFocused(ctx, tc_.mkAnd(inRanges(toK), tc_.mkNot(tc_.mkOr(hits))));
+}
+
 // ctx => t = q, t a max (min) term of the kernel, q = smax.N(lo, hi, params) (smin.N).
 bool Prover::extremaEqual(Term t, Term q, Term ctx) {
   bool isMax = q->name.rfind("smax.", 0) == 0;
+  {
+    // A max whose terms are maxes (a pooling window's rows of columns): as one set.
+    std::vector<Term> chain{q};
+    for (Term b = specTerm(q); b->kind == smt::Kind::App && b->name.rfind(isMax ? "smax." : "smin.", 0) == 0 &&
+                               chain.size() < 3;
+         b = specTerm(b))
+      chain.push_back(b);
+    if (chain.size() > 1)
+      return nestedExtremaEqual(t, chain, ctx);
+  }
   const SpecSum &sd = specSums_.at(q->name);
   Term lo = q->kids[0], hi = q->kids[1], f = specTerm(q); // f free in sd.k
   Step st(*this, std::string("a ") + (isMax ? "max" : "min") + " computed by the kernel equals the spec's '" +

@@ -270,7 +270,6 @@ bool Prover::allChoices(const std::vector<std::vector<std::pair<Term, Term>>> &p
 
 // ---- index maps between a kernel's iterations and a spec's range -------------------------
 
-namespace {
 // t as a sum of canonical monomials (products distributed over sums, each product's factors
 // in creation order), so that (b D1 + k) D2 and b D1 D2 + k D2 compare term by term; t itself
 // where that would take more than 64 monomials.
@@ -319,7 +318,6 @@ Term expandProducts(smt::TermContext &tc, Term t) {
   }
   return sum;
 }
-} // namespace
 
 // Candidate maps: where the spec's term f reads T(a(k)) with a(k) = k + c and the kernel's
 // term g reads T(b(j)), phi = b - c. Along an outer dimension, a(k) = k S + c with S a

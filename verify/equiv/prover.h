@@ -31,6 +31,9 @@ struct GiveUp {
 // The store site `st` of thread copy m, or nullptr (prove_warp.cpp).
 const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *st);
 
+// t as a sum of canonical monomials (prove_sums.cpp).
+Term expandProducts(smt::TermContext &tc, Term t);
+
 // Spec sums as applications ssum.N(lo, hi, params...): the sum over k in [lo, hi) of body;
 // products sprod.N(lo, hi, params...) likewise (matched only with a kernel loop's lprod.).
 struct SpecSum {
@@ -260,6 +263,8 @@ private:
                   std::vector<Candidate> &out, int depth);
   bool beyondEveryInput(Term x, Term r, bool isMax);
   bool extremaEqual(Term t, Term q, Term ctx);
+  bool nestedExtremaEqual(Term t, const std::vector<Term> &chain, Term ctx);
+  Term coordinateMap(Term s, Term k, Term g);
   std::vector<Term> extremumTerms(Term t, bool isMax);
   void matchExtrema(Term &a, Term &b, Term ctx);
 
