@@ -121,7 +121,11 @@ answerAll(const std::vector<std::pair<std::string, std::string>> &work, double s
   std::atomic<size_t> next{0};
   auto worker = [&] {
     for (size_t i; (i = next++) < work.size();) {
-      auto own = timeoutFor.find(fs::path(work[i].second).filename().string());
+      // "SOLVER:FILE" (that solver's limit on the file) first, then "FILE" (every solver's).
+      std::string file = fs::path(work[i].second).filename().string();
+      auto own = timeoutFor.find(work[i].first + ":" + file);
+      if (own == timeoutFor.end())
+        own = timeoutFor.find(file);
       answers[i] = answer(work[i].first, work[i].second, own != timeoutFor.end() ? own->second : seconds);
     }
   };

@@ -16,8 +16,9 @@ struct CheckOptions {
   std::string kernelFile, specFile; // check these instead of the bundle's copies
   double timeoutS = 60;             // per query and solver
   int jobs = 0;                     // solver processes at once; 0: one per hardware thread
-  // Per query file (its name in the bundle, e.g. "k.race.s.smt2"): a limit that replaces
-  // timeoutS, for queries a solver is known not to answer (the test suite's listed ones).
+  // Per query file (its name in the bundle, e.g. "k.race.s.smt2"), or per solver and file
+  // ("cvc5:k.race.s.smt2"): a limit that replaces timeoutS, for queries a solver is known not
+  // to answer (the test suite's listed ones).
   std::map<std::string, double> timeoutFor;
 };
 

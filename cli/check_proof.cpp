@@ -16,7 +16,7 @@ namespace {
 int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
             << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n"
-            << "                          [--timeout-for QUERY_FILE=S ...] [--jobs N]\n";
+            << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--jobs N]\n";
   return kExitUsage;
 }
 
@@ -53,7 +53,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
       size_t eq = t.rfind('=');
       std::optional<double> n = eq == std::string::npos ? std::nullopt : parseNumber(t.substr(eq + 1), 1e-3, 1e6);
       if (!n || eq == 0)
-        return usageCheck("--timeout-for needs QUERY_FILE=SECONDS");
+        return usageCheck("--timeout-for needs [SOLVER:]QUERY_FILE=SECONDS");
       timeoutFor[t.substr(0, eq)] = *n;
       continue;
     }

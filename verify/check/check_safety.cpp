@@ -274,8 +274,11 @@ std::vector<Term> Checker::extentHints(Term ok) {
       for (unsigned mask = 1; mask + 1 < (1u << fs.size()) && hints.size() < 64; ++mask) {
         Term E = one, R = one;
         std::vector<Term> pos;
-        for (size_t i = 0; i < fs.size(); ++i) {
-          (mask >> i & 1 ? E : R) = tc_.mul(mask >> i & 1 ? E : R, fs[i]);
+        for (size_t i = 0; i < fs.size(); ++i) { // E: the factors in the mask; R: the rest
+          if (mask >> i & 1)
+            E = tc_.mul(E, fs[i]);
+          else
+            R = tc_.mul(R, fs[i]);
           pos.push_back(tc_.le(zero, fs[i]));
         }
         std::vector<Term> hs;

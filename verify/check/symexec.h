@@ -75,6 +75,10 @@ struct AccessSite {
 // a_m (0 when n <= 0). The body is the per-iteration increment over the loop's other
 // variables at iteration j.
 //
+// A float variable a loop only multiplies (`acc *= f(...)`, also under conditions): after n
+// iterations it holds acc0 * name(n, params...) with name "lprod.TAG.N", the product over j in
+// [0, n) of `body` (1 when n <= 0).
+//
 // A float variable a loop only folds with max or min (`m = fmaxf(m, f(...))`, `if (x > m) m =
 // x`): after n iterations it holds ite(n >= 1, max(m0, name(n, params...)), m0) with name
 // "lmax.TAG.N" ("lmin."), an application meaning the max (min) over j in [0, n) of `body`.

@@ -316,7 +316,9 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
         if (work(sz) <= kMaxWork && admissible(sz) && std::find(drawn.begin(), drawn.end(), sz) == drawn.end())
           drawn.push_back(sz);
       }
-      auto ones = [](const Sizes &sz) { return std::count_if(sz.begin(), sz.end(), [](auto &p) { return p.second == 1; }); };
+      auto ones = [](const Sizes &sz) {
+        return std::count_if(sz.begin(), sz.end(), [](const auto &p) { return p.second == 1; });
+      };
       std::stable_sort(drawn.begin(), drawn.end(), [&](const Sizes &x, const Sizes &y) { return ones(x) < ones(y); });
       for (size_t i = 0; i < drawn.size() && i < 4; ++i)
         add(drawn[i]);

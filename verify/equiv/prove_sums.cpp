@@ -91,7 +91,8 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
       Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
       bool sameLength = false;
       {
-        Step st(*this, std::string("a ") + (isProd ? "product" : "sum") + " computed by a kernel loop has as many terms as the spec's '" + q->name + "'");
+        Step st(*this, std::string("a ") + (isProd ? "product" : "sum") +
+                           " computed by a kernel loop has as many terms as the spec's '" + q->name + "'");
         sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
       }
       if (!sameLength) {
@@ -231,7 +232,6 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
         if (getenv("KSYNTH_DEBUG_EQ"))
           fprintf(stderr, "case split: kernel %s\n  spec %s\n", smt::show(a2->kids[1], 3000).c_str(),
                   smt::show(b2->kids[1], 3000).c_str());
-
         Step s1(*this, "the two values are equal where the condition holds, and where it does not");
         if (unsat(tc_.mkAnd({ctx, c, tc_.ne(a2->kids[1], b2->kids[1])})) &&
             unsat(tc_.mkAnd({ctx, tc_.mkNot(c), tc_.ne(a2->kids[2], b2->kids[2])})))
