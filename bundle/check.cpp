@@ -204,6 +204,10 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
   // there and unchanged (the table below reports the others), once per solver.
   std::vector<std::pair<std::string, std::string>> work;
   std::set<std::pair<std::string, std::string>> queued;
+  auto skipped = [&](const std::string &solver, const fs::path &f) {
+    return opts.skip.count(solver + ":" + f.filename().string()) > 0;
+  };
+  int skips = 0;
   for (const json &k : p.value("kernels", json::array()))
     for (const json &o : k.value("obligations", json::array())) {
       if (o.value("status", "") != "proven")
@@ -214,7 +218,7 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
         if (!readFile(f, body) || sha256Hex(body) != q.value("sha256", ""))
           continue;
         for (const std::string &s : solvers)
-          if (present[s] && queued.insert({s, f.string()}).second)
+          if (present[s] && !skipped(s, f) && queued.insert({s, f.string()}).second)
             work.push_back({s, f.string()});
       }
     }
@@ -226,6 +230,7 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
       const json &qs = o.value("queries", json::array());
       std::map<std::string, std::string> worst; // solver -> first non-unsat answer
       std::set<std::string> viaOption;          // "z3 OPTION" that answered unsat where the default did not
+      std::map<std::string, size_t> skippedHere; // solver -> queries it was not asked (--skip)
       bool ok = true;
       std::string note;
       if (st == "proven") {
@@ -245,9 +250,16 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
             continue;
           }
           ++queries;
+          int asked = 0;
           for (const std::string &s : solvers) {
             if (!present[s])
               continue;
+            if (skipped(s, f)) {
+              ++skips;
+              ++skippedHere[s];
+              continue;
+            }
+            ++asked;
             auto hit = answered.find({s, f.string()});
             KSYNTH_INVARIANT(hit != answered.end(), "every present query was answered before the table");
             const Answer &ans = hit->second;
@@ -261,24 +273,38 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
               ok = false;
             }
           }
+          if (asked == 0 && std::any_of(solvers.begin(), solvers.end(), [&](const std::string &s) { return present[s]; })) {
+            fail(name + ": no solver is asked about " + q.value("file", "") + " (every one skipped)");
+            ok = false;
+            note = "no solver asked";
+          }
         }
         if (ok)
           ++rechecked;
         note = ok ? (qs.empty() ? "no query (decided without one)" : "re-checked") : "FAILED" + (note.empty() ? "" : " (" + note + ")");
         for (const std::string &v : viaOption)
           note += " (" + v + " on a query the default did not answer)";
+        for (const auto &[sv, n] : skippedHere)
+          note += " (" + sv + " not asked about " + std::to_string(n) + ")";
       } else {
         note = "not re-checked: recorded as " + st + " (never upgraded)";
       }
       out << cell("%-34s %-9s %6zu", name.substr(0, 34).c_str(), st.c_str(), qs.size());
       for (const std::string &s : solvers) {
-        std::string text = st != "proven" || qs.empty() ? "-" : !present[s] ? "missing" : worst.count(s) ? worst[s] : "unsat";
+        std::string text = st != "proven" || qs.empty() ? "-"
+                           : !present[s]                ? "missing"
+                           : worst.count(s)             ? worst[s]
+                           : skippedHere[s] == qs.size() ? "skipped"
+                                                         : "unsat";
         out << cell(" %-10s", text.substr(0, 10).c_str());
       }
       out << " " << note << "\n";
     }
   }
-  out << rechecked << " proven obligation(s) re-checked, " << queries << " query file(s)\n";
+  out << rechecked << " proven obligation(s) re-checked, " << queries << " query file(s)";
+  if (skips)
+    out << " (" << skips << " solver run(s) skipped as asked)";
+  out << "\n";
   for (const std::string &f : failures)
     out << "check-proof: error: " << f << "\n";
   if (!failures.empty()) {

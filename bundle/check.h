@@ -5,6 +5,7 @@
 
 #include <map>
 #include <ostream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,10 @@ struct CheckOptions {
   // ("cvc5:k.race.s.smt2"): a limit that replaces timeoutS, for queries a solver is known not
   // to answer (the test suite's listed ones).
   std::map<std::string, double> timeoutFor;
+  // "SOLVER:QUERY_FILE": that solver is not asked about that query (a query it is known not to
+  // answer); another solver must still answer it unsat, and a query no solver is asked about
+  // fails the check.
+  std::set<std::string> skip;
 };
 
 // Prints the table of obligations and the result line on `out`, errors on `err`.

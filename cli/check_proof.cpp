@@ -1,4 +1,4 @@
-// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--timeout-for FILE=S] [--jobs N]`:
+// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--timeout-for FILE=S] [--skip SOLVER:FILE] [--jobs N]`:
 // the options of bundle::checkBundle.
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -8,6 +8,7 @@
 
 #include <iostream>
 #include <map>
+#include <set>
 
 namespace ksynth::cli {
 
@@ -16,7 +17,7 @@ namespace {
 int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
             << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n"
-            << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--jobs N]\n";
+            << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--skip SOLVER:QUERY_FILE ...] [--jobs N]\n";
   return kExitUsage;
 }
 
@@ -27,6 +28,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   double timeoutS = 60;
   int jobs = 0;
   std::map<std::string, double> timeoutFor;
+  std::set<std::string> skip;
   Options opt(args);
   while (opt.next()) {
     const std::string &a = opt.arg();
@@ -57,6 +59,14 @@ int checkProofCommand(const std::vector<std::string> &args) {
       timeoutFor[t.substr(0, eq)] = *n;
       continue;
     }
+    if (value("--skip", t)) {
+      size_t colon = t.find(':');
+      if (colon == std::string::npos || colon == 0 || colon + 1 == t.size() ||
+          (t.substr(0, colon) != "z3" && t.substr(0, colon) != "cvc5"))
+        return usageCheck("--skip needs SOLVER:QUERY_FILE (SOLVER z3 or cvc5)");
+      skip.insert(t);
+      continue;
+    }
     if (value("--jobs", t) || value("-j", t)) {
       std::optional<double> n = parseNumber(t, 1, 1024);
       if (!n || *n != static_cast<int>(*n))
@@ -79,6 +89,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   co.timeoutS = timeoutS;
   co.jobs = jobs;
   co.timeoutFor = timeoutFor;
+  co.skip = skip;
   std::vector<std::string> &solvers = co.solvers;
   if (solverArg == "all")
     solvers = {"z3", "cvc5"};

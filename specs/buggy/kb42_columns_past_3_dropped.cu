@@ -1,7 +1,8 @@
 // ksynth:spec kernelbench/42_maxpool2d expect=equivalence
 // Buggy twin of kb42: the column loop stops at 3 taps (a bound left from a 3 x 3 pool), so
-// windows wider than 3 miss their right columns. Right at every size the bounded check tries
-// (each dim <= 3): only the proof over symbolic sizes, or a test with KS >= 4, sees it.
+// windows wider than 3 miss their right columns. Right wherever KS <= 3: a test at the
+// problem's own window (KS = 4, from the spec's sizes) sees it, and the bounded check only
+// once it reaches dims of 4 (its budget may end before).
 // ksynth:launch grid=(((W + 2 * PAD - DIL * (KS - 1) - 1) / ST + 256) / 256, C, B) block=(256)
 __global__ void kb42_maxpool2d(const float *X, float *Y, int B, int C, int H, int W, int KS, int ST,
                                int PAD, int DIL) {

@@ -174,6 +174,22 @@ def main():
     check("check-proof --jobs 1 and --jobs 4 print the same report (the sat query failing in both)",
           rc1 == rc4 == 1 and out1 == out4 and "z3 answers 'sat'" in out4, out1 + "\n----\n" + out4)
 
+    # --skip: the skipped solver is not asked about that query, the other one still is (and its
+    # 'sat' still fails the check); skipping every solver of a query fails it too.
+    qname = os.path.basename(some_query)
+    rc, out, err = run(ks, "check-proof", d, "--skip", "cvc5:" + qname)
+    check("--skip cvc5:FILE on the sat query: cvc5 not asked, z3's 'sat' still fails the check",
+          rc == 1 and "z3 answers 'sat'" in out and "cvc5 answers" not in out and "skipped as asked" in out,
+          out + err)
+    rc, out, err = run(ks, "check-proof", d, "--skip", "cvc5:" + qname, "--skip", "z3:" + qname)
+    check("--skip of both solvers on one query: fails, 'no solver is asked'",
+          rc == 1 and "no solver is asked about" in out and "answers 'sat'" not in out, out + err)
+    rc, out, err = run(ks, "check-proof", good, "--skip", "cvc5:" + qname)
+    check("--skip cvc5:FILE on a good bundle: still OK (z3 answers that query unsat)",
+          rc == 0 and "CHECK-PROOF: OK" in out and "not asked about 1" in out, out + err)
+    rc, _, err = run(ks, "check-proof", good, "--skip", "yices:" + qname)
+    check("check-proof --skip with an unknown solver is a usage error (64)", rc == 64 and "--skip" in err, err)
+
     # No cvc5 on PATH: the package is named, z3's answers are still shown.
     bindir = os.path.join(tmp, "bin")
     os.makedirs(bindir, exist_ok=True)

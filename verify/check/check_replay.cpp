@@ -258,7 +258,12 @@ Candidate Checker::oneThreadCandidate(
   return {cond, [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
             interp::Env env = envFrom(m);
             interp::ThreadId i1 = threadFrom(t1_, m);
-            interp::Trace tr = interp::runThread(k_, env, i1);
+            // Only the fault is sought: no loads and stores recorded, and the run ends at the
+            // first one that replays (the model's sizes may make the thread's loops long).
+            interp::Env run = env;
+            run.recordAccesses = false;
+            run.stopAt = [&](const interp::Event &e) { return e.taint.empty() && matches(e); };
+            interp::Trace tr = interp::runThread(k_, run, i1);
             for (const interp::Event &e : tr.events) {
               if (!matches(e))
                 continue;

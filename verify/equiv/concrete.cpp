@@ -327,6 +327,33 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
           fprintf(stderr, "drawn admissible size: %s\n", sizesText(drawn[i]).c_str());
     }
   }
+  // The problem's own small sizes (`(sizes (KS 4) (ST 1) ...)`: a window, a stride, a
+  // padding), the large ones drawn small: a bound left from another configuration (a loop
+  // that stops at 3 taps) shows at the problem's own window and may not at 1, 2 or 3.
+  if (s.scalars.empty() && !s.sizes.empty()) {
+    std::map<std::string, int64_t> nominal;
+    for (const auto &[n, v] : s.sizes)
+      if (v >= 1 && v <= 8)
+        nominal[n] = v;
+    bool past3 = std::any_of(nominal.begin(), nominal.end(), [](const auto &p) { return p.second > 3; });
+    int found = 0;
+    for (int tries = 0; past3 && found < 2 && tries < 4000; ++tries) {
+      Sizes sz;
+      for (const spec::Dim &d : s.dims) {
+        auto it = nominal.find(d.name);
+        sz[d.name] = it != nominal.end() ? it->second : 1 + static_cast<int64_t>(rng() % (tries < 1000 ? 3 : 6));
+      }
+      spec::Inputs in;
+      in.dims = sz;
+      if (work(sz) <= kMaxWork && spec::checkAssumptions(s, in).empty() &&
+          std::find(out.begin(), out.end(), sz) == out.end()) {
+        out.push_back(sz);
+        ++found;
+        if (getenv("KSYNTH_DEBUG_CONCRETE"))
+          fprintf(stderr, "size at the problem's own small dims: %s\n", sizesText(sz).c_str());
+      }
+    }
+  }
   std::map<Sizes, double> cost;
   for (const Sizes &sz : out)
     cost[sz] = sizeCost(k, s, b, o, sz);

@@ -13,6 +13,7 @@
 #include "verify/ir/kir.h"
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -88,12 +89,20 @@ public:
   std::map<std::pair<int, int64_t>, int> atomicOps;
 };
 
+struct Event;
+
 struct Env {
   Dim3 block, grid;
   std::map<int, Value> params;                     // scalar parameter var id -> value
   std::map<int, int64_t> lens;                     // pointer parameter array id -> __len
   std::map<std::pair<int, int64_t>, Value> memory; // (array id, flat index) -> initial value
   int64_t maxSteps = 5'000'000;                    // statements executed before giving up
+  // runThread: whether Access events (each with the thread's variables) are recorded; off for
+  // a replay that looks for a fault only (millions of loads then cost seconds of allocation).
+  bool recordAccesses = true;
+  // runThread: the run stops right after recording an event this accepts (stopReason "stopped
+  // at the event sought"); unset: it runs to the end.
+  std::function<bool(const Event &)> stopAt;
   // The initial memory is a real state that no other thread changes while this one runs
   // (the thread runs alone, before or after another thread that has finished): values read
   // from it are facts, not tainted. Used to replay two threads one after the other.

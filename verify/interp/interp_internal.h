@@ -233,6 +233,8 @@ private:
   [[noreturn]] void malformed(const std::string &what) { throw Stop{"malformed KIR: " + what}; }
 
   Event mkEvent(EventKind kind);
+  // Appends ev to the trace; stops the run where Env::stopAt accepts it.
+  void record(Event ev);
   std::map<int, Value> snapshot() const;
   void assign(int var, Value v);
   void overflowEvent(const Expr &e, __int128 exact, const std::string &taint);

@@ -105,6 +105,12 @@ Event Machine::mkEvent(EventKind kind) {
   return ev;
 }
 
+void Machine::record(Event ev) {
+  trace.events.push_back(std::move(ev));
+  if (env.stopAt && env.stopAt(trace.events.back()))
+    throw Stop{"stopped at the event sought"};
+}
+
 std::map<int, Value> Machine::snapshot() const {
   std::map<int, Value> m;
   for (size_t v = 0; v < vals.size(); ++v)
@@ -133,7 +139,7 @@ void Machine::overflowEvent(const Expr &e, __int128 exact, const std::string &ta
   ev.exact = exact;
   ev.vars = snapshot();
   ev.taint = join(taint, ctrl());
-  trace.events.push_back(std::move(ev));
+  record(std::move(ev));
 }
 
 } // namespace ksynth::interp::detail

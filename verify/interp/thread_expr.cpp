@@ -236,7 +236,7 @@ Value Machine::evalBinary(const Expr &e) {
       Event ev = mkEvent(EventKind::DivByZero);
       ev.expr = &e;
       ev.taint = join(t, ctrl());
-      trace.events.push_back(std::move(ev));
+      record(std::move(ev));
       throw Stop{"division by zero"};
     }
     // C: truncation toward zero, the remainder has the dividend's sign (as __int128 does).

@@ -130,14 +130,15 @@ Flow Machine::execAccess(const Stmt &s) {
     ev.indices.push_back(clamp64(i));
   ev.isWrite = s.kind != StmtKind::Load;
   ev.isAtomic = s.kind == StmtKind::Atomic;
-  if (!grid || !inBounds)
+  bool keep = !grid && env.recordAccesses;
+  if (keep || !inBounds)
     ev.vars = snapshot();
   ev.taint = join(join(addrT, ct), countTaint);
-  if (!grid)
-    trace.events.push_back(ev);
+  if (keep)
+    record(ev);
   if (!inBounds) {
     ev.kind = EventKind::OutOfBounds;
-    trace.events.push_back(std::move(ev));
+    record(std::move(ev));
     if (s.kind != StmtKind::Store && s.var >= 0) {
       Value z = zeroOf(k.vars[s.var].type);
       z.taint = "the value of an out-of-bounds read";
@@ -380,7 +381,7 @@ Flow Machine::exec(const Stmt &s) {
         throw Stop{"unsupported: a grid-wide barrier (blocks run one after another here)"};
       gridYield(*grid, s.barrier);
     } else {
-      trace.events.push_back(std::move(ev));
+      record(std::move(ev));
     }
     if (s.barrier != ir::BarrierKind::Warp)
       ++blockBarriers;
@@ -406,14 +407,14 @@ Flow Machine::exec(const Stmt &s) {
       ev.flat = c.kind == Value::Kind::Ptr ? (static_cast<int64_t>(c.array) << 40) + c.offset
                                            : static_cast<int64_t>(c.i);
       ev.taint = join(c.taint, ctrl());
-      trace.events.push_back(std::move(ev));
+      record(std::move(ev));
       return {};
     }
     dependsOn(c, "an assertion depends on a value loaded from memory");
     if (!truthy(c)) {
       Event ev = mkEvent(EventKind::AssertFail);
       ev.taint = join(c.taint, ctrl());
-      trace.events.push_back(std::move(ev));
+      record(std::move(ev));
     }
     return {};
   }
