@@ -218,47 +218,55 @@ def main():
         if n not in names and not n.startswith("fast/"):
             failures.append(f"{n}: expectation for a spec that does not exist")
 
-    results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-        futs = [ex.submit(check_one, a.ksynth, a.specs, n, expect.get(n)) for n in names]
-        for fut in concurrent.futures.as_completed(futs):
-            name, problems, verdicts, secs, _ = fut.result()
-            results[name] = (verdicts, secs)
-            status = "ok  " if not problems else "FAIL"
-            print(f"{status} {name:20s} safety {str(verdicts[0]):8s} spec {str(verdicts[1]):8s} {secs:6.1f} s",
-                  flush=True)
-            for p in problems:
-                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry")
-                                      or p.startswith("coverage/equivalence ") or p.startswith("no spec_verdict"))):
-                    failures.append(f"{name}: {p}")
-
     fast_dir = os.path.join(a.specs, "fast")
     fasts = sorted(os.path.join(fast_dir, f) for f in os.listdir(fast_dir) if f.endswith(".cu")) \
         if os.path.isdir(fast_dir) else []
-    fast_verdicts = {}
     for n in expect:
         if n.startswith("fast/") and not os.path.exists(os.path.join(a.specs, n + ".cu")):
             failures.append(f"{n}: expectation for a fast kernel that does not exist")
-    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-        for key, problems, verdict, secs in ex.map(lambda p: check_fast(a.ksynth, a.specs, p,
-                                                                        expect.get("fast/" + os.path.basename(p)[:-3])),
-                                                    fasts):
-            fast_verdicts[key] = verdict
-            status = "ok  " if not problems else "FAIL"
-            print(f"{status} {key:32s} {str(verdict):8s} {secs:6.1f} s", flush=True)
-            for p in problems:
-                if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
-                    failures.append(f"{key}: {p}")
-    print(f"{len(fasts)} fast reference kernels, proven: {sum(v == 'proven' for v in fast_verdicts.values())}")
-
     twins_dir = os.path.join(a.specs, "buggy")
     twins = sorted(os.path.join(twins_dir, f) for f in os.listdir(twins_dir) if f.endswith(".cu")) \
         if os.path.isdir(twins_dir) else []
+
+    # One pool for the specs, the fast kernels and the twins: no core waits at the end of a
+    # part for its slowest item. Lines are printed as items finish.
+    results = {}
+    fast_verdicts = {}
+
+    def spec_done(name, problems, verdicts, secs, _):
+        results[name] = (verdicts, secs)
+        status = "ok  " if not problems else "FAIL"
+        print(f"{status} {name:20s} safety {str(verdicts[0]):8s} spec {str(verdicts[1]):8s} {secs:6.1f} s",
+              flush=True)
+        for p in problems:
+            if not (a.update and (p.startswith("verdict ") or p.startswith("no entry")
+                                  or p.startswith("coverage/equivalence ") or p.startswith("no spec_verdict"))):
+                failures.append(f"{name}: {p}")
+
+    def fast_done(key, problems, verdict, secs):
+        fast_verdicts[key] = verdict
+        status = "ok  " if not problems else "FAIL"
+        print(f"{status} {key:32s} {str(verdict):8s} {secs:6.1f} s", flush=True)
+        for p in problems:
+            if not (a.update and (p.startswith("verdict ") or p.startswith("no entry"))):
+                failures.append(f"{key}: {p}")
+
+    def twin_done(path, problems, secs):
+        status = "ok  " if not problems else "FAIL"
+        print(f"{status} buggy/{os.path.basename(path):32s} {secs:6.1f} s", flush=True)
+        failures.extend(f"buggy/{os.path.basename(path)}: {p}" for p in problems)
+
     with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
-        for path, problems, secs in ex.map(lambda p: check_twin(a.ksynth, a.specs, p), twins):
-            status = "ok  " if not problems else "FAIL"
-            print(f"{status} buggy/{os.path.basename(path):32s} {secs:6.1f} s", flush=True)
-            failures += [f"buggy/{os.path.basename(path)}: {p}" for p in problems]
+        futs = {}
+        for n in names:
+            futs[ex.submit(check_one, a.ksynth, a.specs, n, expect.get(n))] = spec_done
+        for p in fasts:
+            futs[ex.submit(check_fast, a.ksynth, a.specs, p, expect.get("fast/" + os.path.basename(p)[:-3]))] = fast_done
+        for p in twins:
+            futs[ex.submit(check_twin, a.ksynth, a.specs, p)] = twin_done
+        for fut in concurrent.futures.as_completed(futs):
+            futs[fut](*fut.result())
+    print(f"{len(fasts)} fast reference kernels, proven: {sum(v == 'proven' for v in fast_verdicts.values())}")
     print(f"{len(twins)} buggy twins")
 
     times = sorted(s for _, s in results.values())

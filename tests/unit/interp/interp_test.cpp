@@ -272,6 +272,40 @@ TEST_CASE("an out-of-bounds load yields 0 tainted out-of-bounds; global bounds c
   CHECK(eventsOf(runThread(kb.k, env, thread(0)), EventKind::OutOfBounds).empty());
 }
 
+TEST_CASE("a fault replay: no Access events recorded, the run stops at the fault sought") {
+  KB kb;
+  int p = kb.ptrParam("p", Type::i32());
+  int n = kb.param("n", Type::i32());
+  int x = kb.var("x", Type::i32());
+  // p[n] (out of bounds), then p[0] = p[n], then p[n + 1] (out of bounds again).
+  kb.body({load(x, arr(p), {var(kb, n)}), store(arr(p), {i32(0)}, var(kb, x)),
+           load(x, arr(p), {bin(Op::Add, Type::i32(), var(kb, n), i32(1))})});
+  Env env = launch(1);
+  env.params[n] = ival(10);
+  env.lens[p] = 10;
+  Trace all = runThread(kb.k, env, thread(0));
+  CHECK(eventsOf(all, EventKind::Access).size() == 3);
+  CHECK(eventsOf(all, EventKind::OutOfBounds).size() == 2);
+  CHECK(all.completed);
+
+  env.recordAccesses = false;
+  Trace faults = runThread(kb.k, env, thread(0));
+  CHECK(eventsOf(faults, EventKind::Access).empty());
+  auto oob = eventsOf(faults, EventKind::OutOfBounds);
+  REQUIRE(oob.size() == 2);
+  CHECK(oob[1]->flat == 11);
+  CHECK(oob[1]->vars.at(n).i == 10); // a fault keeps its snapshot
+  CHECK(faults.completed);
+
+  env.stopAt = [](const Event &e) { return e.kind == EventKind::OutOfBounds; };
+  Trace first = runThread(kb.k, env, thread(0));
+  REQUIRE(first.events.size() == 1);
+  CHECK(first.events[0].flat == 10);
+  CHECK_FALSE(first.completed);
+  CHECK(first.stopReason == "stopped at the event sought");
+  CHECK(first.writes.empty()); // the store after the first fault never ran
+}
+
 TEST_CASE("dynamic shared arrays are bounded by lens when given") {
   KB kb;
   int s = kb.shared("dyn", Type::f32(), {}, true);
