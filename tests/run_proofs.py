@@ -18,11 +18,12 @@ solvers' queries answered in parallel).
   solves is reported, so the list stays true (run it after a cvc5 upgrade).
 
 Usage: tests/run_proofs.py --ksynth PATH [--timeout S] [--only NAME] [--set library|kernelbench|all]
-                           [--probe-listed]
+                           [--probe-listed] [-j N]
 (library: specs/ and specs/fast/, the default; kernelbench: proofs/kernelbench/ only; ctest runs
 both sets as two tests, `proofs` and `proofs_kernelbench`.)
 """
 import argparse
+import concurrent.futures
 import json
 import os
 import re
@@ -47,10 +48,12 @@ def spec_of(name):
     return m.group(1) if m else name
 
 
-def check_proof(ks, name, solver, timeout, listed=(), probe=False):
+def check_proof(ks, name, solver, timeout, listed=(), probe=False, jobs=None):
     cmd = [ks, "check-proof", os.path.join(ROOT, "proofs", name), "--kernel",
            os.path.join(ROOT, "specs", name + ".cu"), "--spec", os.path.join(ROOT, "specs", spec_of(name) + ".smt"),
            "--solver", solver, "--timeout", str(timeout)]
+    if jobs:
+        cmd += ["--jobs", str(jobs)]
     for f in listed:
         cmd += ["--timeout-for", f"cvc5:{f}={LISTED_TIMEOUT}"] if probe else ["--skip", f"cvc5:{f}"]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=3600)
@@ -63,6 +66,7 @@ def main():
     ap.add_argument("--timeout", type=float, default=40)  # cvc5 needs about 20 s for row_max_block.spec.227 on the 2-core machine
     ap.add_argument("--set", choices=["library", "kernelbench", "all"], default="library")
     ap.add_argument("--only")
+    ap.add_argument("-j", type=int, default=2, help="bundles re-checked at once (each one solver process at a time)")
     ap.add_argument("--probe-listed", action="store_true",
                     help="ask cvc5 about its listed queries too (5 s each): does it solve one now?")
     a = ap.parse_args()
@@ -80,18 +84,22 @@ def main():
         names += sorted("kernelbench/" + os.path.splitext(f)[0] for f in os.listdir(kb) if f.endswith(".smt"))
     if a.only:
         names = [a.only]
-    failures = []
-    for name in names:
+
+    def one(name):
+        """Re-checks one bundle: returns (its line, its failures)."""
+        failures = []
         d = os.path.join(ROOT, "proofs", name)
         if not os.path.exists(os.path.join(d, "proof.json")):
             failures.append(f"{name}: no bundle proofs/{name} (run scripts/update-proofs.sh)")
-            continue
+            return f"FAIL {name}", failures
         with open(os.path.join(d, "proof.json")) as f:
             verdict = json.load(f).get("verdict")
         want_rc = 0 if verdict == "proven" else 2
-        # Both solvers in one run: check-proof keeps every core busy with either's queries.
+        # Both solvers in one run, one solver process at a time; -j bundles at once keep the
+        # cores busy (one check-proof per core, so no bundle waits on its slowest query with a
+        # core idle, and no query's limit is shared with another's).
         t0 = time.time()
-        rc, out = check_proof(a.ksynth, name, "all", a.timeout, unsolved.get(name, {}), a.probe_listed)
+        rc, out = check_proof(a.ksynth, name, "all", a.timeout, unsolved.get(name, {}), a.probe_listed, jobs=1)
         took = time.time() - t0
         z3_errors = re.findall(r"z3 answers '([^']*)' on (\S+) ", out)
         z3_ok = not z3_errors
@@ -114,8 +122,14 @@ def main():
             failures.append(f"{name}: cvc5 now solves {solved_now}: remove them from proofs/expected.json")
         note = (f" (cvc5 cannot solve {len(listed)} listed)" if a.probe_listed else
                 f" (cvc5 not asked about {len(listed)} listed)") if listed else ""
-        print(f"{'ok  ' if z3_ok and cvc5_ok and not solved_now else 'FAIL'} {name:40s} {verdict}{note} ({took:.0f} s)",
-              flush=True)
+        return (f"{'ok  ' if z3_ok and cvc5_ok and not solved_now else 'FAIL'} {name:40s} {verdict}{note} ({took:.0f} s)",
+                failures)
+
+    failures = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, a.j)) as ex:
+        for line, fails in ex.map(one, names):
+            print(line, flush=True)
+            failures += fails
     if failures:
         print("\n" + "\n".join(failures))
         return 1
