@@ -273,7 +273,9 @@ int checkBundle(const CheckOptions &opts, std::ostream &out, std::ostream &err) 
               ok = false;
             }
           }
-          if (asked == 0 && std::any_of(solvers.begin(), solvers.end(), [&](const std::string &s) { return present[s]; })) {
+          bool anyPresent =
+              std::any_of(solvers.begin(), solvers.end(), [&](const std::string &s) { return present[s]; });
+          if (asked == 0 && anyPresent) {
             fail(name + ": no solver is asked about " + q.value("file", "") + " (every one skipped)");
             ok = false;
             note = "no solver asked";

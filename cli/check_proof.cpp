@@ -1,4 +1,5 @@
-// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S] [--timeout-for FILE=S] [--skip SOLVER:FILE] [--jobs N]`:
+// `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]
+//                        [--timeout-for FILE=S] [--skip SOLVER:FILE] [--jobs N]`:
 // the options of bundle::checkBundle.
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -17,7 +18,8 @@ namespace {
 int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
             << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n"
-            << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--skip SOLVER:QUERY_FILE ...] [--jobs N]\n";
+            << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--skip SOLVER:QUERY_FILE ...]\n"
+            << "                          [--jobs N]\n";
   return kExitUsage;
 }
 
