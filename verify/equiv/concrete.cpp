@@ -297,12 +297,12 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
   // Where the assumptions tie the sizes together (output_padding below stride, groups dividing
   // the channels), few of the sizes above are admissible: small ones drawn at random until a
   // few satisfy every assumption (scalars, which the tests draw later, are not drawn here).
+  auto admissible = [&](const Sizes &sz) {
+    spec::Inputs in;
+    in.dims = sz;
+    return spec::checkAssumptions(s, in).empty();
+  };
   if (s.scalars.empty()) {
-    auto admissible = [&](const Sizes &sz) {
-      spec::Inputs in;
-      in.dims = sz;
-      return spec::checkAssumptions(s, in).empty();
-    };
     if (std::count_if(out.begin(), out.end(), admissible) < 3) {
       // Of up to 64 admissible draws, the four with the fewest dims at 1 (groups of 1 and
       // strides of 1 hide the bugs that grouping and striding can have).
@@ -343,9 +343,7 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
         auto it = nominal.find(d.name);
         sz[d.name] = it != nominal.end() ? it->second : 1 + static_cast<int64_t>(rng() % (tries < 1000 ? 3 : 6));
       }
-      spec::Inputs in;
-      in.dims = sz;
-      if (work(sz) <= kMaxWork && spec::checkAssumptions(s, in).empty() &&
+      if (work(sz) <= kMaxWork && admissible(sz) &&
           std::find(out.begin(), out.end(), sz) == out.end()) {
         out.push_back(sz);
         ++found;
