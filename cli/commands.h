@@ -3,6 +3,7 @@
 #pragma once
 
 #include <iostream>
+#include <optional>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -17,6 +18,13 @@ int specCommand(const std::vector<std::string> &args);                          
 int checkProofCommand(const std::vector<std::string> &args);                                  // check_proof.cpp
 int runCommand(const std::vector<std::string> &args);                                         // run.cpp
 int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err); // prove.cpp
+int benchCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err); // bench.cpp
+
+// prove.cpp: the provider a synthesis run uses (--provider, else the preset named by --model,
+// else the API key that is set) and its default model; the error printed, exit 64, when none.
+std::optional<int> resolveProvider(std::string &provider, std::string &model, std::ostream &err);
+// prove.cpp: the specs that have a bundled authored transcript (--provider replay).
+std::vector<std::string> bundledSpecs();
 
 // help.cpp: `ksynth help`, and the usage errors of verify/spec (exit 64).
 void printHelp(std::ostream &out);

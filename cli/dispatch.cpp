@@ -19,6 +19,8 @@ namespace {
 
 // `ksynth --spec SPEC.smt --prove ...` (also `--resume DIR`) is the synthesis loop.
 bool isProve(const std::vector<std::string> &args) {
+  if (!args.empty() && args[0] == "bench") // `ksynth bench --resume RUN` is bench's own
+    return false;
   for (const std::string &a : args)
     if (a == "--prove" || a == "--resume" || a.rfind("--resume=", 0) == 0)
       return true;
@@ -100,7 +102,7 @@ int dispatch(const std::vector<std::string> &args) {
   if (cmd == "__gpu-run" && rest.size() == 1)
     return gpu::gpuRunMain(rest[0]);
   if (cmd == "bench")
-    return usage("'bench' is not implemented yet in this version");
+    return benchCommand(rest, std::cout, std::cerr);
   return usage("unknown command '" + cmd + "'");
 }
 

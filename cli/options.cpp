@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cctype>
 #include <cstdlib>
+#include <signal.h>
+#include <unistd.h>
 
 namespace ksynth::cli {
 
@@ -116,6 +118,30 @@ std::optional<long long> parseInteger(const std::string &text, long long lo, lon
   if (errno != 0 || end != text.c_str() + text.size() || x < lo || x > hi)
     return std::nullopt;
   return x;
+}
+
+namespace {
+
+std::atomic<bool> gInterrupted{false};
+
+void onInterrupt(int) {
+  gInterrupted.store(true);
+  const char msg[] = "\nksynth: interrupt: stopping after the current stage (Ctrl-C again stops now; --resume DIR "
+                     "continues the run)\n";
+  ssize_t n = ::write(2, msg, sizeof msg - 1);
+  (void)n;
+}
+
+} // namespace
+
+std::atomic<bool> &interruptFlag() { return gInterrupted; }
+
+void catchInterrupt() {
+  struct sigaction sa {};
+  sa.sa_handler = onInterrupt;
+  sa.sa_flags = SA_RESETHAND;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGINT, &sa, nullptr);
 }
 
 } // namespace ksynth::cli

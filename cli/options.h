@@ -4,6 +4,7 @@
 
 #include "verify/frontend/frontend.h"
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <vector>
@@ -50,5 +51,12 @@ std::optional<double> parseDouble(const std::string &text);
 std::optional<double> parseNumber(const std::string &text, double lo, double hi);
 // The whole of `text` as an integer within [lo, hi].
 std::optional<long long> parseInteger(const std::string &text, long long lo, long long hi);
+
+// Ctrl-C for the long commands (--prove, bench): the first sets interruptFlag() and says that
+// the command stops after its current stage (a model request in flight finishes and is
+// recorded); a second one has the default action, at once. The run directory is consistent
+// either way and --resume continues it.
+std::atomic<bool> &interruptFlag();
+void catchInterrupt();
 
 } // namespace ksynth::cli

@@ -19,8 +19,6 @@
 #include <fstream>
 #include <iostream>
 #include <optional>
-#include <signal.h>
-#include <unistd.h>
 
 
 namespace ksynth::cli {
@@ -51,15 +49,6 @@ std::string timestamp() {
   return buf;
 }
 
-std::vector<std::string> bundledSpecs() {
-  std::vector<std::string> names;
-  std::error_code ec;
-  for (const auto &e : fs::directory_iterator(fixtureDir(), ec))
-    if (e.path().extension() == ".jsonl")
-      names.push_back(e.path().stem().string());
-  std::sort(names.begin(), names.end());
-  return names;
-}
 
 struct ProveArgs {
   std::string spec, provider, model, out, replay, resume, nvcc;
@@ -75,18 +64,6 @@ constexpr int kMaxOptimize = 100;
 
 // More parallel requests than this is a typo, not a plan (each is a paid request).
 constexpr int kMaxSamples = 64;
-
-std::atomic<bool> gStop{false};
-
-// First Ctrl-C: stop before the next stage (a model request in flight finishes first and is
-// recorded). A second one: the default action, at once; the directory is consistent either way.
-void onInterrupt(int) {
-  gStop.store(true);
-  const char msg[] = "\nksynth: interrupt: stopping after the current stage (Ctrl-C again stops now; --resume DIR "
-                     "continues the run)\n";
-  ssize_t n = ::write(2, msg, sizeof msg - 1);
-  (void)n;
-}
 
 // The options of `--prove`; an exit code (the usage error printed) on a bad one.
 std::optional<int> parseProveArgs(const std::vector<std::string> &args, ProveArgs &pa, std::ostream &err) {
@@ -230,23 +207,8 @@ std::optional<int> chooseModel(ProveArgs &pa, const std::string &specName, model
                                json &runInfo, std::ostream &err) {
   if (!pa.replay.empty() && pa.provider.empty())
     pa.provider = "replay";
-  if (pa.provider.empty() && !pa.model.empty()) {
-    std::string perr;
-    if (auto p = models::loadPreset(pa.model, perr))
-      pa.provider = p->provider;
-  }
-  if (pa.provider.empty()) {
-    if (!envOr("ANTHROPIC_API_KEY").empty())
-      pa.provider = "anthropic";
-    else if (!envOr("OPENAI_API_KEY").empty())
-      pa.provider = "openai";
-    else {
-      err << "ksynth: error: no language model to ask: set ANTHROPIC_API_KEY (Anthropic) or OPENAI_API_KEY "
-             "(OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server) and pick one with --provider, or run "
-             "offline on the bundled transcripts with --provider replay\n";
-      return kExitUsage;
-    }
-  }
+  if (std::optional<int> code = resolveProvider(pa.provider, pa.model, err))
+    return *code;
 
   runInfo = {{"provider", pa.provider}};
   if (pa.provider == "replay") {
@@ -267,14 +229,6 @@ std::optional<int> chooseModel(ProveArgs &pa, const std::string &specName, model
     copts.model.replayPath = pa.replay;
     runInfo["replay"] = fs::absolute(pa.replay).string();
   } else {
-    if (pa.model.empty()) {
-      if (pa.provider == "anthropic")
-        pa.model = "claude-sonnet-4-5";
-      else if (pa.provider == "openai")
-        pa.model = "gpt-5";
-      else if (pa.provider == "openai-compatible")
-        return usage(err, "--provider openai-compatible needs --model (the id the server serves)");
-    }
     std::string perr;
     std::optional<models::ModelConfig> preset = models::loadPreset(pa.model, perr);
     if (preset && preset->provider == pa.provider) {
@@ -322,6 +276,47 @@ std::optional<int> openRunDirectory(ProveArgs &pa, const std::string &specName,
 }
 
 } // namespace
+
+std::vector<std::string> bundledSpecs() {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto &e : fs::directory_iterator(fixtureDir(), ec))
+    if (e.path().extension() == ".jsonl")
+      names.push_back(e.path().stem().string());
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+std::optional<int> resolveProvider(std::string &provider, std::string &model, std::ostream &err) {
+  if (provider.empty() && !model.empty()) {
+    std::string perr;
+    if (auto p = models::loadPreset(model, perr))
+      provider = p->provider;
+  }
+  if (provider.empty()) {
+    if (!envOr("ANTHROPIC_API_KEY").empty())
+      provider = "anthropic";
+    else if (!envOr("OPENAI_API_KEY").empty())
+      provider = "openai";
+    else {
+      err << "ksynth: error: no language model to ask: set ANTHROPIC_API_KEY (Anthropic) or OPENAI_API_KEY "
+             "(OpenAI, or OPENAI_BASE_URL for an OpenAI-compatible server) and pick one with --provider, or run "
+             "offline on the bundled transcripts with --provider replay\n";
+      return kExitUsage;
+    }
+  }
+  if (provider != "replay" && model.empty()) {
+    if (provider == "anthropic")
+      model = "claude-sonnet-4-5";
+    else if (provider == "openai")
+      model = "gpt-5";
+    else if (provider == "openai-compatible") {
+      err << "ksynth: error: --provider openai-compatible needs --model (the id the server serves)\n";
+      return kExitUsage;
+    }
+  }
+  return std::nullopt;
+}
 
 int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::ostream &err) {
   ProveArgs pa;
@@ -438,12 +433,8 @@ int proveCommand(const std::vector<std::string> &args, std::ostream &out, std::o
       out << "ksynth: note: the replies in this transcript were written by hand for this demo (an authored "
              "fixture, not a model's output); every verdict below is computed now by the verifier\n";
   }
-  lo.stop = &gStop;
-  struct sigaction sa {};
-  sa.sa_handler = onInterrupt;
-  sa.sa_flags = SA_RESETHAND;
-  sigemptyset(&sa.sa_mask);
-  sigaction(SIGINT, &sa, nullptr);
+  lo.stop = &interruptFlag();
+  catchInterrupt();
   LoopResult r = runLoop(lo, *client);
   if (resumeClient && lo.progress)
     out << "ksynth: resumed: " << resumeClient->answered() << " request(s) answered from the transcript, not sent again\n";

@@ -247,6 +247,14 @@ std::optional<double> timedMs(const json &summary) {
   return std::nullopt;
 }
 
+json runJsonIn(const std::string &output) {
+  size_t start = output.find("{\n"), end = output.rfind("\n}");
+  if (start == std::string::npos || end == std::string::npos || end < start)
+    return json();
+  json j = json::parse(output.substr(start, end + 2 - start), nullptr, false);
+  return j.is_object() ? j : json();
+}
+
 json runKernel(const std::string &ksynth, const fs::path &kernel, const std::string &specPath,
                const std::string &nvccOption, const fs::path &runJson, std::string &line) {
   // Only a proven kernel runs: on fresh inputs against the spec, timed on a GPU.
@@ -254,10 +262,7 @@ json runKernel(const std::string &ksynth, const fs::path &kernel, const std::str
   if (!nvccOption.empty())
     args.insert(args.end(), {"--nvcc", nvccOption});
   util::ProcessResult pr = util::runProcess(args, 900);
-  size_t start = pr.output.find("{\n");
-  json rj;
-  if (start != std::string::npos)
-    rj = json::parse(pr.output.substr(start, pr.output.rfind("\n}") + 2 - start), nullptr, false);
+  json rj = runJsonIn(pr.output);
   if (!rj.is_object()) {
     line = "run: ksynth run " + pr.how(900);
     return {{"result", "error"}, {"error", "ksynth run " + pr.how(900) + ": " + pr.output.substr(0, 500)}};

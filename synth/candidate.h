@@ -67,6 +67,10 @@ Candidate checkReply(const CheckContext &ctx, const models::Reply &reply, const 
 nlohmann::json runKernel(const std::string &ksynth, const std::filesystem::path &kernel, const std::string &specPath,
                          const std::string &nvccOption, const std::filesystem::path &runJson, std::string &line);
 
+// The JSON object `ksynth run --json` printed, found in its output (stderr lines around it);
+// null when there is none.
+nlohmann::json runJsonIn(const std::string &output);
+
 // The median time of a run summary, when the run was timed on a GPU.
 std::optional<double> timedMs(const nlohmann::json &runSummary);
 

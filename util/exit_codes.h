@@ -22,5 +22,9 @@ inline constexpr int kExitBudget = kExitRefuted, kExitInconclusive = kExitUnknow
 // `ksynth check-proof`: 0 every query re-checks and the bundle records a proof; 2 it
 // re-checks but records no proof; 1 something failed.
 inline constexpr int kExitCheckOk = 0, kExitCheckFailed = 1, kExitCheckNotProven = 2;
+// `ksynth bench` (and `bench report`): 0 every sample finished (whatever its verdicts: a
+// measurement, not a proof); 69 samples left unfinished because the model could not be used,
+// 70 for another failure, 130 interrupted (--resume continues).
+inline constexpr int kExitOk = 0;
 
 } // namespace ksynth
