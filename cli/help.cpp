@@ -44,7 +44,26 @@ void printProveHelp(std::ostream &out) {
       << "  --quiet              only the result line      --json   the report as one JSON object\n"
       << "Exit: 0 proven kernel, 1 rounds ran out (best candidate refuted), 2 rounds ran out (best candidate\n"
       << "unknown), 64 usage, 65 malformed spec, 69 the model could not be used (provider error, replay\n"
-      << "diverged or exhausted), 70 internal error, 130 interrupted (Ctrl-C; --resume DIR continues).\n";
+      << "diverged or exhausted), 70 internal error, 130 interrupted (Ctrl-C; --resume DIR continues).\n"
+      << "\nksynth bench --specs DIR --out RUN [options]   how often a model's kernels are really correct\n"
+      << "  the loop above on every spec of DIR, K independent samples each (--samples K, --rounds R, --provider,\n"
+      << "  --model, --nvcc, --timeout, --max-tokens as above); one row per candidate in RUN/results.jsonl: stage\n"
+      << "  reached (extracted, parses, safe, equivalent, ran, faster), verdict, counterexample kind, tokens,\n"
+      << "  seconds, and the plain test (one run at the default shape on fresh inputs, as a harness without\n"
+      << "  proofs would); RUN/summary.json: pass@k per stage (k = 1, 5, 10), repair curves, the\n"
+      << "  correctness-illusion rate (plain-test passes refuted by proof), fast_p\n"
+      << "  --only NAME,...      these specs of the suite      --label TEXT, --note TEXT   shown in the report\n"
+      << "  --jobs N             N shards as local processes (1)\n"
+      << "  --slurm              the shards as a Slurm job array (sbatch --array --wait; --jobs N shards,\n"
+      << "                       default up to 8; --slurm-option OPT adds an #SBATCH line, repeatable)\n"
+      << "  --replay-run OLD     replay the transcripts a bench run recorded (nothing is asked)\n"
+      << "  --baseline FILE      bench/gpu_baselines.py's lines: a proven kernel timed on a GPU faster than\n"
+      << "                       the baseline at the same sizes reaches 'faster'\n"
+      << "  --test-timeout S     each plain test's limit (120)    --json  the summary as JSON   --quiet\n"
+      << "  --resume RUN         continue a killed or interrupted run; no recorded reply is asked for again\n"
+      << "ksynth bench report RUN [RUN ...] [--out DIR]   report.html (SVG plots) and report.md, runs side by side\n"
+      << "Exit: 0 every sample finished, 64 usage, 65 malformed spec, 69 samples unfinished because the model\n"
+      << "could not be used, 70 other failures, 130 interrupted (--resume RUN continues).\n";
 }
 
 void printHelp(std::ostream &out) {

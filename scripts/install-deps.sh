@@ -8,6 +8,9 @@ pkgs=(
   libclang-rt-19-dev # libFuzzer and the sanitizer runtimes (scripts/fuzz.sh, scripts/sanitize.sh)
   libz3-dev z3 cvc5
   libcurl4-openssl-dev nlohmann-json3-dev doctest-dev
+  # `ksynth bench` tests: a one-node Slurm cluster on loopback (--slurm job arrays) and the
+  # HTML report looked at in headless Chromium (tests/cli/run_bench_tests.py)
+  slurmctld slurmd slurm-client munge chromium
 )
 missing=()
 for p in "${pkgs[@]}"; do
