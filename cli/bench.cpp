@@ -29,6 +29,7 @@
 #include <set>
 #include <spawn.h>
 #include <sstream>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -44,7 +45,7 @@ namespace bench = synth::bench;
 namespace {
 
 const char *const kBenchUsage =
-    "usage: ksynth bench --specs DIR|FILE.smt [--only NAME,...] [--provider NAME] [--model ID] [--samples K]\n"
+    "usage: ksynth bench [--specs] DIR|FILE.smt [--only NAME,...] [--provider NAME] [--model ID] [--samples K]\n"
     "                    [--rounds R] --out RUN [--jobs N | --slurm [--slurm-option OPT ...]] [--label TEXT]\n"
     "                    [--note TEXT] [--replay-run OLD_RUN] [--baseline FILE.jsonl] [--nvcc PATH|none]\n"
     "                    [--timeout S] [--test-timeout S] [--max-tokens N] [--json] [--quiet]\n"
@@ -157,6 +158,8 @@ std::optional<int> parseBenchArgs(const std::vector<std::string> &args, BenchArg
       if (!n)
         return benchUsage(err, flag + " needs a positive number of seconds (got '" + v + "')");
       (flag == "--timeout" ? ba.timeoutS : ba.testTimeoutS) = *n;
+    } else if (!opt.isOption()) {
+      ba.specs.push_back(a); // `ksynth bench SUITE`: as --specs SUITE
     } else {
       return benchUsage(err, "unknown option '" + a + "' for bench");
     }
@@ -344,8 +347,9 @@ std::optional<int> resumeBench(BenchArgs &ba, json &bj, std::ostream &err) {
   }
   for (const char *f : {"--specs", "--only", "--provider", "--model", "--samples", "--rounds", "--replay-run",
                         "--baseline", "--nvcc", "--timeout", "--test-timeout", "--max-tokens", "--label", "--note", "--out"})
-    if (ba.given.count(f))
-      return benchUsage(err, std::string("--resume continues the run as it was asked: leave out ") + f);
+    if (ba.given.count(f) || (std::string(f) == "--specs" && !ba.specs.empty()))
+      return benchUsage(err, std::string("--resume continues the run as it was asked: leave out ") +
+                                 (ba.given.count(f) ? f : "the suite"));
   for (const json &s : bj["specs"]) {
     std::string text;
     if (!util::readFile(s.value("file", ""), text) || util::sha256Hex(text) != s.value("sha256", "")) {
@@ -360,7 +364,7 @@ std::optional<int> resumeBench(BenchArgs &ba, json &bj, std::ostream &err) {
 
 // What a sample's loop is asked: `ksynth --spec ... --prove` for a new one, --resume for one
 // that started.
-std::vector<std::string> proveArgs(const json &bj, const fs::path &run, const bench::Task &t, const fs::path &dir) {
+std::vector<std::string> proveArgs(const json &bj, const bench::Task &t, const fs::path &dir) {
   if (fs::exists(dir / "run.json"))
     return {"--resume", dir.string(), "--quiet"};
   std::vector<std::string> a = {"--spec",  t.specFile, "--prove", "--rounds", std::to_string(bj.value("rounds", 5)),
@@ -381,7 +385,6 @@ std::vector<std::string> proveArgs(const json &bj, const fs::path &run, const be
     a.insert(a.end(), {"--nvcc", bj["nvcc"].get<std::string>()});
   if (bj["max_tokens"].is_number_integer())
     a.insert(a.end(), {"--max-tokens", std::to_string(bj["max_tokens"].get<int>())});
-  (void)run;
   return a;
 }
 
@@ -404,7 +407,7 @@ int runShard(const json &bj, const fs::path &run, int index, int count, std::ost
     fs::create_directories(dir.parent_path(), ec);
     fs::remove(dir / "failure.json", ec);
     if (!bench::loopFinished(dir)) {
-      std::vector<std::string> args = proveArgs(bj, run, t, dir);
+      std::vector<std::string> args = proveArgs(bj, t, dir);
       log << "ksynth bench: " << t.spec << " sample " << t.sample << ": ksynth";
       for (const std::string &a : args)
         log << " " << a;
@@ -492,18 +495,23 @@ public:
       int n = 0;
       for (const auto &[k, b] : best)
         n += b >= static_cast<int>(i) ? 1 : 0;
-      stages += (i ? ", " : "") + bench::kStages[i] + " " + std::to_string(n);
+      if (bench::kStages[i] != "faster" || bj_["baseline"].is_array())
+        stages += (i ? " " : "") + bench::kStages[i] + " " + std::to_string(n);
     }
     double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
     std::string eta = done > done0_ && done < total_
                           ? ", ETA " + duration(el / static_cast<double>(done - done0_) * static_cast<double>(total_ - done))
                           : "";
-    std::string line = "ksynth bench: " + std::to_string(done) + "/" + std::to_string(total_) + " samples done" + eta +
-                       " | samples reaching: " + stages + " | candidates passing the plain test: " + std::to_string(plain);
-    if (tty_)
+    std::string line = "ksynth bench: " + std::to_string(done) + "/" + std::to_string(total_) + " samples" + eta +
+                       " | reached: " + stages + " | plain test passed " + std::to_string(plain);
+    if (tty_) {
+      struct winsize ws {};
+      if (ioctl(2, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 10 && line.size() >= ws.ws_col)
+        line = line.substr(0, ws.ws_col - 1); // one line, so that \r rewrites it
       err_ << "\r\033[K" << line << (last ? "\n" : "") << std::flush;
-    else
+    } else {
       err_ << line << "\n" << std::flush;
+    }
   }
 
 private:

@@ -33,9 +33,13 @@ std::string origin(const json &s) {
         ": no model was asked anything in this run";
   else if (src == "fixture")
     o = "the bundled authored transcripts: replies written by hand for ksynth's demo, not a model's output";
-  else
+  else {
+    std::string ep = str(s, "endpoint");
+    bool local = ep.find("://127.") != std::string::npos || ep.find("://localhost") != std::string::npos ||
+                 ep.find("://[::1]") != std::string::npos;
     o = "live requests to " + (model.empty() ? std::string("the model") : model) + " through the " + provider +
-        " provider" + (str(s, "endpoint").empty() ? "" : " at " + str(s, "endpoint"));
+        " provider" + (ep.empty() ? "" : " at " + ep) + (local ? " (a server on the machine that ran the bench)" : "");
+  }
   if (!str(s, "note").empty())
     o += "; note given with the run: " + str(s, "note");
   return o;

@@ -56,10 +56,10 @@ SAMPLES, ROUNDS = 5, 2
 
 class Model(http.server.BaseHTTPRequestHandler):
     """The scripted OpenAI-compatible server. `hold_after`: once that many requests have been
-    answered, the next one is held until the test lets it go (so a client can be killed with a
-    request in flight)."""
+    answered, the next ones are held until the test lets them go (so a client can be killed or
+    interrupted with a request in flight); then answered if `answer_held`, else dropped."""
     lock = threading.Lock()
-    counters, answered, hold_after = {}, [], None
+    counters, answered, hold_after, held, answer_held = {}, [], None, 0, False
     release = threading.Event()
 
     def do_POST(self):
@@ -67,21 +67,22 @@ class Model(http.server.BaseHTTPRequestHandler):
         msgs = [m for m in body["messages"] if m["role"] != "system"]
         spec = re.search(r"\(spec (\w+)", msgs[0]["content"]).group(1)
         with Model.lock:
-            if Model.hold_after is not None and len(Model.answered) >= Model.hold_after:
-                hold = True
-            else:
-                hold = False
-                if len(msgs) == 1:
-                    n = Model.counters.get(spec, 0)
-                    Model.counters[spec] = n + 1
-                    variant = FIRST[spec][n % len(FIRST[spec])]
-                else:
-                    prev = re.search(r"variant: (\w+)", msgs[-2]["content"]).group(1)
-                    variant = REPAIR[prev]
-                Model.answered.append((spec, len(msgs), variant))
+            hold = Model.hold_after is not None and len(Model.answered) >= Model.hold_after
+            if hold:
+                Model.held += 1
         if hold:
             Model.release.wait(60)
-            return
+            if not Model.answer_held:
+                return
+        with Model.lock:
+            if len(msgs) == 1:
+                n = Model.counters.get(spec, 0)
+                Model.counters[spec] = n + 1
+                variant = FIRST[spec][n % len(FIRST[spec])]
+            else:
+                prev = re.search(r"variant: (\w+)", msgs[-2]["content"]).group(1)
+                variant = REPAIR[prev]
+            Model.answered.append((spec, len(msgs), variant))
         text = KERNELS[(spec, variant)]
         out = json.dumps({"id": "chatcmpl-test", "object": "chat.completion", "model": body.get("model"),
                           "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
@@ -97,9 +98,10 @@ class Model(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def reset_model(hold_after=None):
+def reset_model(hold_after=None, answer_held=False):
     with Model.lock:
         Model.counters, Model.answered, Model.hold_after = {}, [], hold_after
+        Model.held, Model.answer_held = 0, answer_held
         Model.release.clear()
 
 
@@ -345,10 +347,34 @@ def main():
           len(Model.answered) == recorded == want["requests"], "%d answered, %d recorded" % (len(Model.answered), recorded))
     check_metrics("killed and resumed", json.load(open(os.path.join(runB, "summary.json"))), want)
 
+    # 2b. Ctrl-C with a request in flight: the reply is recorded, the run stops with 130, and
+    # --resume finishes it asking nothing twice.
+    reset_model(hold_after=3, answer_held=True)
+    runE = os.path.join(tmp, "runE")
+    p = subprocess.Popen([ks, "bench", *common, "--out", runE], env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.time() + 300
+    while time.time() < deadline and Model.held < 1:
+        time.sleep(0.2)
+    os.killpg(p.pid, signal.SIGINT)
+    time.sleep(0.5)
+    Model.hold_after = None
+    Model.release.set()
+    out, err = p.communicate(timeout=300)
+    check("Ctrl-C: bench exits 130 and says how to continue",
+          p.returncode == 130 and "--resume " + runE in err, "exit %s\n%s" % (p.returncode, err[-2000:]))
+    check("Ctrl-C: the reply in flight was answered and recorded (4 answers)", len(Model.answered) == 4, str(Model.answered))
+    code, out, err = run(ks, "bench", "--resume", runE, env=env)
+    recorded = sum(1 for dp, _, names in os.walk(os.path.join(runE, "tasks")) if "transcript.jsonl" in names
+                   for l in open(os.path.join(dp, "transcript.jsonl")) if l.strip() and json.loads(l).get("type") == "exchange")
+    check("Ctrl-C then --resume: exit 0, %d answers, each recorded once" % want["requests"],
+          code == 0 and len(Model.answered) == recorded == want["requests"], "%d answered, %d recorded\n%s" % (len(Model.answered), recorded, err[-1500:]))
+    check_metrics("interrupted and resumed", json.load(open(os.path.join(runE, "summary.json"))), want)
+
     # 3. A replay of run A: nothing asked, the same rows' verdicts and metrics.
     reset_model()
     runC = os.path.join(tmp, "runC")
-    code, out, err = run(ks, "bench", "--specs", suite, "--replay-run", runA, "--samples", str(SAMPLES),
+    code, out, err = run(ks, "bench", suite, "--replay-run", runA, "--samples", str(SAMPLES),
                          "--rounds", str(ROUNDS), "--nvcc", "none", "--out", runC, env=env)
     check("bench --replay-run exits 0 and asks the server nothing", code == 0 and not Model.answered, out + err)
     key = lambda r: (r["spec"], r["sample"], r["round"], r["stage"], r["verdict"], r["allclose"]["passed"], r["counterexample_kind"])
@@ -416,6 +442,8 @@ def main():
                 p.kill()
 
     # 6. Usage errors.
+    code, out, err = run(ks, "bench", "--resume", runA, suite, env=env)
+    check("--resume refuses a suite (exit 64)", code == 64 and "leave out the suite" in err, err)
     code, out, err = run(ks, "bench", "--resume", runA, "--samples", "3", env=env)
     check("--resume refuses a different --samples (exit 64)", code == 64 and "leave out --samples" in err, err)
     code, out, err = run(ks, "bench", *common, "--out", runA, env=env)
