@@ -7,6 +7,9 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 
 using namespace ksynth::synth::bench;
 using nlohmann::json;
@@ -143,4 +146,77 @@ TEST_CASE("shards split the tasks without overlap") {
     for (const Task &t : shardTasks(all, i, 4))
       ++seen[static_cast<size_t>((t.spec == "a" ? 0 : 3) + t.sample - 1)];
   CHECK(seen == std::vector<int>(6, 1));
+}
+
+namespace {
+
+void writeJson(const std::filesystem::path &p, const json &j) {
+  std::filesystem::create_directories(p.parent_path());
+  std::ofstream(p) << j.dump(2) << "\n";
+}
+
+// A sample's directory as the loop leaves it: round 1 racy, round 2 malformed, round 3 proven
+// and run; `backend` and `dims` are the proven kernel's run's.
+std::filesystem::path sampleDir(const std::string &backend, const json &dims) {
+  static int n = 0;
+  std::filesystem::path d =
+      std::filesystem::temp_directory_path() / ("ksynth-bench-unit-" + std::to_string(getpid()) + "-" + std::to_string(n++));
+  std::filesystem::remove_all(d);
+  json rounds = json::array(
+      {{{"round", 1}, {"stage", "verify"}, {"verdict", "refuted"}, {"tokens", {{"input", 7}, {"output", 3}}}, {"time_ms", {{"model", 2000}, {"verify", 500}}}},
+       {{"round", 2}, {"stage", "verify"}, {"verdict", "malformed"}},
+       {{"round", 3}, {"stage", "verify"}, {"verdict", "proven"}}});
+  writeJson(d / "report.json", {{"status", "proven"}, {"proven_round", 3}, {"rounds", rounds},
+                                {"run", {{"result", "PASS"}, {"backend", backend}, {"median_ms", 0.5}}}});
+  writeJson(d / "kernel-run.json", {{"plan", {{"dims", dims}}}});
+  writeJson(d / "round-1" / "report.json",
+            {{"kernels", json::array({{{"obligations", json::array({{{"kind", "race"}, {"status", "refuted"}},
+                                                                    {{"kind", "bounds"}, {"status", "proven"}},
+                                                                    {{"kind", "equivalence"}, {"status", "unknown"}}})}}})}});
+  writeJson(d / "round-1" / "allclose.json", {{"passed", true}, {"result", "PASS"}, {"backend", backend}, {"time_ms", 250}});
+  writeJson(d / "round-2" / "allclose.json", {{"passed", false}, {"why", "does not parse"}});
+  writeJson(d / "round-3" / "report.json",
+            {{"kernels", json::array({{{"obligations", json::array({{{"kind", "race"}, {"status", "proven"}},
+                                                                    {{"kind", "equivalence"}, {"status", "proven"}}})}}})}});
+  writeJson(d / "round-3" / "allclose.json", {{"passed", true}, {"result", "PASS"}, {"backend", backend}});
+  return d;
+}
+
+} // namespace
+
+TEST_CASE("taskRows: the stage of each round's candidate, and faster only against a baseline at the same sizes") {
+  json bench = benchOf(1, 3);
+  bench["baseline"] = json::array({{{"op", "vec_add"}, {"sizes", {{"N", 1024}}}, {"median_ms", 1.0}}});
+  Task t{"vec_add", "/specs/vec_add.smt", 1};
+
+  std::filesystem::path d = sampleDir("gpu", {{"N", 1024}});
+  std::vector<json> rows = taskRows(bench, t, d);
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0]["stage"] == "parses"); // refuted race: not safe
+  CHECK(rows[0]["counterexample_kind"] == "race");
+  CHECK(rows[0]["undecided"] == json::array({"equivalence"}));
+  CHECK(rows[0]["allclose"]["passed"] == true);
+  CHECK(rows[0]["seconds"]["model"].get<double>() == doctest::Approx(2.0));
+  CHECK(rows[0]["seconds"]["plain_test"].get<double>() == doctest::Approx(0.25));
+  CHECK(rows[0]["final"] == false);
+  CHECK(rows[1]["stage"] == "extracted"); // does not parse
+  CHECK(rows[1]["allclose"]["passed"] == false);
+  CHECK(rows[2]["stage"] == "faster");
+  CHECK(rows[2]["final"] == true);
+  CHECK(rows[2]["ran"]["speedup"].get<double>() == doctest::Approx(2.0));
+  std::filesystem::remove_all(d);
+
+  // The baseline was timed at other sizes: not comparable, so only "ran".
+  d = sampleDir("gpu", {{"N", 4096}});
+  rows = taskRows(bench, t, d);
+  CHECK(rows[2]["stage"] == "ran");
+  CHECK_FALSE(rows[2]["ran"].contains("baseline_ms"));
+  std::filesystem::remove_all(d);
+
+  // Run on the interpreter: never faster, whatever the numbers.
+  d = sampleDir("cpu", {{"N", 1024}});
+  rows = taskRows(bench, t, d);
+  CHECK(rows[2]["stage"] == "ran");
+  CHECK(rows[2]["ran"]["backend"] == "cpu");
+  std::filesystem::remove_all(d);
 }
