@@ -367,8 +367,10 @@ private:
       for (unsigned i = 0; i < call->getNumArgs(); ++i) {
         if (!refersTo(call->getArg(i), vd))
           continue;
-        if (!f || i >= f->getNumParams())
-          return true; // unknown callee, or a variadic argument
+        if (!f)
+          return true; // unknown callee
+        if (i >= f->getNumParams())
+          continue; // a variadic argument is a copy (`printf("%d", block.x)`); `&block` is caught above
         QualType pt = f->getParamDecl(i)->getType();
         if (pt->isReferenceType() && !pt.getNonReferenceType().isConstQualified())
           return true;

@@ -447,3 +447,34 @@ void host(int n, float *p) {
   CHECK(r.hostLaunches[3].count == 1); // a dim3 initialised with itself: nothing taken, no hang
   CHECK(r.hostLaunches[3].block == V{"", "", ""});
 }
+
+TEST_CASE("host launches: a dim3 printed through a variadic call is not changed; one passed by reference is") {
+  ParseResult r = parse(R"(
+extern "C" int printf(const char *, ...);
+void touch(dim3 &d);
+void look(const dim3 &d);
+__global__ void a(float *p) {}
+__global__ void b(float *p) {}
+__global__ void c(float *p) {}
+void host(int w, int h, float *p) {
+  dim3 blk(w, h);
+  dim3 grd((w + blk.x - 1) / blk.x, (h + blk.y - 1) / blk.y);
+  a<<<grd, blk>>>(p);
+  printf("<<<(%d,%d), (%d,%d)>>>\n", grd.x, grd.y, blk.x, blk.y);
+  dim3 blk2(w, h);
+  look(blk2);
+  b<<<1, blk2>>>(p);
+  dim3 blk3(w, h);
+  touch(blk3);
+  c<<<1, blk3>>>(p);
+  printf("%p\n", (void *)&blk3.z);
+}
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.hostLaunches.size() == 3);
+  using V = std::vector<std::string>;
+  CHECK(r.hostLaunches[0].block == V{"", "", "1"}); // dim3(w, h): z is the constructor's 1
+  CHECK(r.hostLaunches[0].grid == V{"", "", "1"});
+  CHECK(r.hostLaunches[1].block == V{"", "", "1"}); // a const reference cannot change it
+  CHECK(r.hostLaunches[2].block == V{"", "", ""});  // a non-const reference may
+}
