@@ -29,6 +29,7 @@
 #include <set>
 #include <spawn.h>
 #include <sstream>
+#include <sys/file.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -689,6 +690,14 @@ int benchCommand(const std::vector<std::string> &args, std::ostream &out, std::o
     return runShard(bj, run, i, n, out);
   }
 
+  // One bench at a time per run directory: two would ask the model for the same samples.
+  // The lock is the open file's; it goes when this process ends, however it ends.
+  int lockFd = ::open((run / "bench.lock").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+  if (lockFd < 0 || ::flock(lockFd, LOCK_EX | LOCK_NB) != 0) {
+    err << "ksynth: error: another 'ksynth bench' is working on " << run.string() << " (it holds "
+        << (run / "bench.lock").string() << "); wait for it to end, or stop it and --resume " << run.string() << "\n";
+    return kExitUsage;
+  }
   std::error_code ec;
   fs::create_directories(run / "shards", ec);
   int shards = std::max(1, std::min(ba.jobs, static_cast<int>(ntasks)));

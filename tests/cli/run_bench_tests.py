@@ -356,6 +356,9 @@ def main():
     deadline = time.time() + 300
     while time.time() < deadline and Model.held < 1:
         time.sleep(0.2)
+    code, out2, err2 = run(ks, "bench", "--resume", runE, env=env)
+    check("a second bench on a run directory in use is refused (exit 64), asking nothing",
+          code == 64 and "another 'ksynth bench'" in err2 and len(Model.answered) == 3, err2)
     os.killpg(p.pid, signal.SIGINT)
     time.sleep(0.5)
     Model.hold_after = None
