@@ -660,13 +660,7 @@ int reportCommand(const std::vector<std::string> &args, std::ostream &out, std::
   return kExitOk;
 }
 
-std::string pctText(const json &v) {
-  if (!v.is_number())
-    return "n/a";
-  char b[16];
-  std::snprintf(b, sizeof b, "%.1f%%", 100 * v.get<double>());
-  return b;
-}
+std::string pctText(const json &v) { return bench::percentText(v, "n/a"); }
 
 } // namespace
 

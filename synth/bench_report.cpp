@@ -45,13 +45,7 @@ std::string origin(const json &s) {
   return o;
 }
 
-std::string pct(const json &v) {
-  if (!v.is_number())
-    return "–";
-  char b[32];
-  std::snprintf(b, sizeof b, "%.1f%%", 100 * v.get<double>());
-  return b;
-}
+std::string pct(const json &v) { return percentText(v, "–"); }
 
 std::string fixed(double v, int digits) {
   char b[32];
@@ -354,6 +348,14 @@ const char *const kDefinitions =
     "that passes the plain test and that the proof refutes; undecided candidates are not counted as illusions.";
 
 } // namespace
+
+std::string percentText(const json &v, const std::string &none) {
+  if (!v.is_number())
+    return none;
+  char b[32];
+  std::snprintf(b, sizeof b, "%.1f%%", 100 * v.get<double>());
+  return b;
+}
 
 std::string markdownReport(const std::vector<json> &ss) {
   std::ostringstream o;

@@ -12,6 +12,9 @@
 
 namespace ksynth::synth::bench {
 
+// A share as "12.5%"; `none` when it is not a number (not measured, nothing to count).
+std::string percentText(const nlohmann::json &share, const std::string &none);
+
 std::string markdownReport(const std::vector<nlohmann::json> &summaries);
 std::string htmlReport(const std::vector<nlohmann::json> &summaries);
 

@@ -1,5 +1,7 @@
 """What the Python test runners share: the source root, running a command under a time
-limit, and named checks that print as they go and end in a summary and an exit status."""
+limit, named checks that print as they go and end in a summary and an exit status, and the
+reply of a scripted HTTP server."""
+import json
 import os
 import subprocess
 import time
@@ -12,6 +14,16 @@ def run(cmd, timeout=600, env=None):
     t0 = time.time()
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=env)
     return p.returncode, p.stdout, p.stderr, time.time() - t0
+
+
+def send_json(handler, obj, status=200):
+    """A scripted server's reply (an http.server request handler): `obj` as a JSON body."""
+    out = json.dumps(obj).encode()
+    handler.send_response(status)
+    handler.send_header("Content-Type", "application/json")
+    handler.send_header("Content-Length", str(len(out)))
+    handler.end_headers()
+    handler.wfile.write(out)
 
 
 class Checks:

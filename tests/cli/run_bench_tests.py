@@ -15,7 +15,7 @@ that need them are skipped and say so, unless KSYNTH_REQUIRE_SLURM=1 / KSYNTH_RE
 import argparse, http.server, json, math, os, pwd, re, shutil, signal, socket, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from ksynth_testing import ROOT, Checks  # noqa: E402
+from ksynth_testing import ROOT, Checks, send_json  # noqa: E402
 CHECKS = Checks(detail_limit=3000)
 check = CHECKS.check
 
@@ -84,15 +84,10 @@ class Model(http.server.BaseHTTPRequestHandler):
                 variant = REPAIR[prev]
             Model.answered.append((spec, len(msgs), variant))
         text = KERNELS[(spec, variant)]
-        out = json.dumps({"id": "chatcmpl-test", "object": "chat.completion", "model": body.get("model"),
-                          "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
-                                       "finish_reason": "stop"}],
-                          "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
+        send_json(self, {"id": "chatcmpl-test", "object": "chat.completion", "model": body.get("model"),
+                         "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                                      "finish_reason": "stop"}],
+                         "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150}})
 
     def log_message(self, *a):
         pass

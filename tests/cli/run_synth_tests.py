@@ -7,7 +7,7 @@ loopback (Anthropic Messages wire format). Every model reply here is written by 
 import argparse, http.server, json, os, re, shutil, signal, subprocess, sys, tempfile, threading, time
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-from ksynth_testing import ROOT, Checks  # noqa: E402
+from ksynth_testing import ROOT, Checks, send_json  # noqa: E402
 SPECS = os.path.join(ROOT, "specs")
 FIXTURES = os.path.join(ROOT, "synth", "fixtures")
 CHECKS = Checks(detail_limit=3000)
@@ -72,14 +72,9 @@ class Model(http.server.BaseHTTPRequestHandler):
         if isinstance(text, tuple):  # (seconds, text): answer late
             time.sleep(text[0])
             text = text[1]
-        out = json.dumps({"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
-                          "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
-                          "usage": {"input_tokens": 100, "output_tokens": 50}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
+        send_json(self, {"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
+                         "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                         "usage": {"input_tokens": 100, "output_tokens": 50}})
 
     def log_message(self, *a):
         pass
@@ -120,23 +115,13 @@ class Sampled(Model):
             Model.release.wait(30)
             text = text[1]
         if isinstance(text, int): # an HTTP error the client does not retry
-            out = json.dumps({"type": "error", "error": {"type": "invalid_request_error", "message": "scripted"}}).encode()
-            self.send_response(text)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(out)))
-            self.end_headers()
-            self.wfile.write(out)
+            send_json(self, {"type": "error", "error": {"type": "invalid_request_error", "message": "scripted"}}, text)
             return
         cut = text.startswith("MAXTOK:") # a reply cut at the token limit
-        out = json.dumps({"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
-                          "content": [{"type": "text", "text": text[len("MAXTOK:"):] if cut else text}],
-                          "stop_reason": "max_tokens" if cut else "end_turn",
-                          "usage": {"input_tokens": 100, "output_tokens": 50}}).encode()
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(out)))
-        self.end_headers()
-        self.wfile.write(out)
+        send_json(self, {"id": "msg_test", "type": "message", "role": "assistant", "model": "scripted-test-model",
+                         "content": [{"type": "text", "text": text[len("MAXTOK:"):] if cut else text}],
+                         "stop_reason": "max_tokens" if cut else "end_turn",
+                         "usage": {"input_tokens": 100, "output_tokens": 50}})
 
 
 def interrupt_when_asked(cmd, n, env):
