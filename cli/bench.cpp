@@ -58,11 +58,6 @@ int benchUsage(std::ostream &err, const std::string &msg) {
   return kExitUsage;
 }
 
-std::string envOr(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? v : "";
-}
-
 json readJson(const fs::path &p) {
   std::string text;
   if (!util::readFile(p, text))
@@ -701,7 +696,7 @@ int benchCommand(const std::vector<std::string> &args, std::ostream &out, std::o
   Progress progress(bj, run, tty, err);
   Progress *pp = ba.json || ba.quiet ? nullptr : &progress;
   catchInterrupt();
-  int code;
+  int code = kExitOk;
   if (ba.slurm) {
     code = runSlurm(ba, run, shards, pp, err);
     if (code == kExitUsage)
@@ -765,9 +760,7 @@ int benchCommand(const std::vector<std::string> &args, std::ostream &out, std::o
                  std::to_string(failed) + " failed" + (modelFailed ? ", " + std::to_string(modelFailed) + " because the model could not be used" : "") +
                  "; the shards' logs are in " + (run / "shards").string() + "); --resume " + run.string() +
                  " continues the run";
-  } else if (code != 0 && code != kExitInterrupted) {
-    result = kExitOk; // every sample finished (a shard's exit said more than it had to)
-  }
+  } // else every sample finished, whatever a shard's exit said: the run is complete
   if (ba.json) {
     out << summary.dump(2) << "\n";
   } else {

@@ -136,6 +136,11 @@ void onInterrupt(int) {
 
 std::atomic<bool> &interruptFlag() { return gInterrupted; }
 
+std::string envOr(const char *name) {
+  const char *v = std::getenv(name);
+  return v ? v : "";
+}
+
 void catchInterrupt() {
   struct sigaction sa {};
   sa.sa_handler = onInterrupt;

@@ -52,6 +52,9 @@ std::optional<double> parseNumber(const std::string &text, double lo, double hi)
 // The whole of `text` as an integer within [lo, hi].
 std::optional<long long> parseInteger(const std::string &text, long long lo, long long hi);
 
+// The environment variable's value, "" when it is not set.
+std::string envOr(const char *name);
+
 // Ctrl-C for the long commands (--prove, bench): the first sets interruptFlag() and says that
 // the command stops after its current stage (a model request in flight finishes and is
 // recorded); a second one has the default action, at once. The run directory is consistent

@@ -35,11 +35,6 @@ int usage(std::ostream &err, const std::string &msg) {
   return kExitUsage;
 }
 
-std::string envOr(const char *name) {
-  const char *v = std::getenv(name);
-  return v ? v : "";
-}
-
 std::string timestamp() {
   std::time_t t = std::time(nullptr);
   std::tm tm{};
