@@ -57,3 +57,51 @@ TEST_CASE("query log: without a directory nothing is written, everything recorde
   REQUIRE(alone.lastRecord() != nullptr);
   CHECK(alone.lastRecord()->name == "t.alone");
 }
+
+TEST_CASE("solver: a query asked again is answered from memory, and still logged and written") {
+  fs::path dir = fs::temp_directory_path() / "ksynth_query_repeat_test";
+  fs::remove_all(dir);
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int), y = tc.var("y", Sort::Int);
+  Solver s(tc, 5000);
+  QueryLog log(dir.string());
+  s.setLog(&log);
+  s.addBackground(tc.inRange(x, 0, 10));
+  Term goal = tc.mkAnd(tc.eq(tc.add(x, y), tc.intConst(12)), tc.lt(y, x));
+  auto header = [](Status) { return std::string("h"); };
+  Result first = s.check(goal, {"t.first", header});
+  REQUIRE(first.status == Status::Sat);
+  CHECK_FALSE(first.repeated);
+  Result again = s.check(goal, {"t.again", header});
+  REQUIRE(again.status == Status::Sat);
+  CHECK(again.repeated);
+  CHECK(again.ms == 0);
+  CHECK(again.model == first.model);
+  // Every named query is a file of its own, a repeated one too (a bundle re-checks each).
+  CHECK(log.records().back().repeated);
+  CHECK(fs::exists(dir / "t.first.smt2"));
+  CHECK(fs::exists(dir / "t.again.smt2"));
+  // A fact added since makes it a new query: asked, and now unsat.
+  s.addBackground(tc.le(x, tc.intConst(6)));
+  Result after = s.check(goal, {"t.after", header});
+  CHECK_FALSE(after.repeated);
+  CHECK(after.status == Status::Unsat);
+}
+
+TEST_CASE("solver: an earlier unknown is reused only while the limit is no longer") {
+  TermContext tc;
+  Term x = tc.var("x", Sort::Int), y = tc.var("y", Sort::Int), z = tc.var("z", Sort::Int);
+  Solver s(tc, 1);
+  for (Term v : {x, y, z})
+    s.addBackground(tc.inRange(v, 1, 1000000));
+  auto cube = [&](Term v) { return tc.mul(v, tc.mul(v, v)); };
+  Term goal = tc.eq(tc.add(cube(x), cube(y)), cube(z)); // no solution; far from 1 ms of work
+  Result r1 = s.check(goal);
+  REQUIRE(r1.status == Status::Unknown);
+  Result r2 = s.check(goal);
+  CHECK(r2.repeated);
+  CHECK(r2.status == Status::Unknown);
+  s.setTimeout(50);
+  Result r3 = s.check(goal);
+  CHECK_FALSE(r3.repeated); // asked again with the longer limit
+}
