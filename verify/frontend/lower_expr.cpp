@@ -425,23 +425,44 @@ LValue Lowerer::lvalue(const Expr *e) {
       lv.mem.text = text(e->getSourceRange());
       return lv;
     }
-    // Pointer subscript: p[i] (p possibly itself computed).
+    // Pointer subscript: p[i] (p possibly itself computed). A pointer to rows (`float
+    // (*p)[N]`) takes one subscript per level, p[i][j] being the scalar i * N + j past p (a
+    // partial one, p[i], the row's address).
     ExprPtr p = rvalue(base);
-    if (idx.size() != 1) {
+    QualType scalar;
+    std::vector<int64_t> dims =
+        base->getType()->isPointerType() ? rowDims(base->getType()->getPointeeType(), &scalar) : std::vector<int64_t>{};
+    if (idx.size() != 1 && idx.size() > dims.size() + 1) {
       unsupported(sl, "multi-level pointer subscript '" + text(e->getSourceRange()) + "'");
       lv.ok = false;
       return lv;
     }
     lv.mem.ptr = p;
-    lv.mem.index.push_back(indexValue(idx[0]));
-    lv.mem.elem = typeOr(e->getType(), sl);
+    if (dims.empty()) {
+      lv.mem.index.push_back(indexValue(idx[0]));
+      lv.mem.elem = typeOr(e->getType(), sl);
+    } else {
+      ExprPtr off;
+      for (size_t i = 0; i < idx.size(); ++i) {
+        int64_t stride = 1;
+        for (size_t j = i; j < dims.size(); ++j)
+          stride *= dims[j];
+        ExprPtr ix = cast(indexValue(idx[i]), Type::i64());
+        ExprPtr term = stride == 1 ? ix : ir::mkBinary(Op::Mul, Type::i64(), ix, ir::mkConstInt(stride, Type::i64()));
+        off = off ? ir::mkBinary(Op::Add, Type::i64(), off, term) : term;
+      }
+      lv.mem.index.push_back(off);
+      lv.mem.elem = typeOr(scalar, sl);
+    }
     lv.mem.text = text(e->getSourceRange());
     return lv;
   }
   if (const auto *uo = dyn_cast<UnaryOperator>(e); uo && uo->getOpcode() == UO_Deref) {
     lv.mem.ptr = rvalue(uo->getSubExpr());
     lv.mem.index.push_back(ir::mkConstInt(0, Type::i32()));
-    lv.mem.elem = typeOr(e->getType(), sl);
+    // *p of a pointer to rows is the row p points at (its scalars; it decays back to p).
+    QualType scalar;
+    lv.mem.elem = typeOr(rowDims(e->getType(), &scalar).empty() ? e->getType() : scalar, sl);
     lv.mem.text = text(e->getSourceRange());
     return lv;
   }
@@ -482,7 +503,36 @@ std::optional<Op> Lowerer::binOp(BinaryOperatorKind k) {
   }
 }
 
+std::vector<int64_t> Lowerer::rowDims(QualType pointee, QualType *scalar) {
+  std::vector<int64_t> dims;
+  QualType t = pointee;
+  while (const auto *ca = ctx_.getAsConstantArrayType(t)) {
+    dims.push_back(static_cast<int64_t>(ca->getSize().getZExtValue()));
+    t = ca->getElementType();
+  }
+  if (dims.empty() || t->isPointerType() || !scalarType(t))
+    return {};
+  if (scalar)
+    *scalar = t;
+  return dims;
+}
+
+int64_t Lowerer::pointerStep(QualType ptr) {
+  int64_t step = 1;
+  if (ptr->isPointerType())
+    for (int64_t d : rowDims(ptr->getPointeeType()))
+      step *= d;
+  return step;
+}
+
 ExprPtr Lowerer::arith(Op op, Type t, ExprPtr a, ExprPtr b, const Expr *src) {
+  // A pointer to rows steps by a row: p + k is k * N scalars past p for `float (*p)[N]`.
+  if (const auto *bo = dyn_cast<BinaryOperator>(src); bo && (op == Op::Add || op == Op::Sub)) {
+    if (int64_t step = pointerStep(bo->getLHS()->getType()); a->type.isPtr() && !b->type.isPtr() && step != 1)
+      b = ir::mkBinary(Op::Mul, Type::i64(), cast(b, Type::i64()), ir::mkConstInt(step, Type::i64()));
+    else if (int64_t step2 = pointerStep(bo->getRHS()->getType()); b->type.isPtr() && !a->type.isPtr() && step2 != 1)
+      a = ir::mkBinary(Op::Mul, Type::i64(), cast(a, Type::i64()), ir::mkConstInt(step2, Type::i64()));
+  }
   if (a->type.isPtr() && (op == Op::Add || op == Op::Sub)) {
     if (op == Op::Sub) {
       if (b->type.isPtr()) {
@@ -645,7 +695,8 @@ ExprPtr Lowerer::unary(const UnaryOperator *uo) {
     bool inc = uo->isIncrementOp();
     ExprPtr res;
     if (old->type.isPtr()) {
-      res = ir::mkPtrAdd(old, ir::mkConstInt(inc ? 1 : -1, Type::i64()), loc(sl));
+      int64_t step = pointerStep(uo->getSubExpr()->getType());
+      res = ir::mkPtrAdd(old, ir::mkConstInt(inc ? step : -step, Type::i64()), loc(sl));
     } else if (old->type.isBool()) {
       unsupported(sl, "increment of a bool");
       return old;

@@ -85,7 +85,10 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
       continue;
     }
     if (qt->isPointerType() && !qt->isFunctionPointerType()) {
-      auto et = scalarType(qt->getPointeeType());
+      // A pointer to rows (`float x[][N]`) is one array of scalars, subscripted row by row.
+      QualType rowScalar;
+      auto et = rowDims(qt->getPointeeType(), &rowScalar).empty() ? scalarType(qt->getPointeeType())
+                                                                 : scalarType(rowScalar);
       ir::Array a;
       a.name = name;
       a.space = ir::Space::Global;

@@ -170,6 +170,14 @@ private:
   void unmodelled(SourceLocation l);
   ir::StmtPtr emit(StmtKind kind, SourceLocation l);
   std::optional<Type> scalarType(QualType qt);
+  // A pointer to an array (`float (*p)[N][M]`, or the parameter `float p[][N][M]`): the
+  // constant extents of its pointee, outermost first, and its scalar element type; empty dims
+  // when the pointee is no array of constant extent (or an array of something other than a
+  // scalar). Subscripts and pointer arithmetic step by whole rows.
+  std::vector<int64_t> rowDims(QualType pointee, QualType *scalar = nullptr);
+  // How many scalars one step of a pointer of type `ptr` covers: the product of rowDims of
+  // its pointee (1 for a pointer to a scalar).
+  int64_t pointerStep(QualType ptr);
   Type typeOr(QualType qt, SourceLocation l);
   int newTemp(Type t, const std::string &hint = "t");
   std::optional<Binding> lookup(const ValueDecl *d);
