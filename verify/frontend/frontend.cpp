@@ -245,9 +245,10 @@ struct NestingScan : RecursiveASTVisitor<NestingScan> {
 };
 
 // The launches the host code makes: `k<<<grid, block>>>(...)`. A dimension is taken when it is
-// an integer constant expression, in a dim3 built on the spot or held in a variable that is
-// initialised once and never changed (no assignment, ++/--, address taken or non-const
-// reference to it in the function); otherwise it stays symbolic.
+// an integer constant expression or an integer variable holding one, in a dim3 built on the
+// spot or held in a variable, each variable initialised once and never changed (no
+// assignment, ++/--, address taken or non-const reference to it in the function); otherwise it
+// stays symbolic.
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
   LaunchFinder(ASTContext &ctx) : ctx_(ctx) {}
@@ -328,7 +329,7 @@ private:
         return dims(ce->getArg(0), depth + 1);
       if (ce->getNumArgs() == 3 && ce->getArg(0)->getType()->isIntegerType()) {
         for (int d = 0; d < 3; ++d)
-          out[d] = constant(ce->getArg(d));
+          out[d] = extent(ce->getArg(d), depth);
         return out;
       }
       return out;
@@ -340,8 +341,25 @@ private:
       return out;
     }
     if (e->getType()->isIntegerType()) // a launch by integers: the other dimensions are 1
-      return {constant(e), "1", "1"};
+      return {extent(e, depth), "1", "1"};
     return out;
+  }
+  // One dimension: an integer constant expression, or an integer variable initialised once and
+  // never changed (`int threads = 256;`), through at most 8 such variables; a value that is not
+  // a valid extent (negative, or past 32 bits) stays symbolic.
+  std::string extent(const Expr *e, int depth) {
+    std::string c = constant(e);
+    if (!c.empty() || depth > 8)
+      return c;
+    const auto *dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
+    const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
+    if (!vd || !vd->hasLocalStorage() || !vd->getType()->isIntegerType() || !vd->getInit() || !fn_ ||
+        !fn_->getBody() || changed(vd, fn_->getBody()))
+      return "";
+    c = extent(vd->getInit(), depth + 1);
+    if (c.empty() || c[0] == '-' || c.size() > 10 || std::stoull(c) > 0xffffffffULL)
+      return "";
+    return c;
   }
   static bool refersTo(const Expr *e, const VarDecl *vd) {
     e = e->IgnoreParenImpCasts();

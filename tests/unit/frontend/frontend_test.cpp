@@ -478,3 +478,36 @@ void host(int w, int h, float *p) {
   CHECK(r.hostLaunches[1].block == V{"", "", "1"}); // a const reference cannot change it
   CHECK(r.hostLaunches[2].block == V{"", "", ""});  // a non-const reference may
 }
+
+TEST_CASE("host launches: an integer variable that holds a constant and never changes is that constant") {
+  ParseResult r = parse(R"(
+__global__ void a(float *p) {}
+__global__ void b(float *p) {}
+__global__ void c(float *p) {}
+__global__ void d(float *p) {}
+void host(int n, float *p) {
+  int threads = 256;
+  int blocks = 4;
+  a<<<blocks, threads>>>(p);
+  int w = 16, w2 = w;
+  dim3 blk(w2, 2);
+  b<<<1, blk>>>(p);
+  int t = 64;
+  t = 32;
+  int neg = -1;
+  long big = 5000000000;
+  c<<<neg, t>>>(p);
+  d<<<big, n>>>(p);
+}
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.hostLaunches.size() == 4);
+  using V = std::vector<std::string>;
+  CHECK(r.hostLaunches[0].block == V{"256", "1", "1"});
+  CHECK(r.hostLaunches[0].grid == V{"4", "1", "1"});
+  CHECK(r.hostLaunches[1].block == V{"16", "2", "1"}); // through two variables
+  CHECK(r.hostLaunches[2].block == V{"", "1", "1"});   // assigned again: symbolic
+  CHECK(r.hostLaunches[2].grid == V{"", "1", "1"});    // negative: no extent
+  CHECK(r.hostLaunches[3].grid == V{"", "1", "1"});    // past 32 bits: no extent
+  CHECK(r.hostLaunches[3].block == V{"", "1", "1"});   // a parameter: symbolic
+}
