@@ -332,6 +332,23 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
       // else what the host code's launches of this kernel give.
       std::vector<std::string> blockText = req.blockSet ? req.block : ll.block;
       std::vector<std::string> gridText = req.gridSet ? req.grid : ll.grid;
+      // The program as its host code runs it: when the launch is the host code's alone (no
+      // --block, --grid, launch line or spec), so are the integers every launch passes.
+      std::vector<ir::ExprPtr> hostArgs;
+      std::string given;
+      if (const frontend::HostLaunch &hl = pr.hostLaunches[idx];
+          !ll.found && hl.count > 0 && !req.blockSet && !req.gridSet && !sp) {
+        for (const ir::Var &v : k.vars) {
+          if (v.paramIndex < 0 || static_cast<size_t>(v.paramIndex) >= hl.args.size() ||
+              hl.args[v.paramIndex].empty() || v.type.isPtr() || v.name.find('.') != std::string::npos)
+            continue;
+          std::string err, text = v.name + " == " + hl.args[v.paramIndex];
+          if (ir::ExprPtr e = ir::parseCExpr(k, text, err)) {
+            hostArgs.push_back(e);
+            given += (given.empty() ? "" : ", ") + v.name + " = " + hl.args[v.paramIndex];
+          }
+        }
+      }
       std::string hostNote;
       if (const frontend::HostLaunch &hl = pr.hostLaunches[idx]; !ll.found && hl.count > 0) {
         if (!req.blockSet)
@@ -341,11 +358,14 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
         if (!req.blockSet || !req.gridSet)
           hostNote = "launch as the host code's " + std::to_string(hl.count) + " launch(es) of it make it (line " +
                      std::to_string(hl.line) + "): " + (req.blockSet ? "" : "block=" + dimsText(hl.block) + " ") +
-                     (req.gridSet ? "" : "grid=" + dimsText(hl.grid) + " ") + "(? = symbolic; give --block/--grid "
-                     "or a '// ksynth:launch' line to verify other launches)";
+                     (req.gridSet ? "" : "grid=" + dimsText(hl.grid) + " ") +
+                     (given.empty() ? "" : "with the integer arguments every launch passes, " + given + " ") +
+                     "(? = symbolic; give --block/--grid or a '// ksynth:launch' line to verify other launches" +
+                     (given.empty() ? ")" : " and every value of those arguments)");
       }
       if (!launchOptions(req, k, blockText, gridText, opts, rep))
         return failed(FileReport::Outcome::Usage, rep, rep.errors);
+      opts.assumes.insert(opts.assumes.end(), hostArgs.begin(), hostArgs.end());
       spec::Binding binding;
       if (sp) {
         binding = spec::bind(*sp, k);

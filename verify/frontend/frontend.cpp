@@ -14,6 +14,7 @@
 #include <cstring>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <mutex>
 #include <fstream>
 #include <sstream>
@@ -245,10 +246,11 @@ struct NestingScan : RecursiveASTVisitor<NestingScan> {
 };
 
 // The launches the host code makes: `k<<<grid, block>>>(...)`. A dimension is taken when it is
-// an integer constant expression or an integer variable holding one, in a dim3 built on the
-// spot or held in a variable, each variable initialised once and never changed (no
-// assignment, ++/--, address taken or non-const reference to it in the function); otherwise it
-// stays symbolic.
+// an integer the host code computes from constants (hostInt: `(n + threads - 1) / threads` with
+// `const int n = 1 << 20; int threads = 256;`), in a dim3 built on the spot or held in a
+// variable initialised once and never changed (no assignment, ++/--, address taken or
+// non-const reference to it in the function); otherwise it stays symbolic. So is the value
+// every launch passes to an integer parameter.
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
   LaunchFinder(ASTContext &ctx) : ctx_(ctx) {}
@@ -279,10 +281,19 @@ public:
     if (!k || !cfg || cfg->getNumArgs() < 2)
       return true;
     std::vector<std::string> grid = dims(cfg->getArg(0)), block = dims(cfg->getArg(1));
+    std::vector<std::string> args;
+    for (unsigned i = 0; i < k->getNumParams(); ++i) {
+      QualType pt = k->getParamDecl(i)->getType();
+      std::optional<int64_t> v;
+      if (i < e->getNumArgs() && pt->isIntegerType() && !pt->isBooleanType() && !pt->isEnumeralType())
+        v = hostInt(e->getArg(i), 0);
+      args.push_back(v ? std::to_string(*v) : "");
+    }
     HostLaunch &hl = launches[k->getCanonicalDecl()];
     if (hl.count++ == 0) {
       hl.grid = grid;
       hl.block = block;
+      hl.args = args;
       PresumedLoc pl = ctx_.getSourceManager().getPresumedLoc(ctx_.getSourceManager().getExpansionLoc(e->getBeginLoc()));
       hl.line = pl.isValid() ? pl.getLine() : 0;
     } else {
@@ -292,6 +303,9 @@ public:
         if (hl.block[d] != block[d])
           hl.block[d] = "";
       }
+      for (size_t i = 0; i < args.size() && i < hl.args.size(); ++i)
+        if (hl.args[i] != args[i])
+          hl.args[i] = "";
     }
     return true;
   }
@@ -300,14 +314,6 @@ private:
   ASTContext &ctx_;
   const FunctionDecl *fn_ = nullptr;
 
-  std::string constant(const Expr *e) {
-    if (isa<CXXDefaultArgExpr>(e))
-      return "1";
-    Expr::EvalResult r;
-    if (!e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt().isRepresentableByInt64())
-      return std::to_string(r.Val.getInt().getExtValue());
-    return "";
-  }
   // A dim3 argument's three dimensions (through at most 8 variables: `dim3 b = b;` ends).
   std::vector<std::string> dims(const Expr *e, int depth = 0) {
     std::vector<std::string> out{"", "", ""};
@@ -344,22 +350,71 @@ private:
       return {extent(e, depth), "1", "1"};
     return out;
   }
-  // One dimension: an integer constant expression, or an integer variable initialised once and
-  // never changed (`int threads = 256;`), through at most 8 such variables; a value that is not
-  // a valid extent (negative, or past 32 bits) stays symbolic.
+  // One dimension: an integer the host code computes (hostInt) that is a valid extent (not
+  // negative, within 32 bits); "" otherwise.
   std::string extent(const Expr *e, int depth) {
-    std::string c = constant(e);
-    if (!c.empty() || depth > 8)
-      return c;
-    const auto *dr = dyn_cast<DeclRefExpr>(e->IgnoreParenImpCasts());
-    const auto *vd = dr ? dyn_cast<VarDecl>(dr->getDecl()) : nullptr;
-    if (!vd || !vd->hasLocalStorage() || !vd->getType()->isIntegerType() || !vd->getInit() || !fn_ ||
-        !fn_->getBody() || changed(vd, fn_->getBody()))
-      return "";
-    c = extent(vd->getInit(), depth + 1);
-    if (c.empty() || c[0] == '-' || c.size() > 10 || std::stoull(c) > 0xffffffffULL)
-      return "";
-    return c;
+    if (isa<CXXDefaultArgExpr>(e))
+      return "1";
+    std::optional<int64_t> v = hostInt(e, depth);
+    return v && *v >= 0 && *v <= 0xffffffffLL ? std::to_string(*v) : "";
+  }
+  // Whether v is a value of the integer type t.
+  bool fits(__int128 v, QualType t) {
+    if (!t->isIntegerType() || t->isBooleanType())
+      return false;
+    unsigned w = ctx_.getIntWidth(t);
+    if (w == 0 || w > 64)
+      return false;
+    __int128 one = 1;
+    return t->isSignedIntegerOrEnumerationType() ? v >= -(one << (w - 1)) && v < (one << (w - 1))
+                                                 : v >= 0 && v < (one << w);
+  }
+  // An integer the host code computes: an integer constant expression, or +, -, *, /, %, casts
+  // and parentheses over such and over integer variables holding one (initialised once, never
+  // changed in the function: no assignment, ++/--, address taken or non-const reference),
+  // through at most 8 variables; every intermediate value a value of its C type (a result that
+  // would wrap or overflow, or a division by zero, gives none).
+  std::optional<int64_t> hostInt(const Expr *e, int depth) {
+    if (depth > 8 || !e->getType()->isIntegerType())
+      return std::nullopt;
+    Expr::EvalResult r;
+    if (!e->isValueDependent() && e->EvaluateAsInt(r, ctx_) && r.Val.getInt().isRepresentableByInt64())
+      return r.Val.getInt().getExtValue();
+    e = e->IgnoreParens();
+    auto checked = [&](std::optional<__int128> v) -> std::optional<int64_t> {
+      if (!v || !fits(*v, e->getType()))
+        return std::nullopt;
+      return static_cast<int64_t>(*v);
+    };
+    if (const auto *ce = dyn_cast<CastExpr>(e)) {
+      CastKind ck = ce->getCastKind();
+      if (ck != CK_IntegralCast && ck != CK_LValueToRValue && ck != CK_NoOp)
+        return std::nullopt;
+      std::optional<int64_t> v = hostInt(ce->getSubExpr(), depth);
+      return checked(v ? std::optional<__int128>(*v) : std::nullopt);
+    }
+    if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+      const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+      if (!vd || !vd->hasLocalStorage() || !vd->getInit() || !fn_ || !fn_->getBody() || changed(vd, fn_->getBody()))
+        return std::nullopt;
+      std::optional<int64_t> v = hostInt(vd->getInit(), depth + 1);
+      return checked(v ? std::optional<__int128>(*v) : std::nullopt);
+    }
+    if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+      std::optional<int64_t> a = hostInt(bo->getLHS(), depth), b = hostInt(bo->getRHS(), depth);
+      if (!a || !b)
+        return std::nullopt;
+      __int128 x = *a, y = *b;
+      switch (bo->getOpcode()) {
+      case BO_Add: return checked(x + y);
+      case BO_Sub: return checked(x - y);
+      case BO_Mul: return checked(x * y);
+      case BO_Div: return y == 0 ? std::nullopt : checked(x / y);
+      case BO_Rem: return y == 0 ? std::nullopt : checked(x % y);
+      default: return std::nullopt;
+      }
+    }
+    return std::nullopt;
   }
   static bool refersTo(const Expr *e, const VarDecl *vd) {
     e = e->IgnoreParenImpCasts();

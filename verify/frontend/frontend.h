@@ -46,10 +46,12 @@ inline constexpr size_t kMaxLiteralChars = 1000;        // one numeric literal
 inline constexpr size_t kMaxFileBytes = 32u << 20;      // a kernel file
 
 // A kernel's launches in the file's host code (`k<<<grid, block>>>(...)`): per dimension the
-// constant every launch gives, "1" where the launches leave it out of a dim3 (or pass an
+// constant every launch gives (computed as frontend.cpp's LaunchFinder says), "1" where the launches leave it out of a dim3 (or pass an
 // integer), or "" where it is not one constant.
 struct HostLaunch {
   std::vector<std::string> grid, block;
+  // Per kernel parameter: the integer every launch passes to it (an integer parameter), or "".
+  std::vector<std::string> args;
   unsigned line = 0; // the first launch
   unsigned count = 0;
 };

@@ -511,3 +511,24 @@ void host(int n, float *p) {
   CHECK(r.hostLaunches[3].grid == V{"", "1", "1"});    // past 32 bits: no extent
   CHECK(r.hostLaunches[3].block == V{"", "1", "1"});   // a parameter: symbolic
 }
+
+TEST_CASE("host launches: the integer every launch passes to a parameter, computed from constants") {
+  ParseResult r = parse(R"(
+__global__ void a(float *p, int n, unsigned m, long k, bool f) {}
+void host(int w, float *p) {
+  const int threads = 256;
+  int n = 1000;
+  int blocks = (n + threads - 1) / threads;
+  a<<<blocks, threads>>>(p, n, n * 2, w, true);
+  a<<<blocks, threads>>>(p, n, 3, 7 / (n - 1000), false);
+}
+)");
+  REQUIRE(r.parsed);
+  REQUIRE(r.hostLaunches.size() == 1);
+  using V = std::vector<std::string>;
+  CHECK(r.hostLaunches[0].grid == V{"4", "1", "1"});  // (n + threads - 1) / threads
+  CHECK(r.hostLaunches[0].block == V{"256", "1", "1"});
+  // p: a pointer; n: 1000 in both; m: 2000 then 3; k: a parameter, then a division by zero;
+  // f: a bool (not taken).
+  CHECK(r.hostLaunches[0].args == V{"", "1000", "", "", ""});
+}
