@@ -11,7 +11,7 @@ int usage(const std::string &msg, std::ostream &errs) {
   errs << "ksynth: error: " << msg << "\n"
             << "usage: ksynth verify FILE.cu [--spec SPEC.smt] [--kernel NAME] [--block X[,Y[,Z]]] [--grid X[,Y[,Z]]]\n"
             << "                     [-D NAME=VALUE] [-U NAME] [-I DIR] [-isystem DIR] [--cuda-path DIR|none]\n"
-            << "                     [--assume EXPR] [--checks LIST]\n"
+            << "                     [--host-args] [--assume EXPR] [--checks LIST]\n"
             << "                     [--json] [--sarif FILE] [--dump-smt DIR] [--dump-kir] [--stats] [--timeout S] [--query-timeout S]\n"
             << "       ksynth spec SPEC.smt [--print | --explain] [--json]\n"
             << "run 'ksynth help' for more\n";
@@ -78,6 +78,8 @@ void printHelp(std::ostream &out) {
             << "  --kernel NAME        check only this __global__ kernel (default: all in the file)\n"
             << "  --block X[,Y[,Z]]    block shape (also --blockDim=X or --blockDim=[X,Y]); omitted: symbolic\n"
             << "  --grid X[,Y[,Z]]     grid shape (also --gridDim=...); omitted: symbolic\n"
+            << "  --host-args          with the launch taken from the host code, also assume the integer\n"
+            << "                       arguments every launch passes (the program as it runs, not every size)\n"
             << "  -D NAME[=VALUE]      define a macro (--define-macro)   -U NAME   undefine one (--undefine-macro)\n"
             << "  -I DIR, -isystem DIR add an include directory (--include-path), a system one\n"
             << "  --cuda-path DIR      the CUDA toolkit whose host-library headers (cublas_v2.h, cudnn.h, ...)\n"

@@ -213,6 +213,8 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
       p.json = true;
     } else if (a == "--no-tests") {
       va.noTests = true;
+    } else if (a == "--host-args") {
+      va.hostArgs = true;
     } else if (a == "--bounded-only") {
       va.boundedOnly = true;
     } else if (opt.is("--bound")) {

@@ -71,6 +71,18 @@ def main():
                      "--checks", "race,barrier")
     check("GPUVerify --blockDim=[..] spelling", rc == 0, out)
 
+    # The host code's integer arguments: symbolic by default, assumed with --host-args (and then
+    # named in the launch assumption).
+    prog = os.path.join(ROOT, "tests", "corpus", "programs", "host_launch_int_args_ok.cu")
+    rc, out, _ = run(ks, "verify", prog, "--checks", "race,barrier")
+    check("host code's sizes stay symbolic: the fold refuted at a size it does not pass", rc == 1
+          and "error: data race on global array 'out'" in out, out)
+    rc, out, _ = run(ks, "verify", prog, "--checks", "race,barrier", "--host-args")
+    check("--host-args: proven at n = 1000, and the assumption says so", rc == 0
+          and "integer arguments every launch passes (--host-args), n = 1000" in out, out)
+    rc, out, _ = run(ks, "verify", prog, "--checks", "race,barrier", "--host-args", "--block", "256", "--grid", "4")
+    check("--host-args with --block/--grid: the sizes stay symbolic", rc == 1 and "(--host-args)" not in out, out)
+
     # Usage and malformed input.
     rc, _, err = run(ks, "verify")
     check("no file: usage exit 64", rc == 64 and "no input file" in err, err)

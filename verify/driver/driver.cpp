@@ -332,12 +332,12 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
       // else what the host code's launches of this kernel give.
       std::vector<std::string> blockText = req.blockSet ? req.block : ll.block;
       std::vector<std::string> gridText = req.gridSet ? req.grid : ll.grid;
-      // The program as its host code runs it: when the launch is the host code's alone (no
-      // --block, --grid, launch line or spec), so are the integers every launch passes.
+      // --host-args: the program as its host code runs it. When the launch is the host code's
+      // alone (no --block, --grid, launch line or spec), so are the integers every launch passes.
       std::vector<ir::ExprPtr> hostArgs;
       std::string given;
       if (const frontend::HostLaunch &hl = pr.hostLaunches[idx];
-          !ll.found && hl.count > 0 && !req.blockSet && !req.gridSet && !sp) {
+          req.hostArgs && !ll.found && hl.count > 0 && !req.blockSet && !req.gridSet && !sp) {
         for (const ir::Var &v : k.vars) {
           if (v.paramIndex < 0 || static_cast<size_t>(v.paramIndex) >= hl.args.size() ||
               hl.args[v.paramIndex].empty() || v.type.isPtr() || v.name.find('.') != std::string::npos)
@@ -359,9 +359,9 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
           hostNote = "launch as the host code's " + std::to_string(hl.count) + " launch(es) of it make it (line " +
                      std::to_string(hl.line) + "): " + (req.blockSet ? "" : "block=" + dimsText(hl.block) + " ") +
                      (req.gridSet ? "" : "grid=" + dimsText(hl.grid) + " ") +
-                     (given.empty() ? "" : "with the integer arguments every launch passes, " + given + " ") +
+                     (given.empty() ? "" : "with the integer arguments every launch passes (--host-args), " + given + " ") +
                      "(? = symbolic; give --block/--grid or a '// ksynth:launch' line to verify other launches" +
-                     (given.empty() ? ")" : " and every value of those arguments)");
+                     (given.empty() ? ")" : ", and leave out --host-args to verify every value of those arguments)");
       }
       if (!launchOptions(req, k, blockText, gridText, opts, rep))
         return failed(FileReport::Outcome::Usage, rep, rep.errors);

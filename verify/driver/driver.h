@@ -31,6 +31,9 @@ struct VerifyRequest {
   double timeoutS = 10;             // per solver query
   double limitS = 0;                // the whole verification (--timeout); 0: none
   bool noTests = false;             // coverage and equivalence by proof alone
+  // The integers every host-code launch passes to a parameter are assumed (only where the
+  // launch itself is the host code's: no --block, --grid, launch line or spec).
+  bool hostArgs = false;
   int bound = 6;                    // the bounded fallback's bound (0: off)
   bool boundedOnly = false;         // no symbolic spec proof, the fallback alone
   double boundBudgetS = 10;

@@ -451,6 +451,10 @@ LValue Lowerer::lvalue(const Expr *e) {
         ExprPtr term = stride == 1 ? ix : ir::mkBinary(Op::Mul, Type::i64(), ix, ir::mkConstInt(stride, Type::i64()));
         off = off ? ir::mkBinary(Op::Add, Type::i64(), off, term) : term;
       }
+      // The offset counts scalars: an array of several dimensions is reached through its address
+      // (an index of @a itself would be its leading one).
+      if (p->op == Op::ArrayRef && k_.arrays[p->id].dims.size() > 1)
+        lv.mem.ptr = ir::mkPtrAdd(p, ir::mkConstInt(0, Type::i64()));
       lv.mem.index.push_back(off);
       lv.mem.elem = typeOr(scalar, sl);
     }

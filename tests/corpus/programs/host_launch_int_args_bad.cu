@@ -1,6 +1,6 @@
 // expect: refuted race
-// args: --checks race,barrier
-// note: the two launches pass n and 2 * n: n is not one constant, so it stays symbolic; with
+// args: --checks race,barrier --host-args
+// note: with --host-args, the two launches pass n and 2 * n: n is not one constant, so it stays symbolic; with
 // note: a larger n (the witness: 4096) two threads store one cell of out (i and i + 3000)
 #include <cstdio>
 

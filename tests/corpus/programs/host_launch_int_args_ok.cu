@@ -1,6 +1,6 @@
 // expect: proven
-// args: --checks race,barrier
-// note: the launch and the size come from the host code: n = 1000 (an int never changed),
+// args: --checks race,barrier --host-args
+// note: with --host-args, the launch and the size come from the host code: n = 1000 (an int never changed),
 // note: blocks = (n + threads - 1) / threads = 4 of 256 threads; at that size the grid-stride
 // note: loop visits each i < 1000 once and out[i % 1000] is out[i]: race free
 #include <cstdio>
