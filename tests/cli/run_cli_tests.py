@@ -108,6 +108,21 @@ def main():
     rc, out, err = run(ks, "verify", un, "--checks", "race")
     check("recursion: unknown with file:line", rc == 2 and "fp.cu:1:" in out and "unsupported" in out, out)
 
+    # A race through an index loaded from memory needs particular contents: unknown, with an
+    # example of them. The witness search keeps loaded values small: a loaded offset near 2^31
+    # overflows `i + offset` and replays nothing (what Z3's first model gave here, asked without
+    # the solver's memory of earlier answers, before the search bounded them).
+    ld = os.path.join(tmp, "loaded.cu")
+    open(ld, "w").write("__device__ unsigned int get(int *array, int index) { return array[index]; }\n"
+                        "__global__ void k(int *array, int n, float a, float *x, float *y) {\n"
+                        "  int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  int offset = get(array, i);\n"
+                        "  y[i + offset] = a * x[i] + y[i + offset];\n}\n")
+    p = subprocess.run([ks, "verify", ld, "--checks", "race,barrier", "--block", ",1,1", "--grid", "1,1,1"],
+                       capture_output=True, text=True, timeout=120, env=dict(os.environ, KSYNTH_ASK_EVERY_QUERY="1"))
+    check("loaded index: unknown, with the memory contents that make the race", p.returncode == 2
+          and "depends on the contents of memory: with memory array[" in p.stdout, p.stdout)
+
     # --spec: binding, preconditions from the spec, coverage/equivalence honestly unknown.
     specs = os.path.join(ROOT, "specs")
     va_cu, va_smt = os.path.join(specs, "vec_add.cu"), os.path.join(specs, "vec_add.smt")

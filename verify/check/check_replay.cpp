@@ -432,7 +432,9 @@ std::string Checker::violatedPrecondition(const smt::Assignment &m) {
   return {};
 }
 
-// Prefers small sizes so the witness is readable and cheap to replay.
+// Prefers small sizes so the witness is readable and cheap to replay; first with every other
+// integer of the goal small too (values loaded from memory, loop iterations), so that a
+// witness whose index is a loaded value does not overflow where any small one would do.
 smt::Assignment Checker::smallModel(Term goal, const smt::Assignment &model) {
   std::vector<Term> sizes;
   for (auto &[id, t] : g_.params)
@@ -444,17 +446,30 @@ smt::Assignment Checker::smallModel(Term goal, const smt::Assignment &model) {
     sizes.push_back(g_.gridDim[d]);
     sizes.push_back(g_.blockDim[d]);
   }
-  for (int128 bound : {16, 256, 4096}) {
-    std::vector<Term> cs{goal};
-    for (Term s : sizes)
-      if (s->kind != smt::Kind::Const)
+  std::vector<Term> others;
+  tc_.collectSymbols(goal, others);
+  std::set<Term> isSize(sizes.begin(), sizes.end());
+  std::erase_if(others, [&](Term t) { return t->sort != Sort::Int || isSize.count(t) || t->kind == smt::Kind::Const; });
+  auto within = [&](const std::vector<Term> &ts, int128 bound, std::vector<Term> &cs) {
+    for (Term s : ts)
+      if (s->kind != smt::Kind::Const) {
         cs.push_back(tc_.le(s, tc_.intConst(bound)));
-    for (Term s : sizes)
-      if (s->kind != smt::Kind::Const && s->sort == Sort::Int)
-        cs.push_back(tc_.ge(s, tc_.intConst(-bound)));
-    smt::Result r = solver_.check(tc_.mkAnd(cs), {k_.name + ".small-model", {}});
-    if (r.status == smt::Status::Sat)
-      return r.model;
+        if (s->sort == Sort::Int)
+          cs.push_back(tc_.ge(s, tc_.intConst(-bound)));
+      }
+  };
+  for (bool allSmall : {true, false}) {
+    if (allSmall && others.empty())
+      continue;
+    for (int128 bound : {16, 256, 4096}) {
+      std::vector<Term> cs{goal};
+      within(sizes, bound, cs);
+      if (allSmall)
+        within(others, bound, cs);
+      smt::Result r = solver_.check(tc_.mkAnd(cs), {k_.name + ".small-model", {}});
+      if (r.status == smt::Status::Sat)
+        return r.model;
+    }
   }
   return model;
 }
