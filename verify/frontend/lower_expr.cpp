@@ -245,18 +245,21 @@ ExprPtr Lowerer::memAddress(const Mem &m, const Expr *src) {
     return ir::mkPtrAdd(m.ptr, m.index[0]);
   // Flatten the given leading indices of a multi-dimensional array.
   const ir::Array &a = k_.arrays[m.ptr->id];
+  std::vector<int64_t> inner(a.dims.size() > 1 ? a.dims.begin() + 1 : a.dims.end(), a.dims.end());
+  return ir::mkPtrAdd(m.ptr, flatOffset(m.index, inner));
+}
+
+ExprPtr Lowerer::flatOffset(const std::vector<ExprPtr> &idx, const std::vector<int64_t> &inner) {
   ExprPtr off;
-  for (size_t i = 0; i < m.index.size(); ++i) {
+  for (size_t i = 0; i < idx.size(); ++i) {
     int64_t stride = 1;
-    for (size_t j = i + 1; j < a.dims.size(); ++j)
-      stride *= a.dims[j];
-    ExprPtr idx = cast(m.index[i], Type::i64());
-    ExprPtr term = stride == 1 ? idx
-                               : ir::mkBinary(Op::Mul, Type::i64(), idx,
-                                              ir::mkConstInt(stride, Type::i64()));
+    for (size_t j = i; j < inner.size(); ++j)
+      stride *= inner[j];
+    ExprPtr x = cast(idx[i], Type::i64());
+    ExprPtr term = stride == 1 ? x : ir::mkBinary(Op::Mul, Type::i64(), x, ir::mkConstInt(stride, Type::i64()));
     off = off ? ir::mkBinary(Op::Add, Type::i64(), off, term) : term;
   }
-  return ir::mkPtrAdd(m.ptr, off);
+  return off;
 }
 
 ExprPtr Lowerer::readLValue(const LValue &lv, const Expr *src) {
@@ -442,15 +445,10 @@ LValue Lowerer::lvalue(const Expr *e) {
       lv.mem.index.push_back(indexValue(idx[0]));
       lv.mem.elem = typeOr(e->getType(), sl);
     } else {
-      ExprPtr off;
-      for (size_t i = 0; i < idx.size(); ++i) {
-        int64_t stride = 1;
-        for (size_t j = i; j < dims.size(); ++j)
-          stride *= dims[j];
-        ExprPtr ix = cast(indexValue(idx[i]), Type::i64());
-        ExprPtr term = stride == 1 ? ix : ir::mkBinary(Op::Mul, Type::i64(), ix, ir::mkConstInt(stride, Type::i64()));
-        off = off ? ir::mkBinary(Op::Add, Type::i64(), off, term) : term;
-      }
+      std::vector<ExprPtr> ixs;
+      for (const Expr *i : idx)
+        ixs.push_back(indexValue(i));
+      ExprPtr off = flatOffset(ixs, dims);
       // The offset counts scalars: an array of several dimensions is reached through its address
       // (an index of @a itself would be its leading one).
       if (p->op == Op::ArrayRef && k_.arrays[p->id].dims.size() > 1)

@@ -247,6 +247,9 @@ private:
   ExprPtr builtinVar(const PseudoObjectExpr *po);
   ExprPtr castExpr(const Expr *whole, CastKind ck, const Expr *sub);
   ExprPtr memAddress(const Mem &m, const Expr *src);
+  // Row-major offset in scalars of the leading indices `idx` into an array whose extents after
+  // the first are `inner` (index i steps by the product of inner[i..]); i64.
+  ExprPtr flatOffset(const std::vector<ExprPtr> &idx, const std::vector<int64_t> &inner);
   ExprPtr readLValue(const LValue &lv, const Expr *src);
   void writeLValue(const LValue &lv, ExprPtr v, SourceLocation sl);
   LValue lvalue(const Expr *e);
