@@ -249,6 +249,29 @@ def main():
     rc, out, err = run(ks, "verify", bare, "--block", "256")
     check("uninstantiated template kernel: exit 65 naming it and how to instantiate it",
           rc == 65 and "template kernel 'row_sum_block' is never instantiated" in err, err)
+    # --kernel 'k<ARGS>' makes an instance the file does not: the template, its launch line
+    # naming no instance, is proven for 256 threads against the spec, with the arguments spelt
+    # with blanks too; the same instance of the halved-stride template is refuted; one that does
+    # not compile is a parse error naming --kernel.
+    bare = os.path.join(tmp, "bare_line.cu")
+    open(bare, "w").write(open(tpl).read().replace("kernel=row_sum_block<256> ", ""))
+    rc, out, err = run(ks, "verify", bare, "--spec", rs_smt)
+    check("template kernel whose launch line names no instance: exit 65 naming --kernel",
+          rc == 65 and "name an instance with --kernel 'row_sum_block<...>'" in err, err)
+    rc, out, err = run(ks, "verify", bare, "--spec", rs_smt, "--kernel", "row_sum_block<256>")
+    check("--kernel names an instance the file never makes: made and proven against the spec",
+          rc == 0 and "kernel row_sum_block<256> " in out and "equivalence 1/1 proven" in out, out + err)
+    bare_half = os.path.join(tmp, "bare_half.cu")
+    open(bare_half, "w").write(open(bare).read().replace("c += BLOCK)", "c += BLOCK / 2)"))
+    rc, out, err = run(ks, "verify", bare_half, "--spec", rs_smt, "--kernel", "row_sum_block< 256 >")
+    check("--kernel instance of a template with a wrong stride: made and refuted",
+          rc == 1 and "kernel row_sum_block<256> " in out and "[equivalence]" in out, out + err)
+    rc, out, err = run(ks, "verify", bare, "--kernel", "row_sum_block<float>")
+    check("--kernel instance that does not compile: exit 65, clang's error and the instance",
+          rc == 65 and "--kernel asks for: row_sum_block<float>" in err, err)
+    rc, out, err = run(ks, "verify", tpl, "--spec", rs_smt, "--kernel", "row_sum_block<256>")
+    check("--kernel naming the instance the launch line makes: that one, made once",
+          rc == 0 and out.count("kernel row_sum_block<256> ") == 1, out + err)
     typo = os.path.join(tmp, "typo.cu")
     open(typo, "w").write(open(tpl).read().replace("kernel=row_sum_block<256>", "kernel=row_sum_blok<256>"))
     rc, out, err = run(ks, "verify", typo, "--spec", rs_smt)

@@ -66,13 +66,42 @@ std::optional<spec::Spec> loadSpec(const std::string &path, FileReport &rep) {
 }
 
 // The kernels of the file that the request selects; empty with the report filled in.
+// A kernel's name without its template arguments.
+std::string baseName(const std::string &n) { return n.substr(0, n.find('<')); }
+
+// Whether a kernel's name is the one --kernel gives, blanks aside (`k<256,float>` names the
+// instance reported as `k<256, float>`).
+bool sameName(const std::string &a, const std::string &b) {
+  auto squeeze = [](std::string s) {
+    s.erase(std::remove_if(s.begin(), s.end(), [](char c) { return c == ' ' || c == '\t'; }), s.end());
+    return s;
+  };
+  return squeeze(a) == squeeze(b);
+}
+
+// Whether --kernel names a template instance (`k<int>`) of a template kernel of the file that
+// the file does not make: then the file is parsed again with that instance made.
+bool instanceToMake(const std::string &kernel, const frontend::ParseResult &pr) {
+  if (kernel.find('<') == std::string::npos)
+    return false;
+  bool isTemplate = false;
+  for (const ir::Kernel &k : pr.kernels) {
+    if (sameName(k.name, kernel))
+      return false;
+    isTemplate |= k.name.find('<') != std::string::npos && baseName(k.name) == baseName(kernel);
+  }
+  for (const std::string &t : pr.uninstantiated)
+    isTemplate |= t == baseName(kernel);
+  return isTemplate;
+}
+
 std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::ParseResult &pr,
                                   const std::optional<spec::Spec> &sp, FileReport &rep) {
   // A template kernel's instances are named k<256, float>: --kernel k selects them all.
-  auto base = [](const std::string &n) { return n.substr(0, n.find('<')); };
+  auto base = baseName;
   std::vector<size_t> selected;
   for (size_t i = 0; i < pr.kernels.size(); ++i)
-    if (req.kernel.empty() || pr.kernels[i].name == req.kernel ||
+    if (req.kernel.empty() || sameName(pr.kernels[i].name, req.kernel) ||
         (req.kernel.find('<') == std::string::npos && base(pr.kernels[i].name) == req.kernel))
       selected.push_back(i);
   if (sp && selected.size() > 1) {
@@ -97,7 +126,8 @@ std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::Pars
                  "\n";
     for (const std::string &t : pr.uninstantiated)
       rep.errors += "ksynth: note: template kernel '" + t +
-                    "' is never instantiated: add an explicit instantiation (template __global__ void " + t +
+                    "' is never instantiated: name an instance with --kernel '" + t +
+                    "<...>', add an explicit instantiation (template __global__ void " + t +
                     "<...>(...);) or name the instance on the launch line (// ksynth:launch kernel=" + t +
                     "<...> grid=... block=...)\n";
   }
@@ -295,6 +325,10 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
   frontend::Options fe = req.fe;
   addLineDefines(ll, fe.defines); // a GPUVerify flag line's -D, as GPUVerify would parse it
   frontend::ParseResult pr = frontend::parseFile(req.file, fe);
+  if (pr.parsed && instanceToMake(req.kernel, pr)) {
+    fe.instances.push_back(req.kernel);
+    pr = frontend::parseFile(req.file, fe);
+  }
   rep.cudaToolkit = pr.toolkitInclude;
   rep.headerNotes = pr.headerNotes;
   if (!pr.parsed) {
@@ -427,9 +461,10 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
         if (!check::kindFromName(c, o.kind))
           continue;
         o.name = c;
-        o.reason = "template kernel '" + t + "' is never instantiated, so there is no code to verify: add an explicit "
-                   "instantiation (template __global__ void " + t + "<...>(...);), launch it from host code, or "
-                   "name the instance on the launch line (// ksynth:launch kernel=" + t + "<...> ...)";
+        o.reason = "template kernel '" + t + "' is never instantiated, so there is no code to verify: name an " +
+                   "instance with --kernel '" + t + "<...>', add an explicit instantiation (template __global__ " +
+                   "void " + t + "<...>(...);), launch it from host code, or name the instance on the launch " +
+                   "line (// ksynth:launch kernel=" + t + "<...> ...)";
         run.report.obligations.push_back(std::move(o));
       }
       rep.kernels.push_back(std::move(run));

@@ -487,6 +487,8 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
   // declarations of them, or ksynth's alone.
   std::string source = code;
   std::vector<std::string> instances = launchInstances(code);
+  size_t fromLine = instances.size();
+  instances.insert(instances.end(), opts.instances.begin(), opts.instances.end());
   for (size_t i = 0; i < instances.size(); ++i)
     source += "\n[[maybe_unused]] static auto *const __ksynth_instance_" + std::to_string(i) + " = &" +
               instances[i] + ";";
@@ -545,9 +547,16 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
   res.clangOutput = diagText;
   if (failed) {
     res.parsed = false;
-    if (!instances.empty() && diagText.find("__ksynth_instance_") != std::string::npos)
-      res.clangOutput += "ksynth: note: the errors after the file's last line are in the instances that its "
-                         "launch line's kernel= asks for: " + instances.front() + "\n";
+    if (!instances.empty() && diagText.find("__ksynth_instance_") != std::string::npos) {
+      std::string from = fromLine == 0              ? "--kernel asks for: "
+                         : fromLine == instances.size() ? "its launch line's kernel= asks for: "
+                                                        : "its launch line's kernel= and --kernel ask for: ";
+      std::string list;
+      for (const std::string &i : instances)
+        list += (list.empty() ? "" : ", ") + i;
+      res.clangOutput += "ksynth: note: the errors after the file's last line are in the template instances that " +
+                         from + list + "\n";
+    }
     return res;
   }
   ASTContext &ctx = ast->getASTContext();

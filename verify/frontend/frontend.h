@@ -26,6 +26,9 @@ struct Options {
   // ksynth's own declarations of them: a folder with include/, "none" for ksynth's alone, or
   // empty to look for one (DESIGN.md, "Headers").
   std::string cudaPath;
+  // Template instances to make beside the file's own (`saxpy<int>`: `--kernel 'saxpy<int>'` for a
+  // template kernel that the file does not instantiate so), as the launch line's kernel= makes them.
+  std::vector<std::string> instances;
 };
 
 // A CUDA toolkit found for the file's host-library headers: its include folder (empty: none)
