@@ -63,7 +63,7 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
         discard(call->getArg(i));
       if (name == "__syncwarp" && call->getNumArgs() == 1 && !call->getArg(0)->isDefaultArgument()) {
-        auto m = constInt(call->getArg(0));
+        auto m = constIntThroughLocals(call->getArg(0));
         if (!m || (static_cast<uint64_t>(*m) & 0xffffffffu) != 0xffffffffu)
           unsupported(sl, "__syncwarp with a partial mask");
       }
@@ -499,22 +499,32 @@ ExprPtr Lowerer::indirectCall(const CallExpr *call) {
   return ir::mkConstInt(0, Type::i32());
 }
 
-// Whether `vd` is assigned, incremented or has its address taken anywhere in `s`.
+// Whether `vd` may change in `s`: any use of it other than reading its value.
 bool Lowerer::modifiedIn(const Stmt *s, const VarDecl *vd) {
   if (!s)
     return false;
-  const Expr *target = nullptr;
-  if (const auto *bo = dyn_cast<BinaryOperator>(s); bo && bo->isAssignmentOp())
-    target = bo->getLHS();
-  if (const auto *uo = dyn_cast<UnaryOperator>(s);
-      uo && (uo->isIncrementDecrementOp() || uo->getOpcode() == UO_AddrOf))
-    target = uo->getSubExpr();
-  if (target)
-    if (const auto *dr = dyn_cast<DeclRefExpr>(target->IgnoreParens()); dr && dr->getDecl() == vd)
+  for (const Stmt *c : s->children()) {
+    if (!c)
+      continue;
+    const Stmt *u = c;
+    while (const auto *pe = dyn_cast<ParenExpr>(u))
+      u = pe->getSubExpr();
+    const auto *dr = dyn_cast<DeclRefExpr>(u);
+    if (!dr || dr->getDecl() != vd) {
+      if (modifiedIn(c, vd))
+        return true;
+      continue;
+    }
+    // A use of vd: only its value read (or a const reference to it, or its size) leaves it as
+    // it is; an assignment, ++ or --, its address, a non-const reference (a reference
+    // parameter) may change it.
+    const auto *ic = dyn_cast<ImplicitCastExpr>(s);
+    bool read = (ic && (ic->getCastKind() == CK_LValueToRValue ||
+                        (ic->getCastKind() == CK_NoOp && ic->getType().isConstQualified()))) ||
+                isa<UnaryExprOrTypeTraitExpr>(s);
+    if (!read)
       return true;
-  for (const Stmt *c : s->children())
-    if (modifiedIn(c, vd))
-      return true;
+  }
   return false;
 }
 

@@ -72,7 +72,7 @@ int Lowerer::exchangeArray(Type t) {
 
 // The mask argument: the full mask, else the call is not modelled (reported as unsupported).
 bool Lowerer::fullMask(const CallExpr *call, const std::string &name) {
-  std::optional<int64_t> m = constInt(call->getArg(0));
+  std::optional<int64_t> m = constIntThroughLocals(call->getArg(0)); // `unsigned mask = 0xffffffff;` too
   if (m && (static_cast<uint64_t>(*m) & 0xffffffffu) == 0xffffffffu)
     return true;
   discard(call->getArg(0));

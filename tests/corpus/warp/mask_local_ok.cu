@@ -1,0 +1,16 @@
+// expect: proven
+// args: --block 256
+// note: the full mask held in a local that is only read (`unsigned mask = 0xffffffffu;`) is the full mask
+__global__ void warp_sums(const float *x, float *out, int n) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(x) >= n);
+  __requires(__len(out) >= n / 32 + 1);
+  unsigned mask = 0xffffffffu;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? x[i] : 0.0f;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(mask, v, off);
+  __syncwarp(mask);
+  if (threadIdx.x % 32 == 0 && i < n)
+    out[i / 32] = v;
+}
