@@ -285,6 +285,7 @@ Candidate Checker::oneThreadCandidate(
 void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
   std::vector<bool> excluded(cands.size(), false);
   std::string lastWhy;
+  int largerTries = 0; // confirmLarger() for the first two candidates that do not replay
   for (int round = 0; round < 8; ++round) {
     std::vector<Term> live;
     for (size_t i = 0; i < cands.size(); ++i)
@@ -358,6 +359,12 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
         o.status = Status::Refuted;
         return;
       }
+      // The small model may be too small to show it (a tile loop that runs no iteration while
+      // n < 32): the solver's own model, then models with every size at least 33 and 257.
+      if (largerTries++ < 2 && confirmLarger(cands[i], tc_.mkAnd(goal, cands[i].cond), r.model, o)) {
+        o.status = Status::Refuted;
+        return;
+      }
       lastWhy = why;
       excluded[i] = true;
       break;
@@ -370,6 +377,43 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
   }
   o.status = Status::Unknown;
   o.reason = "several candidate violations did not replay concretely (" + lastWhy + ")";
+}
+
+// Second tries for a candidate whose small model did not replay: the solver's model `raw`,
+// then a model of `cond` with every integer size (parameters, lengths) in [33, 33 * 4096], then
+// in [257, 257 * 4096], each asked with a short limit. Search steps only: true when one of them replays.
+bool Checker::confirmLarger(Candidate &cand, Term cond, const smt::Assignment &raw, Obligation &o) {
+  auto tryModel = [&](const smt::Assignment &m) {
+    std::string why;
+    auto holds = smt::eval(cand.cond, m);
+    return holds && holds->num && violatedPrecondition(m).empty() && cand.confirm(m, o, why);
+  };
+  if (tryModel(raw))
+    return true;
+  std::vector<Term> sizes;
+  for (auto &[id, t] : g_.params)
+    if (t->sort == Sort::Int)
+      sizes.push_back(t);
+  for (auto &[id, t] : g_.lens)
+    sizes.push_back(t);
+  if (sizes.empty())
+    return false;
+  unsigned limit = solver_.timeout();
+  solver_.setTimeout(std::max(1u, std::min(limit / 5, 2000u)));
+  bool found = false;
+  for (int128 lo : {33, 257}) {
+    std::vector<Term> cs{cond};
+    for (Term t : sizes) // at least lo, and readable where that is enough
+      cs.push_back(tc_.mkAnd(tc_.ge(t, tc_.intConst(lo)), tc_.le(t, tc_.intConst(lo << 12))));
+    smt::Result r = solver_.check(tc_.mkAnd(cs), {k_.name + "." + o.name + ".larger", {}});
+    o.ms += r.ms;
+    if (r.status == smt::Status::Sat && tryModel(r.model)) {
+      found = true;
+      break;
+    }
+  }
+  solver_.setTimeout(limit);
+  return found;
 }
 
 // After the disjunction of an obligation's candidates timed out: each candidate alone. Every
