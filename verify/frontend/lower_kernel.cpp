@@ -363,9 +363,15 @@ std::optional<Binding> Lowerer::declareGlobal(const VarDecl *vd) {
            "initial value of '" + a.name + "' is not modelled (treated as unknown)");
     return b;
   }
+  bool viewed = false;
   if (isa<IncompleteArrayType>(qt.getTypePtr())) {
     a.dynamicShared = true;
     qt = llvm::cast<IncompleteArrayType>(qt.getTypePtr())->getElementType();
+    if (std::optional<QualType> v = soleView(vd); v && a.space == ir::Space::Shared) {
+      qt = *v; // bytes used only as floats (say): an array of floats
+      viewedAs_[vd->getCanonicalDecl()] = *v;
+      viewed = true;
+    }
   }
   auto et = scalarType(qt);
   if (!et) {
@@ -377,6 +383,8 @@ std::optional<Binding> Lowerer::declareGlobal(const VarDecl *vd) {
     a.dims.push_back(1);
   a.elem = *et;
   a.align = ctx_.getDeclAlign(vd).getQuantity();
+  if (viewed) // a view of the array as T needs T's alignment: the casts promise it
+    a.align = std::max<int64_t>(a.align, ctx_.getTypeAlignInChars(qt).getQuantity());
   a.loc = loc(vd->getLocation());
   int id = k_.addArray(a);
   globalArrays_[vd->getCanonicalDecl()] = id;

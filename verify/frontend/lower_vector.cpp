@@ -88,4 +88,44 @@ void Lowerer::alignAssert(SourceLocation sl, ExprPtr p, int64_t align, int64_t e
   s->text = violation;
 }
 
+// The uses of `vd` in s and in the bodies of the functions it calls: the pointee types of the
+// casts of it (`views`), and whether it is used in any other way (`other`).
+void Lowerer::viewUses(const Stmt *s, const VarDecl *vd, std::vector<QualType> &views, bool &other,
+                       std::set<const FunctionDecl *> &seen) {
+  if (!s || other)
+    return;
+  if (const auto *ce = dyn_cast<ExplicitCastExpr>(s); ce && ce->getCastKind() == CK_BitCast) {
+    const auto *dr = dyn_cast<DeclRefExpr>(ce->getSubExpr()->IgnoreParenImpCasts());
+    if (dr && dr->getDecl()->getCanonicalDecl() == vd->getCanonicalDecl() && ce->getType()->isPointerType()) {
+      views.push_back(ce->getType()->getPointeeType().getCanonicalType().getUnqualifiedType());
+      return;
+    }
+  }
+  if (const auto *dr = dyn_cast<DeclRefExpr>(s); dr && dr->getDecl()->getCanonicalDecl() == vd->getCanonicalDecl()) {
+    other = true;
+    return;
+  }
+  if (const auto *call = dyn_cast<CallExpr>(s))
+    if (const FunctionDecl *f = call->getDirectCallee(); f && f->getBody() && seen.insert(f).second)
+      viewUses(f->getBody(), vd, views, other, seen);
+  for (const Stmt *c : s->children())
+    viewUses(c, vd, views, other, seen);
+}
+
+std::optional<QualType> Lowerer::soleView(const VarDecl *vd) {
+  std::vector<QualType> views;
+  bool other = false;
+  std::set<const FunctionDecl *> seen{frames_.front().fd};
+  viewUses(frames_.front().fd->getBody(), vd, views, other, seen);
+  if (other || views.empty())
+    return std::nullopt;
+  for (const QualType &v : views)
+    if (v != views.front())
+      return std::nullopt;
+  std::optional<Type> t = scalarType(views.front());
+  if (!t || t->isPtr())
+    return std::nullopt;
+  return views.front();
+}
+
 } // namespace ksynth::frontend::detail

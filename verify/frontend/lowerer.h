@@ -223,6 +223,14 @@ private:
   AggLV memberBase(const MemberExpr *me);
   AggPtr aggPtr(const Expr *e);
   AggPtr vectorView(const ExplicitCastExpr *ce); // lower_vector.cpp
+  // A dynamic shared array used in the kernel (and the functions it calls) only through casts
+  // to one pointer-to-scalar type (`extern __shared__ unsigned char smem[]; float *s =
+  // reinterpret_cast<float *>(smem);`): that scalar type, with which the array is declared, so
+  // that each cast is the array's address (lower_vector.cpp).
+  std::optional<QualType> soleView(const VarDecl *vd);
+  void viewUses(const Stmt *s, const VarDecl *vd, std::vector<QualType> &views, bool &other,
+                std::set<const FunctionDecl *> &seen);
+  std::map<const VarDecl *, QualType> viewedAs_;
   bool vectorAssumed_ = false;
   void alignAssert(SourceLocation sl, ExprPtr p, int64_t align, int64_t es, const std::string &violation);                  // its assumption is in the kernel's list
   void assignAggPtr(AggStore &st, const AggPtr &src, SourceLocation sl);
