@@ -360,8 +360,8 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
         return;
       }
       // The small model may be too small to show it (a tile loop that runs no iteration while
-      // n < 32): the solver's own model, then models with every size at least 33 and 257.
-      if (largerTries++ < 2 && confirmLarger(cands[i], tc_.mkAnd(goal, cands[i].cond), r.model, o)) {
+      // n < 32): models with the sizes just past 32 and 256.
+      if (largerTries++ < 2 && confirmLarger(cands[i], tc_.mkAnd(goal, cands[i].cond), o)) {
         o.status = Status::Refuted;
         return;
       }
@@ -379,35 +379,34 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
   o.reason = "several candidate violations did not replay concretely (" + lastWhy + ")";
 }
 
-// Second tries for a candidate whose small model did not replay: the solver's model `raw`,
-// then a model of `cond` with every integer size (parameters, lengths) in [33, 33 * 4096], then
-// in [257, 257 * 4096], each asked with a short limit. Search steps only: true when one of them replays.
-bool Checker::confirmLarger(Candidate &cand, Term cond, const smt::Assignment &raw, Obligation &o) {
-  auto tryModel = [&](const smt::Assignment &m) {
-    std::string why;
-    auto holds = smt::eval(cand.cond, m);
-    return holds && holds->num && violatedPrecondition(m).empty() && cand.confirm(m, o, why);
-  };
-  if (tryModel(raw))
-    return true;
-  std::vector<Term> sizes;
+// Second tries for a candidate whose small model did not replay: models of `cond` with every
+// integer parameter in [33, 64], then in [257, 288] (lengths at least as large, up to 2^24),
+// each asked with a short limit. Sizes just past a tile or a block are where a kernel that
+// is right below them goes wrong; they stay small enough to replay quickly (the solver's own
+// model may have sizes in the billions). Search steps only: true when one of them replays.
+bool Checker::confirmLarger(Candidate &cand, Term cond, Obligation &o) {
+  std::vector<Term> params, lens;
   for (auto &[id, t] : g_.params)
     if (t->sort == Sort::Int)
-      sizes.push_back(t);
+      params.push_back(t);
   for (auto &[id, t] : g_.lens)
-    sizes.push_back(t);
-  if (sizes.empty())
+    lens.push_back(t);
+  if (params.empty())
     return false;
   unsigned limit = solver_.timeout();
   solver_.setTimeout(std::max(1u, std::min(limit / 5, 2000u)));
   bool found = false;
   for (int128 lo : {33, 257}) {
     std::vector<Term> cs{cond};
-    for (Term t : sizes) // at least lo, and readable where that is enough
-      cs.push_back(tc_.mkAnd(tc_.ge(t, tc_.intConst(lo)), tc_.le(t, tc_.intConst(lo << 12))));
+    for (Term t : params)
+      cs.push_back(tc_.mkAnd(tc_.ge(t, tc_.intConst(lo)), tc_.le(t, tc_.intConst(lo + 31))));
+    for (Term t : lens)
+      cs.push_back(tc_.mkAnd(tc_.ge(t, tc_.intConst(lo)), tc_.le(t, tc_.intConst(int128{1} << 24))));
     smt::Result r = solver_.check(tc_.mkAnd(cs), {k_.name + "." + o.name + ".larger", {}});
     o.ms += r.ms;
-    if (r.status == smt::Status::Sat && tryModel(r.model)) {
+    std::string why;
+    auto holds = r.status == smt::Status::Sat ? smt::eval(cand.cond, r.model) : std::nullopt;
+    if (holds && holds->num && violatedPrecondition(r.model).empty() && cand.confirm(r.model, o, why)) {
       found = true;
       break;
     }

@@ -81,7 +81,7 @@ private:
       std::function<void(const interp::Event &, const interp::Env &, const interp::ThreadId &, Obligation &)> report,
       std::string heldWhy);
   smt::Assignment smallModel(Term goal, const smt::Assignment &model);
-  bool confirmLarger(Candidate &cand, Term cond, const smt::Assignment &raw, Obligation &o);
+  bool confirmLarger(Candidate &cand, Term cond, Obligation &o);
   smt::Query obligationQuery(const Obligation &o);
   Term distinctThreads();
   Term sameBlock();
