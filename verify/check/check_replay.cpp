@@ -385,10 +385,7 @@ void Checker::decide(Obligation &o, std::vector<Candidate> &cands) {
 // is right below them goes wrong; they stay small enough to replay quickly (the solver's own
 // model may have sizes in the billions). Search steps only: true when one of them replays.
 bool Checker::confirmLarger(Candidate &cand, Term cond, Obligation &o) {
-  std::vector<Term> params, lens;
-  for (auto &[id, t] : g_.params)
-    if (t->sort == Sort::Int)
-      params.push_back(t);
+  std::vector<Term> params = sizeSymbols(false), lens;
   for (auto &[id, t] : g_.lens)
     lens.push_back(t);
   if (params.empty())
@@ -475,20 +472,29 @@ std::string Checker::violatedPrecondition(const smt::Assignment &m) {
   return {};
 }
 
+// The kernel's integer parameters; with `all`, also the lengths of its pointer parameters and
+// the launch's dimensions.
+std::vector<Term> Checker::sizeSymbols(bool all) {
+  std::vector<Term> out;
+  for (auto &[id, t] : g_.params)
+    if (t->sort == Sort::Int)
+      out.push_back(t);
+  if (!all)
+    return out;
+  for (auto &[id, t] : g_.lens)
+    out.push_back(t);
+  for (int d = 0; d < 3; ++d) {
+    out.push_back(g_.gridDim[d]);
+    out.push_back(g_.blockDim[d]);
+  }
+  return out;
+}
+
 // Prefers small sizes so the witness is readable and cheap to replay; first with every other
 // integer of the goal small too (values loaded from memory, loop iterations), so that a
 // witness whose index is a loaded value does not overflow where any small one would do.
 smt::Assignment Checker::smallModel(Term goal, const smt::Assignment &model) {
-  std::vector<Term> sizes;
-  for (auto &[id, t] : g_.params)
-    if (t->sort == Sort::Int)
-      sizes.push_back(t);
-  for (auto &[id, t] : g_.lens)
-    sizes.push_back(t);
-  for (int d = 0; d < 3; ++d) {
-    sizes.push_back(g_.gridDim[d]);
-    sizes.push_back(g_.blockDim[d]);
-  }
+  std::vector<Term> sizes = sizeSymbols(true);
   std::vector<Term> others;
   tc_.collectSymbols(goal, others);
   std::set<Term> isSize(sizes.begin(), sizes.end());

@@ -80,6 +80,7 @@ private:
       Term cond, std::function<bool(const interp::Event &)> matches,
       std::function<void(const interp::Event &, const interp::Env &, const interp::ThreadId &, Obligation &)> report,
       std::string heldWhy);
+  std::vector<Term> sizeSymbols(bool all);
   smt::Assignment smallModel(Term goal, const smt::Assignment &model);
   bool confirmLarger(Candidate &cand, Term cond, Obligation &o);
   smt::Query obligationQuery(const Obligation &o);

@@ -98,17 +98,16 @@ bool instanceToMake(const std::string &kernel, const frontend::ParseResult &pr) 
 std::vector<size_t> selectKernels(const VerifyRequest &req, const frontend::ParseResult &pr,
                                   const std::optional<spec::Spec> &sp, FileReport &rep) {
   // A template kernel's instances are named k<256, float>: --kernel k selects them all.
-  auto base = baseName;
   std::vector<size_t> selected;
   for (size_t i = 0; i < pr.kernels.size(); ++i)
     if (req.kernel.empty() || sameName(pr.kernels[i].name, req.kernel) ||
-        (req.kernel.find('<') == std::string::npos && base(pr.kernels[i].name) == req.kernel))
+        (req.kernel.find('<') == std::string::npos && baseName(pr.kernels[i].name) == req.kernel))
       selected.push_back(i);
   if (sp && selected.size() > 1) {
     // One kernel implements the spec: the one named like it, or the one --kernel names.
     std::vector<size_t> named;
     for (size_t i : selected)
-      if (base(pr.kernels[i].name) == sp->name)
+      if (baseName(pr.kernels[i].name) == sp->name)
         named.push_back(i);
     if (named.size() != 1) {
       rep.outcome = FileReport::Outcome::Usage;

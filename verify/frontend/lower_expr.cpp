@@ -231,18 +231,17 @@ ExprPtr Lowerer::castExpr(const Expr *whole, CastKind ck, const Expr *sub) {
     // A dynamic shared array declared as the one type it is viewed as (soleView): the cast is
     // its address.
     if (const auto *dr = dyn_cast<DeclRefExpr>(sub->IgnoreParenImpCasts()))
-      if (const auto *vd = dyn_cast<VarDecl>(dr->getDecl())) {
-        lookup(vd); // declares it, deciding its element type
+      if (const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+          vd && vd->hasAttr<CUDASharedAttr>() && isa<IncompleteArrayType>(vd->getType().getTypePtr())) {
+        ExprPtr p = rvalue(sub); // its first use declares it, deciding its element type
         auto v = viewedAs_.find(vd->getCanonicalDecl());
         if (v != viewedAs_.end() && whole->getType()->isPointerType() &&
             whole->getType()->getPointeeType().getCanonicalType().getUnqualifiedType() == v->second)
-          return rvalue(sub);
-        if (vd->hasAttr<CUDASharedAttr>() && isa<IncompleteArrayType>(vd->getType().getTypePtr())) {
-          unsupported(sl, "cast '" + text(whole->getSourceRange()) + "' of dynamic shared array '" +
-                              vd->getNameAsString() + "': only one used solely through casts to one scalar "
-                              "pointer type is modelled");
-          return ir::mkConstInt(0, Type::pointer());
-        }
+          return p;
+        unsupported(sl, "cast '" + text(whole->getSourceRange()) + "' of dynamic shared array '" +
+                            vd->getNameAsString() + "': only one used solely through casts to one scalar "
+                            "pointer type is modelled");
+        return ir::mkConstInt(0, Type::pointer());
       }
     [[fallthrough]];
   case CK_IntegralToPointer:
