@@ -25,6 +25,10 @@ struct CheckOptions {
   // answer); another solver must still answer it unsat, and a query no solver is asked about
   // fails the check.
   std::set<std::string> skip;
+  // Easy queries first in batches, many to a solver process (one process each costs more than
+  // most queries take); whatever a batch does not answer unsat is asked in a process of its
+  // own. false (--no-batch): every query in a process of its own.
+  bool batch = true;
 };
 
 // Prints the table of obligations and the result line on `out`, errors on `err`.

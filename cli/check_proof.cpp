@@ -1,5 +1,5 @@
 // `ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]
-//                        [--timeout-for FILE=S] [--skip SOLVER:FILE] [--jobs N]`:
+//                        [--timeout-for FILE=S] [--skip SOLVER:FILE] [--jobs N] [--no-batch]`:
 // the options of bundle::checkBundle.
 #include "cli/commands.h"
 #include "cli/options.h"
@@ -19,7 +19,7 @@ int usageCheck(const std::string &msg) {
   std::cerr << "ksynth check-proof: " << msg << "\n"
             << "usage: ksynth check-proof DIR [--solver z3|cvc5|all] [--kernel FILE] [--spec FILE] [--timeout S]\n"
             << "                          [--timeout-for [SOLVER:]QUERY_FILE=S ...] [--skip SOLVER:QUERY_FILE ...]\n"
-            << "                          [--jobs N]\n";
+            << "                          [--jobs N] [--no-batch]\n";
   return kExitUsage;
 }
 
@@ -29,6 +29,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   std::string dir, solverArg = "all", kernelFile, specFile;
   double timeoutS = 60;
   int jobs = 0;
+  bool batch = true;
   std::map<std::string, double> timeoutFor;
   std::set<std::string> skip;
   Options opt(args);
@@ -76,6 +77,10 @@ int checkProofCommand(const std::vector<std::string> &args) {
       jobs = static_cast<int>(*n);
       continue;
     }
+    if (opt.is("--no-batch")) {
+      batch = false;
+      continue;
+    }
     if (opt.isOption())
       return usageCheck("unknown option '" + a + "'");
     if (!dir.empty())
@@ -92,6 +97,7 @@ int checkProofCommand(const std::vector<std::string> &args) {
   co.jobs = jobs;
   co.timeoutFor = timeoutFor;
   co.skip = skip;
+  co.batch = batch;
   std::vector<std::string> &solvers = co.solvers;
   if (solverArg == "all")
     solvers = {"z3", "cvc5"};

@@ -174,6 +174,43 @@ def main():
     check("check-proof --jobs 1 and --jobs 4 print the same report (the sat query failing in both)",
           rc1 == rc4 == 1 and out1 == out4 and "z3 answers 'sat'" in out4, out1 + "\n----\n" + out4)
 
+    # Batches (many queries to one solver process): a sat query in the middle of a bundle is
+    # blamed on itself, not on a neighbour, and the report is the one --no-batch prints.
+    def forged(name, qfile, text):
+        d = os.path.join(tmp, name)
+        shutil.rmtree(d, ignore_errors=True)
+        shutil.copytree(good, d)
+        open(os.path.join(d, qfile), "w").write(text)
+        p = json.load(open(os.path.join(d, "proof.json")))
+        for k in p["kernels"]:
+            for o in k["obligations"]:
+                for q in o["queries"]:
+                    if q["file"] == qfile:
+                        q["sha256"] = hashlib.sha256(text.encode()).hexdigest()
+        p["sha256"] = self_hash(p)
+        json.dump(p, open(os.path.join(d, "proof.json"), "w"), indent=2)
+        return d
+
+    all_queries = list(dict.fromkeys(q["file"] for k in p["kernels"] for o in k["obligations"] for q in o["queries"]))
+    middle = all_queries[len(all_queries) // 2]
+    fd = forged("sat_middle", middle, sat_text)
+    rc, out, err = run(ks, "check-proof", fd)
+    rc1, out1, _ = run(ks, "check-proof", fd, "--no-batch")
+    bad = [l for l in out.splitlines() if "answers 'sat'" in l]
+    check(f"a sat query in the middle of {len(all_queries)}: blamed on it alone, the same report with --no-batch",
+          len(all_queries) >= 3 and rc == rc1 == 1 and out == out1 and len(bad) >= 2 and
+          all(os.path.basename(middle) in l for l in bad), out + "\n----\n" + out1)
+    # A file that is not one query as ksynth writes them is not asked at all: one that prints
+    # "unsat" itself, one whose first (check-sat) is trivially unsat.
+    for what, text in [("echo", "(set-logic ALL)\n(echo \"unsat\")\n(declare-const x Int)\n(assert (> x 0))\n(check-sat)\n"),
+                       ("two_checks", "(set-logic ALL)\n(declare-const x Int)\n(push 1)\n(assert false)\n(check-sat)\n"
+                                      "(pop 1)\n(assert (> x 0))\n(check-sat)\n")]:
+        fd = forged("shape_" + what, middle, text)
+        for flag in ([], ["--no-batch"]):
+            rc, out, err = run(ks, "check-proof", fd, *flag)
+            check(f"a query file with {what} {' '.join(flag)}: fails as not one query, no solver asked about it",
+                  rc == 1 and "is not one query as ksynth writes them" in out and "answers" not in out, out + err)
+
     # --skip: the skipped solver is not asked about that query, the other one still is (and its
     # 'sat' still fails the check); skipping every solver of a query fails it too.
     qname = os.path.basename(some_query)
