@@ -123,6 +123,23 @@ def main():
     check("loaded index: unknown, with the memory contents that make the race", p.returncode == 2
           and "depends on the contents of memory: with memory array[" in p.stdout, p.stdout)
 
+    # Launch dimensions as expressions: a grid over the block and a parameter, a grid whose text
+    # starts with a parenthesis, and launch dimensions written over themselves (a usage error,
+    # exit 64: they crashed on an assertion before).
+    gs = os.path.join(tmp, "grid_stride.cu")
+    open(gs, "w").write("__global__ void k(float *out, const float *a, int N) {\n"
+                        "  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                        "  if (idx < N) out[idx] = a[idx];\n}\n")
+    for grid in ["(N + 255) / 256", "(N + blockDim.x - 1) / blockDim.x", "((N + 255) / 256, 1, 1)"]:
+        rc, out, err = run(ks, "verify", gs, "--checks", "race,barrier", "--block", "256", "--grid", grid)
+        check(f"--grid '{grid}': one expression, proven", rc == 0 and "VERDICT: PROVEN" in out, out + err)
+    for flags, says in [(["--block", "256", "--grid", "gridDim.x"], "cannot be written over gridDim"),
+                        (["--block", "gridDim.x"], "cannot be written over gridDim"),
+                        (["--block", "blockDim.x"], "cannot be written over blockDim"),
+                        (["--block", "256", "--grid", "1,gridDim.x"], "cannot be written over gridDim")]:
+        rc, out, err = run(ks, "verify", gs, "--checks", "race", *flags)
+        check(f"{' '.join(flags)}: usage error (64) that says why", rc == 64 and says in err, out + err)
+
     # --spec: binding, preconditions from the spec, coverage/equivalence honestly unknown.
     specs = os.path.join(ROOT, "specs")
     va_cu, va_smt = os.path.join(specs, "vec_add.cu"), os.path.join(specs, "vec_add.smt")

@@ -171,6 +171,18 @@ std::string launchProblem(const ir::Expr &e, const std::string &what, int d) {
     if ((x->op == ir::Op::Div || x->op == ir::Op::Rem) && x->args.size() == 2 && x->args[1]->op == ir::Op::Const &&
         x->args[1]->ival == 0 && x->args[1]->fval == 0)
       return "division by zero";
+    // The block is fixed first, then the grid: a grid may be written over blockDim, nothing
+    // over itself or the grid.
+    if (x->op == ir::Op::Builtin) {
+      auto b = static_cast<ir::Builtin>(x->id);
+      if (b == ir::Builtin::GridDim)
+        return "a launch dimension cannot be written over gridDim (write the grid over the kernel's "
+               "parameters, e.g. (n + 255) / 256, or leave it out to make it symbolic)";
+      if (b == ir::Builtin::BlockDim && what == "block")
+        return "a block dimension cannot be written over blockDim (leave it out to make it symbolic)";
+      if (b != ir::Builtin::BlockDim)
+        return "a launch dimension cannot use threadIdx or blockIdx";
+    }
     for (const ir::ExprPtr &a : x->args)
       if (a)
         todo.push_back(a.get());

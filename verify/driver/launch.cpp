@@ -7,10 +7,21 @@
 namespace ksynth::driver {
 
 std::vector<std::string> splitDims(std::string s) {
+  // "(64, 4)" and "[64,4]" are the tuple; "(n + 255) / 256" is one expression whose first
+  // parenthesis closes before its end.
   if (!s.empty() && (s.front() == '[' || s.front() == '(')) {
-    s = s.substr(1);
-    if (!s.empty() && (s.back() == ']' || s.back() == ')'))
-      s.pop_back();
+    int depth = 0;
+    size_t close = std::string::npos;
+    for (size_t i = 0; i < s.size() && close == std::string::npos; ++i) {
+      depth += s[i] == '(' || s[i] == '[';
+      depth -= s[i] == ')' || s[i] == ']';
+      if (depth == 0)
+        close = i;
+    }
+    if (close == std::string::npos) // unclosed: as before, the bracket dropped
+      s = s.substr(1);
+    else if (close + 1 == s.size())
+      s = s.substr(1, s.size() - 2);
   }
   std::vector<std::string> out;
   int depth = 0;

@@ -51,6 +51,17 @@ TEST_CASE("launch line: ksynth's own line anywhere, GPUVerify's only in the lead
   CHECK(d.block == Strings{"32"});
 }
 
+TEST_CASE("launch dimensions: a tuple in brackets, or one expression that starts with a parenthesis") {
+  CHECK(driver::splitDims("(64, 4)") == Strings{"64", "4"});
+  CHECK(driver::splitDims("[8,8]") == Strings{"8", "8"});
+  CHECK(driver::splitDims("256") == Strings{"256"});
+  CHECK(driver::splitDims("((N + 255) / 256)") == Strings{"(N + 255) / 256"});
+  CHECK(driver::splitDims("(N + 255) / 256") == Strings{"(N + 255) / 256"}); // was "N + 255) / 256"
+  CHECK(driver::splitDims("(N + 255) / 256, 2") == Strings{"(N + 255) / 256", "2"});
+  CHECK(driver::splitDims("((N + 255) / 256, (M + 7) / 8)") == Strings{"(N + 255) / 256", "(M + 7) / 8"});
+  CHECK(driver::splitDims(",1,1") == Strings{"", "1", "1"});
+}
+
 TEST_CASE("launch line: the command line's -D wins, and the note says what was taken") {
   driver::LaunchLine ll = findLaunchLineIn("//--blockDim=64 --gridDim=4 -DWIDTH=16 -DH=2 --warp-sync=32\n");
   Strings defines{"WIDTH=15"};
