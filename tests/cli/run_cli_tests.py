@@ -140,6 +140,23 @@ def main():
         rc, out, err = run(ks, "verify", gs, "--checks", "race", *flags)
         check(f"{' '.join(flags)}: usage error (64) that says why", rc == 64 and says in err, out + err)
 
+    # A grid-stride loop over int wraps around for N near 2^31 (the stride is unsigned, so the
+    # sum wraps as C++20 says): unknown, and the note gives sizes at which it wraps (found with
+    # the launch fixed; the nonlinear query alone ran to its 10 s limit). A precondition that
+    # excludes them makes it provable.
+    gsl = os.path.join(tmp, "grid_stride_loop.cu")
+    body = ("  int idx = blockIdx.x * blockDim.x + threadIdx.x;\n"
+            "  for (int i = idx; i < N; i += blockDim.x * gridDim.x) out[i] = a[i];\n}\n")
+    open(gsl, "w").write("__global__ void k(float *out, const float *a, int N) {\n" + body)
+    rc, out, err = run(ks, "verify", gsl, "--checks", "race,barrier", "--block", ",1,1", "--grid", ",1,1")
+    check("grid-stride loop over int: unknown, the note names sizes at which 'i' wraps",
+          rc == 2 and "loop variable 'i' may wrap around (it does at " in out and "N=2147483647" in out, out + err)
+    open(gsl, "w").write("__global__ void k(float *out, const float *a, int N) {\n"
+                         "  __requires(N <= 2147483647 - blockDim.x * gridDim.x);\n" + body)
+    rc, out, err = run(ks, "verify", gsl, "--checks", "race,barrier", "--block", ",1,1", "--grid", ",1,1")
+    check("grid-stride loop over int with a precondition that excludes the wrap: proven",
+          rc == 0 and "VERDICT: PROVEN" in out, out + err)
+
     # --spec: binding, preconditions from the spec, coverage/equivalence honestly unknown.
     specs = os.path.join(ROOT, "specs")
     va_cu, va_smt = os.path.join(specs, "vec_add.cu"), os.path.join(specs, "vec_add.smt")

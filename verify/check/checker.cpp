@@ -127,7 +127,10 @@ KernelReport Checker::run() {
     Checker again(k_, o);
     KernelReport r = again.run();
     r.abstractions.insert(r.abstractions.begin(),
-                          "loop variable '" + var + "' may wrap around: its closed form is not used");
+                          "loop variable '" + var + "' may wrap around" +
+                              (wrapSizes_.empty() ? "" : " (it does at " + wrapSizes_ + ")") +
+                              ": its closed form is not used; a precondition that excludes such sizes "
+                              "(__requires or --assume) lets ksynth use it");
     return r;
   }
 
@@ -221,26 +224,51 @@ bool Checker::checkSummaries() {
                        ".summaries\nunsat means every loop summary's closed form holds without wrap-around (by "
                        "induction); all obligations use them" +
                        where + kRunWith;
+  // Every obligation unknown: the loop cannot be summarised.
+  auto cannotSummarise = [&](const std::string &why, double ms) {
+    const SummarySite &s = m1_.summaries.front();
+    for (const std::string &kind : orderedChecks()) {
+      Obligation o;
+      o.kind = kindOf(kind);
+      o.name = kind;
+      o.loc = s.loc;
+      o.status = Status::Unknown;
+      o.reason = "the loop's induction variable '" + s.var + "' may wrap around, so ksynth cannot summarise the loop" +
+                 (why.empty() ? "" : " (" + why + ")");
+      o.ms = ms;
+      rep_.obligations.push_back(o);
+    }
+    return false;
+  };
+  // A wrap is usually easy to show with the launch fixed: a stride of blockDim.x * gridDim.x
+  // makes the query nonlinear, and Z3 could spend its whole limit on it (10 s on a grid-stride
+  // loop over int). So first, briefly, each launch dimension left symbolic is 2: a model there
+  // is a model of the query itself (2 is within every dimension's range).
+  std::vector<Term> fixed;
+  for (int d = 0; d < 3; ++d)
+    for (Term t : {g_.blockDim[d], g_.gridDim[d]})
+      if (t && t->kind == smt::Kind::Var)
+        fixed.push_back(tc_.eq(t, tc_.intConst(2)));
+  if (!fixed.empty()) {
+    unsigned limit = solver_.timeout();
+    solver_.setTimeout(std::min(limit, 1000u));
+    Term probe = tc_.mkAnd(tc_.mkOr(bad), tc_.mkAnd(fixed));
+    smt::Result p = solver_.check(probe, {k_.name + ".summaries.launch2", {}});
+    solver_.setTimeout(limit);
+    if (p.status == smt::Status::Sat) {
+      wrapSizes_ = sizesText(envFrom(smallModel(probe, p.model)));
+      return cannotSummarise("", p.ms);
+    }
+  }
   smt::Result r =
       solver_.check(tc_.mkOr(bad), {k_.name + ".summaries", [header](smt::Status) { return header; }});
   if (r.status == smt::Status::Unsat && !solver_.lastRecord()->file.empty())
     rep_.lemmas.push_back(solver_.lastRecord()->file);
   if (r.status == smt::Status::Unsat)
     return true;
-  const SummarySite &s = m1_.summaries.front();
-  for (const std::string &kind : orderedChecks()) {
-    Obligation o;
-    o.kind = kindOf(kind);
-    o.name = kind;
-    o.loc = s.loc;
-    o.status = Status::Unknown;
-    o.reason = "the loop's induction variable '" + s.var +
-               "' may wrap around, so ksynth cannot summarise the loop" +
-               (r.status == smt::Status::Unknown ? " (" + r.reason + ")" : "");
-    o.ms = r.ms;
-    rep_.obligations.push_back(o);
-  }
-  return false;
+  if (r.status == smt::Status::Sat)
+    wrapSizes_ = sizesText(envFrom(smallModel(tc_.mkOr(bad), r.model)));
+  return cannotSummarise(r.status == smt::Status::Unknown ? r.reason : "", r.ms);
 }
 
 } // namespace checker_detail

@@ -44,6 +44,9 @@ private:
   ThreadSyms t1_, t2_;
   ThreadModel m1_, m2_;
   KernelReport rep_;
+  // checkSummaries: sizes at which a loop summary's closed form fails (a loop variable wraps
+  // around), for the abstraction note; empty when the solver gave none.
+  std::string wrapSizes_;
 
   // checker.cpp: setup, vacuity, loop-summary lemma
   static Kind kindOf(const std::string &check);
