@@ -148,35 +148,8 @@ def main():
     check("--kernel: another file does not", rc == 1 and "has changed since the proof" in out, out)
 
     # A wrong verifier: a query that is sat, with every hash made to match.
-    d = os.path.join(tmp, "sat")
-    shutil.rmtree(d, ignore_errors=True)
-    shutil.copytree(good, d)
-    qpath = os.path.join(d, some_query)
-    sat_text = "; ksynth query (made satisfiable on purpose)\n(set-logic ALL)\n(declare-const x Int)\n" \
-               "(assert (> x 0))\n(check-sat)\n"
-    open(qpath, "w").write(sat_text)
-    p = json.load(open(os.path.join(d, "proof.json")))
-    for k in p["kernels"]:
-        for o in k["obligations"]:
-            for q in o["queries"]:
-                if q["file"] == some_query:
-                    q["sha256"] = hashlib.sha256(sat_text.encode()).hexdigest()
-    p["sha256"] = self_hash(p)
-    json.dump(p, open(os.path.join(d, "proof.json"), "w"), indent=2)
-    rc, out, err = run(ks, "check-proof", d)
-    check("a sat query with matching hashes: check-proof fails on the solvers' answers",
-          rc == 1 and "z3 answers 'sat'" in out and "cvc5 answers 'sat'" in out and
-          "proof.json: its sha256" not in out, out + err)
-    # Solver runs in parallel change the wall time only: the same table and errors, in the
-    # same order, from one process at a time and from four.
-    rc1, out1, _ = run(ks, "check-proof", d, "--jobs", "1")
-    rc4, out4, _ = run(ks, "check-proof", d, "--jobs", "4")
-    check("check-proof --jobs 1 and --jobs 4 print the same report (the sat query failing in both)",
-          rc1 == rc4 == 1 and out1 == out4 and "z3 answers 'sat'" in out4, out1 + "\n----\n" + out4)
-
-    # Batches (many queries to one solver process): a sat query in the middle of a bundle is
-    # blamed on itself, not on a neighbour, and the report is the one --no-batch prints.
     def forged(name, qfile, text):
+        """A copy of the good bundle whose query `qfile` is `text`, every hash recomputed."""
         d = os.path.join(tmp, name)
         shutil.rmtree(d, ignore_errors=True)
         shutil.copytree(good, d)
@@ -191,6 +164,22 @@ def main():
         json.dump(p, open(os.path.join(d, "proof.json"), "w"), indent=2)
         return d
 
+    sat_text = "; ksynth query (made satisfiable on purpose)\n(set-logic ALL)\n(declare-const x Int)\n" \
+               "(assert (> x 0))\n(check-sat)\n"
+    d = forged("sat", some_query, sat_text)
+    rc, out, err = run(ks, "check-proof", d)
+    check("a sat query with matching hashes: check-proof fails on the solvers' answers",
+          rc == 1 and "z3 answers 'sat'" in out and "cvc5 answers 'sat'" in out and
+          "proof.json: its sha256" not in out, out + err)
+    # Solver runs in parallel change the wall time only: the same table and errors, in the
+    # same order, from one process at a time and from four.
+    rc1, out1, _ = run(ks, "check-proof", d, "--jobs", "1")
+    rc4, out4, _ = run(ks, "check-proof", d, "--jobs", "4")
+    check("check-proof --jobs 1 and --jobs 4 print the same report (the sat query failing in both)",
+          rc1 == rc4 == 1 and out1 == out4 and "z3 answers 'sat'" in out4, out1 + "\n----\n" + out4)
+
+    # Batches (many queries to one solver process): a sat query in the middle of a bundle is
+    # blamed on itself, not on a neighbour, and the report is the one --no-batch prints.
     all_queries = list(dict.fromkeys(q["file"] for k in p["kernels"] for o in k["obligations"] for q in o["queries"]))
     middle = all_queries[len(all_queries) // 2]
     fd = forged("sat_middle", middle, sat_text)
