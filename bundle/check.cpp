@@ -170,19 +170,17 @@ constexpr double kBatchLimitS = 2;
 // leaves the file to be asked alone as before, so a batch can save time but never decide what
 // a run of its own would not. Files go in only when queryShapeProblem finds nothing (one
 // (check-sat), nothing that prints or resets), so a file cannot forge another one's answer.
-// `done[i]` is set for the files answered.
-void batchAnswers(const std::string &solver, const std::vector<std::string> &files,
-                  const std::vector<double> &limits, std::vector<Answer> &answers, std::vector<bool> &done) {
+// Each file has kBatchLimitS. `done[i]` is set for the files answered.
+void batchAnswers(const std::string &solver, const std::vector<std::string> &files, std::vector<Answer> &answers,
+                  std::vector<bool> &done) {
+  const std::string ms = std::to_string(static_cast<long>(kBatchLimitS * 1000));
   std::string text;
-  double total = 0;
   for (size_t i = 0; i < files.size(); ++i) {
     std::string body;
     if (!readFile(files[i], body))
-      continue;
-    long ms = static_cast<long>(limits[i] * 1000);
-    total += limits[i];
+      return; // it changed under us: every file asked alone
     if (solver == "z3")
-      text += "(set-option :timeout " + std::to_string(ms) + ")\n";
+      text += "(set-option :timeout " + ms + ")\n";
     text += body + "\n(echo \"@@ksynth-batch " + std::to_string(i) + "@@\")\n(reset)\n";
   }
   std::string tmpl = (fs::temp_directory_path() / "ksynth-batch-XXXXXX.smt2").string();
@@ -198,9 +196,8 @@ void batchAnswers(const std::string &solver, const std::vector<std::string> &fil
   if (solver == "z3")
     argv = {util::findOnPath("z3"), tmpl};
   else // --tlimit-per: each (check-sat)'s own limit
-    argv = {util::findOnPath("cvc5"), "--lang=smt2", "--incremental",
-            "--tlimit-per=" + std::to_string(static_cast<long>(kBatchLimitS * 1000)), tmpl};
-  util::ProcessResult r = util::runProcess(argv, total + 10);
+    argv = {util::findOnPath("cvc5"), "--lang=smt2", "--incremental", "--tlimit-per=" + ms, tmpl};
+  util::ProcessResult r = util::runProcess(argv, static_cast<double>(files.size()) * kBatchLimitS + 10);
   std::error_code ec;
   fs::remove(tmpl, ec);
   if (!r.started)
@@ -265,25 +262,27 @@ answerAll(const std::vector<std::pair<std::string, std::string>> &work, double s
   } else {
     // Chunks of one solver's files; a worker asks a chunk's files in one process, then at once
     // each file that batch did not answer in a process of its own (no wait for the other
-    // chunks: the cores stay busy to the end).
+    // chunks: the cores stay busy to the end). A file with a limit of its own below the
+    // batch's is a chunk by itself, asked alone.
     std::vector<std::vector<size_t>> chunks;
     std::map<std::string, std::vector<size_t>> bySolver;
     for (size_t i = 0; i < work.size(); ++i)
-      bySolver[work[i].first].push_back(i);
+      if (limits[i] >= kBatchLimitS)
+        bySolver[work[i].first].push_back(i);
+      else
+        chunks.push_back({i});
     for (const auto &[solver, items] : bySolver)
       for (size_t b = 0; b < items.size(); b += kBatchSize)
         chunks.emplace_back(items.begin() + static_cast<long>(b),
                             items.begin() + static_cast<long>(std::min(items.size(), b + kBatchSize)));
     runPool(chunks.size(), [&](size_t c) {
       std::vector<std::string> files;
-      std::vector<double> lim;
-      for (size_t i : chunks[c]) {
+      for (size_t i : chunks[c])
         files.push_back(work[i].second);
-        lim.push_back(std::min(limits[i], kBatchLimitS));
-      }
       std::vector<Answer> got(files.size());
       std::vector<bool> ok(files.size(), false);
-      batchAnswers(work[chunks[c][0]].first, files, lim, got, ok);
+      if (limits[chunks[c][0]] >= kBatchLimitS)
+        batchAnswers(work[chunks[c][0]].first, files, got, ok);
       for (size_t k = 0; k < files.size(); ++k) {
         size_t i = chunks[c][k];
         answers[i] = ok[k] ? got[k] : answer(work[i].first, work[i].second, limits[i]);
