@@ -44,6 +44,23 @@ def parse_error(stderr):
     return "does not parse"
 
 
+# Include folders a project's own build passes to every file (its Makefiles' -I), relative to
+# the project's folder (the first folder under DIR: owner__name).
+PROJECT_INCLUDES = {
+    "NVIDIA__cuda-samples": ["Common"],  # Samples/*/*/Makefile: INCLUDES := -I../../../Common
+}
+
+
+def project_includes(root, path):
+    rel = os.path.relpath(path, root).split(os.sep)
+    out = []
+    for inc in PROJECT_INCLUDES.get(rel[0], []):
+        d = os.path.join(root, rel[0], inc)
+        if os.path.isdir(d):
+            out += ["-I", d]
+    return out
+
+
 def run(ksynth, path, checks, timeout, extra):
     cmd = [ksynth, "verify", path, "--json", "--checks", checks, "--timeout", str(timeout)] + extra
     t0 = time.monotonic()
@@ -97,7 +114,8 @@ def main():
                 files.append(p)
     files.sort()
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as pool:
-        results = list(pool.map(lambda f: run(a.ksynth, f, a.checks, a.timeout, a.args.split()), files))
+        results = list(pool.map(lambda f: run(a.ksynth, f, a.checks, a.timeout,
+                                              a.args.split() + project_includes(a.dir, f)), files))
     if a.json:
         with open(a.json, "w") as f:
             for r in results:

@@ -128,7 +128,7 @@ KernelReport Checker::run() {
     KernelReport r = again.run();
     r.abstractions.insert(r.abstractions.begin(),
                           "loop variable '" + var + "' may wrap around" +
-                              (wrapSizes_.empty() ? "" : " (it does at " + wrapSizes_ + ")") +
+                              (wrapSizes_.empty() ? "" : " (a wrapping step is not ruled out at " + wrapSizes_ + ")") +
                               ": its closed form is not used; a precondition that excludes such sizes "
                               "(__requires or --assume) lets ksynth use it");
     return r;

@@ -56,12 +56,17 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
     Term r = sm.shape == Shape::ShiftRight
                  ? (sm.trunc ? tc_.intConst(0) : tc_.ite(tc_.ge(v0, tc_.intConst(0)), tc_.intConst(0), tc_.intConst(-1)))
                  : fresh("loopvar." + name, sort);
-    if (sm.shape == Shape::ShiftLeft && ty && ty->isInt() && ty->isSigned && ty->bits < 62) {
+    if (sm.shape == Shape::ShiftLeft && ty && ty->isInt()) {
       // A signed variable doubled past its width has overflowed on the way (undefined
       // behaviour, which the overflow obligation reports where it can happen). Without
       // overflow only v0 == 0 gets there; any other start would be out of the type's range,
       // which is what the value says (|v| >= 2^bits), so conditions like `d < n` end the loop.
-      maxIter = (ty->bits - 1) / sm.k;
+      // An unsigned one is exact up to iteration 62 and past it a positive multiple of
+      // v0 * 2^63, which contains the closed form v0 * 2^i: the wrap-around lemma then sees that
+      // a test like `s < blockDim.x`, true before the step, bounds the value it doubles (a
+      // value with no tie to the one before let any iteration wrap).
+      if (ty->isSigned && ty->bits < 62)
+        maxIter = (ty->bits - 1) / sm.k;
       Term m = fresh("loopvar.mult." + name, sort);
       if (!dry_)
         out_.facts.push_back(tc_.le(tc_.intConst(1), m));

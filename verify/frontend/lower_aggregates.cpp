@@ -333,8 +333,11 @@ AggLV Lowerer::deref(const AggPtr &p, ExprPtr idx, const std::string &text) {
     lv.mem.index.push_back(idx);
     lv.mem.elem = *scalarType(p.layout[i].type);
     lv.mem.text = text + "." + p.layout[i].path;
+    // An array field: its array holds |field| scalars per struct, so `idx` is not its index.
+    // Only ptrArrayField's subscripts reach one; any other use is unmodelled (read or written
+    // through this leaf, its decay to a pointer). Its other fields stay usable.
     if (!p.layout[i].dims.empty())
-      lv.ok = r.ok = false;
+      lv.ok = false;
     r.leaves.push_back(lv);
   }
   return r;
@@ -397,6 +400,17 @@ AggLV Lowerer::aggLValue(const Expr *e) {
   }
   if (const auto *call = dyn_cast<CallExpr>(e))
     return structCall(call);
+  // A temporary built in place (`SharedMemory<T>()`, `Pair{a, b}`, `float2(x, y)`): a fresh
+  // struct, initialised as a local variable with that initialiser would be.
+  if (isa<CXXTemporaryObjectExpr>(e) || isa<CXXConstructExpr>(e) || isa<InitListExpr>(e) ||
+      isa<CXXFunctionalCastExpr>(e)) {
+    auto b = declareAgg(nullptr, "tmp." + std::to_string(tmpCount_++), e->getType(), {}, std::nullopt, sl);
+    if (!b)
+      return {};
+    AggLV dst = aggOfStore(aggs_[b->id], txt);
+    initAgg(dst, e->getType(), e, sl);
+    return dst;
+  }
   unsupported(sl, std::string("struct-valued expression '") + e->getStmtClassName() + "' (" + txt + ")");
   return {};
 }

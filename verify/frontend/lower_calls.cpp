@@ -5,6 +5,24 @@
 
 namespace ksynth::frontend::detail {
 
+// grid_group::thread_rank() (rank true) or size(), in unsigned long long as CUDA returns them:
+// blocks and the threads in a block are both numbered x fastest, and the grid's rank is the
+// block's rank times the block's size plus the rank in the block.
+static ExprPtr gridRankOrSize(bool rank) {
+  Type u = Type::u64();
+  auto b = [&](ir::Builtin k, int d) { return ir::mkCast(u, ir::mkBuiltin(k, d)); };
+  auto mul = [&](ExprPtr x, ExprPtr y) { return ir::mkBinary(Op::Mul, u, std::move(x), std::move(y)); };
+  auto add = [&](ExprPtr x, ExprPtr y) { return ir::mkBinary(Op::Add, u, std::move(x), std::move(y)); };
+  auto linear = [&](ir::Builtin idx, ir::Builtin dim) { // idx.x + idx.y*dim.x + idx.z*dim.x*dim.y
+    return add(b(idx, 0), add(mul(b(idx, 1), b(dim, 0)), mul(b(idx, 2), mul(b(dim, 0), b(dim, 1)))));
+  };
+  auto volume = [&](ir::Builtin dim) { return mul(mul(b(dim, 0), b(dim, 1)), b(dim, 2)); };
+  if (!rank)
+    return mul(volume(ir::Builtin::GridDim), volume(ir::Builtin::BlockDim));
+  return add(mul(linear(ir::Builtin::BlockIdx, ir::Builtin::GridDim), volume(ir::Builtin::BlockDim)),
+             linear(ir::Builtin::ThreadIdx, ir::Builtin::BlockDim));
+}
+
 ExprPtr Lowerer::callExpr(const CallExpr *call) {
   SourceLocation sl = call->getExprLoc();
   const FunctionDecl *fd = call->getDirectCallee();
@@ -101,10 +119,12 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
         return ir::mkConstInt(0, Type::i32());
       }
     }
-    // thread_block's rank and size, from the builtin variables.
+    // thread_block's and grid_group's rank and size, from the builtin variables.
     if (const auto *mc = dyn_cast<CXXMemberCallExpr>(call);
         mc && fromPrelude && (name == "thread_rank" || name == "size" || name == "num_threads")) {
       const RecordDecl *rd = mc->getObjectType().getCanonicalType()->getAsRecordDecl();
+      if (rd && rd->getNameAsString() == "grid_group")
+        return cast(gridRankOrSize(name == "thread_rank"), rt);
       if (rd && rd->getNameAsString() == "thread_block") {
         auto b = [](ir::Builtin k, int d) { return ir::mkBuiltin(k, d); };
         Type u = Type::u32();
@@ -187,9 +207,17 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
           return ir::mkLen(b->id);
         if (auto pa = paramArray_.find(dr->getDecl()); pa != paramArray_.end() && frames_.size() == 1)
           return ir::mkLen(pa->second); // a parameter the kernel reassigns: its original array
-        if (b && b->kind == Binding::Agg && aggs_[b->id].isPtr && !aggs_[b->id].leaves.empty() &&
-            aggs_[b->id].leaves[0].kind == Binding::Array)
-          return ir::mkLen(aggs_[b->id].leaves[0].id); // all fields share one length
+        if (b && b->kind == Binding::Agg && aggs_[b->id].isPtr) {
+          // The number of structs: the length of the first scalar field's array (an array
+          // field's holds several scalars per struct).
+          const AggStore &st = aggs_[b->id];
+          for (size_t i = 0; i < st.leaves.size(); ++i)
+            if (st.layout[i].dims.empty() && st.leaves[i].kind == Binding::Array)
+              return ir::mkLen(st.leaves[i].id);
+          unsupported(sl, "__len of '" + dr->getDecl()->getNameAsString() +
+                              "', a pointer to structs whose fields are all arrays");
+          return ir::mkConstInt(0, Type::u64());
+        }
       }
       if (isa<MemberExpr>(p)) {
         LValue lv = lvalue(p);

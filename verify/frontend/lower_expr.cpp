@@ -178,6 +178,10 @@ ExprPtr Lowerer::castExpr(const Expr *whole, CastKind ck, const Expr *sub) {
   case CK_NoOp:
   case CK_ToVoid:
     return rvalue(sub);
+  case CK_UserDefinedConversion:
+    // A conversion operator (`T *p = SharedMemory<T>();`): sub is its call, inlined as any
+    // method call is.
+    return rvalue(sub);
   case CK_ArrayToPointerDecay: {
     // `c ? s1 : s2` of two arrays: a choice between the two decayed pointers.
     if (const auto *co = dyn_cast<ConditionalOperator>(sub->IgnoreParens())) {
@@ -194,6 +198,8 @@ ExprPtr Lowerer::castExpr(const Expr *whole, CastKind ck, const Expr *sub) {
       return ir::mkSelect(Type::pointer(), c, a, b, loc(sl));
     }
     LValue lv = lvalue(sub);
+    if (!lv.ok)
+      unmodelled(sl);
     if (!lv.ok || lv.isVar)
       return ir::mkConstInt(0, Type::pointer());
     // `a` or `s[i]` of a multi-dimensional array: pointer to the first element.
@@ -370,6 +376,24 @@ LValue Lowerer::lvalue(const Expr *e) {
     return lv;
   }
   if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
+    // `ps[e].a[i]`: an array field through a pointer-to-struct parameter.
+    {
+      std::vector<const Expr *> idx;
+      const Expr *b = as;
+      while (const auto *s = dyn_cast<ArraySubscriptExpr>(b)) {
+        idx.insert(idx.begin(), s->getIdx());
+        b = s->getBase()->IgnoreParens();
+        if (const auto *ic = dyn_cast<ImplicitCastExpr>(b); ic && ic->getCastKind() == CK_ArrayToPointerDecay)
+          b = ic->getSubExpr()->IgnoreParens();
+        else
+          break;
+      }
+      if (const auto *me = dyn_cast<MemberExpr>(b); me && me->getType()->isArrayType())
+        if (std::optional<LValue> f = ptrArrayField(me, idx)) {
+          f->mem.text = text(e->getSourceRange());
+          return *f;
+        }
+    }
     // An element of a struct's array of pointers, by a constant index: `q.p[4]`.
     if (const auto *me = dyn_cast<MemberExpr>(as->getBase()->IgnoreParenImpCasts());
         me && isa<FieldDecl>(me->getMemberDecl()) && me->getType()->isArrayType() &&
@@ -519,6 +543,45 @@ std::optional<Op> Lowerer::binOp(BinaryOperatorKind k) {
   case BO_GE: return Op::Ge;
   default: return std::nullopt;
   }
+}
+
+// `ps[e].a[i][j]` or `ps->a[i]`, fully subscripted, where ps is a pointer-to-struct parameter
+// and a an array field: the field's own array holds a's scalars struct after struct, so this
+// is its scalar e * |a| + the offset of [i][j] in a. nullopt where the expression has another
+// shape (the general path refuses the field then).
+std::optional<LValue> Lowerer::ptrArrayField(const MemberExpr *me, const std::vector<const Expr *> &idx) {
+  const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
+  if (!fd)
+    return std::nullopt;
+  const Expr *ptr = nullptr, *elem = nullptr;
+  const Expr *b = me->getBase()->IgnoreParens();
+  if (me->isArrow())
+    ptr = b;
+  else if (const auto *as = dyn_cast<ArraySubscriptExpr>(b); as && pointsToRecord(as->getBase()->getType()))
+    ptr = as->getBase(), elem = as->getIdx();
+  else if (const auto *uo = dyn_cast<UnaryOperator>(b); uo && uo->getOpcode() == UO_Deref)
+    ptr = uo->getSubExpr();
+  if (!ptr || !pointsToRecord(ptr->getType()))
+    return std::nullopt;
+  AggPtr q = aggPtr(ptr);
+  if (!q.ok || q.single || q.stride != 1)
+    return std::nullopt;
+  size_t li = findLeaf(q.layout, fd->getNameAsString());
+  if (li == q.layout.size() || q.layout[li].dims.size() != idx.size())
+    return std::nullopt;
+  // Only the parameter's own array: a pointer moved along it (`ps + k`) counts whole structs,
+  // which are not |a| scalars of a's array.
+  const ExprPtr &leaf = q.ptrs[li];
+  if (leaf->op != Op::ArrayRef || k_.arrays[leaf->id].paramIndex < 0 || k_.arrays[leaf->id].dims.size() > 1)
+    return std::nullopt;
+  std::vector<ExprPtr> ixs{elem ? indexValue(elem) : ir::mkConstInt(0, Type::i64())};
+  for (const Expr *i : idx)
+    ixs.push_back(indexValue(i));
+  LValue lv;
+  lv.mem.ptr = leaf;
+  lv.mem.index.push_back(flatOffset(ixs, q.layout[li].dims));
+  lv.mem.elem = *scalarType(q.layout[li].type);
+  return lv;
 }
 
 std::vector<int64_t> Lowerer::rowDims(QualType pointee, QualType *scalar) {

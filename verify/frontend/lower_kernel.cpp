@@ -46,7 +46,7 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
       st.isPtr = !isRecord(qt);
       for (const Leaf &lf : *lay) {
         auto lt = scalarType(lf.type);
-        if (!lf.dims.empty()) {
+        if (!lf.dims.empty() && !st.isPtr) {
           unsupported(p->getLocation(), "array field '" + lf.path + "' in parameter '" + name + "'");
           st.leaves.push_back({Binding::Var, -1});
           continue;
@@ -64,8 +64,6 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
           a.paramIndex = static_cast<int>(i);
           a.align = 256; // cudaMalloc's
           a.loc = loc(p->getLocation());
-          if (st.isPtr && !st.leaves.empty())
-            a.sameLength = st.leaves.front().id;
           int id = k_.addArray(a);
           k_.params.push_back({true, id});
           st.leaves.push_back({Binding::Array, id});
@@ -80,6 +78,21 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
           st.leaves.push_back({Binding::Var, id});
         }
       }
+      // A pointer to structs: its fields' arrays have one length (the number of structs), that
+      // of the first scalar field's array; an array field's array holds |field| scalars per
+      // struct, so its length is that times |field|. With no scalar field, every array field
+      // has a length of its own (nothing is known of it, and __len(ps) is refused).
+      size_t root = 0;
+      while (root < st.layout.size() && !st.layout[root].dims.empty())
+        ++root;
+      if (st.isPtr && root < st.layout.size())
+          for (size_t j = 0; j < st.leaves.size(); ++j)
+            if (j != root && st.leaves[j].kind == Binding::Array) {
+              ir::Array &a = k_.arrays[st.leaves[j].id];
+              a.sameLength = st.leaves[root].id;
+              for (int64_t d : st.layout[j].dims)
+                a.lengthScale *= d;
+            }
       frames_.back().bindings[p] = {Binding::Agg, static_cast<int>(aggs_.size())};
       aggs_.push_back(std::move(st));
       continue;

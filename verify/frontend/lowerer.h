@@ -175,6 +175,7 @@ private:
   // when the pointee is no array of constant extent (or an array of something other than a
   // scalar). Subscripts and pointer arithmetic step by whole rows.
   std::vector<int64_t> rowDims(QualType pointee, QualType *scalar = nullptr);
+  std::optional<LValue> ptrArrayField(const MemberExpr *me, const std::vector<const Expr *> &idx);
   // How many scalars one step of a pointer of type `ptr` covers: the product of rowDims of
   // its pointee (1 for a pointer to a scalar).
   int64_t pointerStep(QualType ptr);

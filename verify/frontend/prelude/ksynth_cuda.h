@@ -24,6 +24,9 @@
 #define __CUDACC_VER_MINOR__ (CUDART_VERSION % 1000 / 10)
 #define __CUDACC_VER_BUILD__ 0
 #define __CUDA_API_VERSION CUDART_VERSION
+// nvcc defines __CUDACC__ in every .cu file it compiles (host and device side alike); programs
+// test it to choose between their own host versions of CUDA functions and nvcc's.
+#define __CUDACC__ 1
 
 // The toolkit's headers that this prelude stands in for, marked as already included: a host
 // library's header read from the toolkit (cublas_api.h, cudnn.h, ...) includes them and must get
@@ -284,9 +287,40 @@ struct thread_block : thread_group {
   __device__ unsigned size() const;        // blockDim.x * blockDim.y * blockDim.z
   __device__ unsigned num_threads() const;
 };
+// The grid: its rank and size are modelled (from the builtin variables, x fastest), as
+// thread_block's; is_valid, num_blocks and block_rank are calls without a body.
 struct grid_group {
   __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+  __device__ unsigned long long num_blocks() const;
+  __device__ unsigned long long block_rank() const;
+  __device__ bool is_valid() const;
 };
+// The threads of a warp that are active together, and partitions of a tile by a label: their
+// membership is known only at run time, so calls on them are unknown, naming the call.
+struct coalesced_group : thread_group {
+  __device__ void sync() const;
+  __device__ unsigned long long thread_rank() const;
+  __device__ unsigned long long size() const;
+  __device__ unsigned long long num_threads() const;
+  __device__ unsigned long long meta_group_rank() const;
+  __device__ unsigned long long meta_group_size() const;
+  template <class T> __device__ T shfl(T var, int srcRank) const;
+  template <class T> __device__ T shfl_up(T var, unsigned delta) const;
+  template <class T> __device__ T shfl_down(T var, unsigned delta) const;
+  __device__ unsigned ballot(int pred) const;
+  __device__ int any(int pred) const;
+  __device__ int all(int pred) const;
+};
+__device__ coalesced_group coalesced_threads();
+template <class Parent> __device__ coalesced_group labeled_partition(const Parent &, int label);
+template <class Parent> __device__ coalesced_group binary_partition(const Parent &, bool label);
+template <unsigned Size> struct block_tile_memory {
+  unsigned char __ksynth_bytes[Size];
+};
+template <unsigned Size> __device__ thread_block this_thread_block(block_tile_memory<Size> &);
 __device__ thread_block this_thread_block();
 __device__ grid_group this_grid();
 __device__ void synchronize(const thread_block &);
@@ -355,6 +389,11 @@ KSYNTH_MAKE(int, int)
 KSYNTH_MAKE(unsigned, uint)
 KSYNTH_MAKE(float, float)
 KSYNTH_MAKE(double, double)
+KSYNTH_MAKE(char, char)
+KSYNTH_MAKE(unsigned char, uchar)
+KSYNTH_MAKE(short, short)
+KSYNTH_MAKE(unsigned short, ushort)
+KSYNTH_MAKE(long long, longlong)
 #undef KSYNTH_MAKE
 KSYNTH_INL int3 make_int3(int x, int y, int z) { return {x, y, z}; }
 KSYNTH_INL float3 make_float3(float x, float y, float z) { return {x, y, z}; }
@@ -516,6 +555,7 @@ struct dim3 {
   __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
   __host__ __device__ constexpr operator uint3() const { return uint3{x, y, z}; }
 };
+KSYNTH_INL uint3 make_uint3(unsigned x, unsigned y, unsigned z) { return {x, y, z}; }
 
 // ---- The CUDA runtime's host API, as declarations ----------------------------------------
 // nvcc makes these visible in every .cu file. Host code is parsed, never verified: only the
@@ -525,7 +565,7 @@ enum cudaError {
   cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2, cudaErrorInitializationError = 3,
   cudaErrorLaunchFailure = 4, cudaErrorLaunchTimeout = 6, cudaErrorLaunchOutOfResources = 7,
   cudaErrorInvalidDeviceFunction = 8, cudaErrorInvalidConfiguration = 9, cudaErrorInvalidDevice = 10,
-  cudaErrorInvalidMemcpyDirection = 21, cudaErrorNoDevice = 100, cudaErrorNotReady = 600,
+  cudaErrorInvalidMemcpyDirection = 21, cudaErrorNoDevice = 100, cudaErrorNotReady = 600, cudaErrorAssert = 710,
   cudaErrorUnknown = 999
 };
 typedef enum cudaError cudaError_t;
@@ -541,10 +581,15 @@ enum cudaDeviceAttr {
   cudaDevAttrMaxBlockDimZ = 4, cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7,
   cudaDevAttrMaxSharedMemoryPerBlock = 8, cudaDevAttrTotalConstantMemory = 9, cudaDevAttrWarpSize = 10,
   cudaDevAttrMaxRegistersPerBlock = 12, cudaDevAttrClockRate = 13, cudaDevAttrMultiProcessorCount = 16,
+  cudaDevAttrIntegrated = 18, cudaDevAttrCanMapHostMemory = 19, cudaDevAttrComputeMode = 20,
   cudaDevAttrMemoryClockRate = 36, cudaDevAttrGlobalMemoryBusWidth = 37, cudaDevAttrL2CacheSize = 38,
   cudaDevAttrMaxThreadsPerMultiProcessor = 39, cudaDevAttrComputeCapabilityMajor = 75,
   cudaDevAttrComputeCapabilityMinor = 76, cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
   cudaDevAttrMaxRegistersPerMultiprocessor = 82, cudaDevAttrMaxSharedMemoryPerBlockOptin = 97
+};
+enum cudaComputeMode {
+  cudaComputeModeDefault = 0, cudaComputeModeExclusive = 1, cudaComputeModeProhibited = 2,
+  cudaComputeModeExclusiveProcess = 3
 };
 enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
 typedef struct CUstream_st *cudaStream_t;
@@ -553,6 +598,64 @@ typedef struct CUgraph_st *cudaGraph_t;
 typedef struct CUgraphExec_st *cudaGraphExec_t;
 typedef struct CUgraphNode_st *cudaGraphNode_t;
 typedef struct cudaArray *cudaArray_t;
+typedef const struct cudaArray *cudaArray_const_t;
+typedef struct cudaMipmappedArray *cudaMipmappedArray_t;
+typedef unsigned long long cudaTextureObject_t;
+typedef unsigned long long cudaSurfaceObject_t;
+enum cudaChannelFormatKind {
+  cudaChannelFormatKindSigned = 0, cudaChannelFormatKindUnsigned = 1, cudaChannelFormatKindFloat = 2,
+  cudaChannelFormatKindNone = 3
+};
+struct cudaChannelFormatDesc {
+  int x, y, z, w;
+  enum cudaChannelFormatKind f;
+};
+enum cudaResourceType {
+  cudaResourceTypeArray = 0, cudaResourceTypeMipmappedArray = 1, cudaResourceTypeLinear = 2,
+  cudaResourceTypePitch2D = 3
+};
+struct cudaResourceDesc {
+  enum cudaResourceType resType;
+  union {
+    struct { cudaArray_t array; } array;
+    struct { cudaMipmappedArray_t mipmap; } mipmap;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t sizeInBytes; } linear;
+    struct { void *devPtr; struct cudaChannelFormatDesc desc; size_t width, height, pitchInBytes; } pitch2D;
+  } res;
+};
+enum cudaTextureAddressMode { cudaAddressModeWrap = 0, cudaAddressModeClamp = 1, cudaAddressModeMirror = 2, cudaAddressModeBorder = 3 };
+enum cudaTextureFilterMode { cudaFilterModePoint = 0, cudaFilterModeLinear = 1 };
+struct cudaTextureDesc {
+  enum cudaTextureAddressMode addressMode[3];
+  enum cudaTextureFilterMode filterMode;
+  enum cudaTextureReadMode readMode;
+  int sRGB;
+  float borderColor[4];
+  int normalizedCoords;
+  unsigned maxAnisotropy;
+  enum cudaTextureFilterMode mipmapFilterMode;
+  float mipmapLevelBias, minMipmapLevelClamp, maxMipmapLevelClamp;
+};
+struct cudaExtent {
+  size_t width, height, depth;
+};
+struct cudaPos {
+  size_t x, y, z;
+};
+struct cudaPitchedPtr {
+  void *ptr;
+  size_t pitch, xsize, ysize;
+};
+struct cudaMemcpy3DParms {
+  cudaArray_t srcArray;
+  struct cudaPos srcPos;
+  struct cudaPitchedPtr srcPtr;
+  cudaArray_t dstArray;
+  struct cudaPos dstPos;
+  struct cudaPitchedPtr dstPtr;
+  struct cudaExtent extent;
+  enum cudaMemcpyKind kind;
+};
 struct cudaDeviceProp {
   char name[256];
   size_t totalGlobalMem, sharedMemPerBlock;
@@ -642,6 +745,28 @@ KSYNTH_HOST cudaError_t cudaMemcpyFromSymbol(void *dst, const void *symbol, size
 KSYNTH_HOST cudaError_t cudaGetSymbolAddress(void **p, const void *symbol);
 KSYNTH_HOST cudaError_t cudaDriverGetVersion(int *version);
 KSYNTH_HOST cudaError_t cudaRuntimeGetVersion(int *version);
+KSYNTH_HOST struct cudaChannelFormatDesc cudaCreateChannelDesc(int x, int y, int z, int w, enum cudaChannelFormatKind f);
+KSYNTH_HOST cudaError_t cudaMallocArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc, size_t width,
+                                        size_t height = 0, unsigned flags = 0);
+KSYNTH_HOST cudaError_t cudaMalloc3DArray(cudaArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                          struct cudaExtent extent, unsigned flags = 0);
+KSYNTH_HOST cudaError_t cudaFreeArray(cudaArray_t array);
+KSYNTH_HOST cudaError_t cudaMemcpyToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                          size_t bytes, enum cudaMemcpyKind kind);
+KSYNTH_HOST cudaError_t cudaMemcpy2DToArray(cudaArray_t dst, size_t wOffset, size_t hOffset, const void *src,
+                                            size_t spitch, size_t width, size_t height, enum cudaMemcpyKind kind);
+KSYNTH_HOST cudaError_t cudaMemcpy3D(const struct cudaMemcpy3DParms *p);
+KSYNTH_HOST cudaError_t cudaCreateTextureObject(cudaTextureObject_t *tex, const struct cudaResourceDesc *res,
+                                                const struct cudaTextureDesc *desc, const void *view);
+KSYNTH_HOST cudaError_t cudaDestroyTextureObject(cudaTextureObject_t tex);
+KSYNTH_HOST cudaError_t cudaCreateSurfaceObject(cudaSurfaceObject_t *surf, const struct cudaResourceDesc *res);
+KSYNTH_HOST cudaError_t cudaDestroySurfaceObject(cudaSurfaceObject_t surf);
+KSYNTH_HOST cudaError_t cudaArrayGetInfo(struct cudaChannelFormatDesc *desc, struct cudaExtent *extent, unsigned *flags,
+                                         cudaArray_t array);
+KSYNTH_HOST cudaError_t cudaMallocMipmappedArray(cudaMipmappedArray_t *array, const struct cudaChannelFormatDesc *desc,
+                                                 struct cudaExtent extent, unsigned levels, unsigned flags = 0);
+KSYNTH_HOST cudaError_t cudaFreeMipmappedArray(cudaMipmappedArray_t array);
+KSYNTH_HOST cudaError_t cudaGetMipmappedArrayLevel(cudaArray_t *level, cudaMipmappedArray_t array, unsigned index);
 #undef KSYNTH_HOST
 // The C++ API's typed overloads (a T** for a void**, a symbol by reference).
 template <class T> __host__ cudaError_t cudaMalloc(T **p, size_t bytes) { return cudaMalloc((void **)p, bytes); }
@@ -667,6 +792,24 @@ __host__ cudaError_t cudaMemcpyFromSymbol(void *dst, const T &symbol, size_t byt
                                           cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
   return cudaMemcpyFromSymbol(dst, (const void *)&symbol, bytes, offset, kind);
 }
+template <class T> __host__ struct cudaChannelFormatDesc cudaCreateChannelDesc(void);
+template <class T>
+__host__ cudaError_t cudaOccupancyMaxPotentialBlockSize(int *minGrid, int *block, T func, size_t shared = 0,
+                                                        int blockLimit = 0);
+static inline __host__ struct cudaExtent make_cudaExtent(size_t w, size_t h, size_t d) { return {w, h, d}; }
+static inline __host__ struct cudaPos make_cudaPos(size_t x, size_t y, size_t z) { return {x, y, z}; }
+static inline __host__ struct cudaPitchedPtr make_cudaPitchedPtr(void *p, size_t pitch, size_t xs, size_t ys) {
+  return {p, pitch, xs, ys};
+}
+// Fetches through a texture object. They read memory ksynth does not see (the texture's
+// array): a call without a body, so what depends on one is unknown, naming it.
+template <class T> __device__ T tex1Dfetch(cudaTextureObject_t tex, int x);
+template <class T> __device__ T tex1D(cudaTextureObject_t tex, float x);
+template <class T> __device__ T tex2D(cudaTextureObject_t tex, float x, float y);
+template <class T> __device__ T tex3D(cudaTextureObject_t tex, float x, float y, float z);
+template <class T> __device__ T tex2DLod(cudaTextureObject_t tex, float x, float y, float level);
+template <class T> __device__ void surf2Dwrite(T v, cudaSurfaceObject_t surf, int x, int y);
+template <class T> __device__ T surf2Dread(cudaSurfaceObject_t surf, int x, int y);
 template <class T> __host__ cudaError_t cudaFuncSetCacheConfig(T *func, cudaFuncCache config) {
   return cudaFuncSetCacheConfig((const void *)func, config);
 }
