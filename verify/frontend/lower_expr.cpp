@@ -457,8 +457,13 @@ LValue Lowerer::lvalue(const Expr *e) {
       // An array field of a struct held in variables: a local array of its own.
       LValue blv = lvalue(arr);
       if (!blv.ok || blv.isVar || !blv.mem.index.empty() || blv.mem.ptr->op != Op::ArrayRef) {
-        if (blv.ok)
-          unsupported(sl, "subscript of an array field '" + text(e->getSourceRange()) + "'");
+        const Expr *owner = llvm::cast<MemberExpr>(arr)->getBase();
+        bool viaPointer = pointsToRecord(owner->getType()) || isa<ArraySubscriptExpr>(owner->IgnoreParens());
+        if (blv.ok || viaPointer)
+          unsupported(sl, "subscript of an array field '" + text(e->getSourceRange()) + "'" +
+                              (viaPointer ? " (through a pointer, only a struct that is that one array, unpadded, "
+                                            "is modelled)"
+                                          : ""));
         lv.ok = false;
         return lv;
       }
@@ -547,8 +552,13 @@ std::optional<Op> Lowerer::binOp(BinaryOperatorKind k) {
 
 // `ps[e].a[i][j]` or `ps->a[i]`, fully subscripted, where ps is a pointer-to-struct parameter
 // and a an array field: the field's own array holds a's scalars struct after struct, so this
-// is its scalar e * |a| + the offset of [i][j] in a. nullopt where the expression has another
-// shape (the general path refuses the field then).
+// is its scalar e * |a| + the offset of [i][j] in a. Only for a struct that is exactly the
+// array (its one field, no padding): then the field's array is the struct's memory, and an
+// index past the field's extent reaches the next struct's scalars there as it does on the GPU.
+// With other fields beside it, such an index reaches them in memory but another array in
+// ksynth's model, so a race through it could be missed: not modelled (unknown) until the
+// field's extents are checked. nullopt where the expression has another shape (the general
+// path refuses the field then).
 std::optional<LValue> Lowerer::ptrArrayField(const MemberExpr *me, const std::vector<const Expr *> &idx) {
   const auto *fd = dyn_cast<FieldDecl>(me->getMemberDecl());
   if (!fd)
@@ -563,12 +573,19 @@ std::optional<LValue> Lowerer::ptrArrayField(const MemberExpr *me, const std::ve
     ptr = uo->getSubExpr();
   if (!ptr || !pointsToRecord(ptr->getType()))
     return std::nullopt;
+  QualType rec = ptr->getType()->getPointeeType();
   AggPtr q = aggPtr(ptr);
-  if (!q.ok || q.single || q.stride != 1)
+  if (!q.ok || q.single || q.stride != 1 || q.layout.size() != 1)
     return std::nullopt;
   size_t li = findLeaf(q.layout, fd->getNameAsString());
   if (li == q.layout.size() || q.layout[li].dims.size() != idx.size())
     return std::nullopt;
+  int64_t scalars = 1;
+  for (int64_t d : q.layout[li].dims)
+    scalars *= d;
+  if (rec->isIncompleteType() ||
+      ctx_.getTypeSizeInChars(rec).getQuantity() != scalars * ctx_.getTypeSizeInChars(q.layout[li].type).getQuantity())
+    return std::nullopt; // padded (`__align__(16)` around three floats): not the field's scalars alone
   // Only the parameter's own array: a pointer moved along it (`ps + k`) counts whole structs,
   // which are not |a| scalars of a's array.
   const ExprPtr &leaf = q.ptrs[li];
