@@ -338,7 +338,7 @@ SVal Exec::initial(int v) {
   if (it != g_.params.end())
     return {it->second};
   if (var.type.isPtr())
-    return {nullptr, -2, tc_.intConst(0)};
+    return {nullptr, -4, tc_.intConst(0)};
   switch (sortOf(var.type)) {
   case Sort::Bool: return {tc_.fls()};
   case Sort::Real: return {tc_.realConst(0)};

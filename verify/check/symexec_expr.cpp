@@ -134,7 +134,7 @@ SVal Exec::evalPtr(const ir::Expr &e, const State &s, Term pc) {
   case Op::ArrayRef: return {nullptr, e.id, tc_.intConst(0)};
   case Op::VarRef: {
     const SVal &v = s.vars[e.id];
-    if (v.array == -1)
+    if (v.array == -1 || v.array == -4) // not a pointer's value, or read before any assignment
       return {nullptr, -2, tc_.intConst(0)};
     return v;
   }
@@ -160,7 +160,7 @@ SVal Exec::evalPtr(const ir::Expr &e, const State &s, Term pc) {
 
 // `c ? a : b` for pointers: one array with a chosen offset, or a choice of arrays.
 SVal Exec::choosePtr(Term c, const SVal &a, const SVal &b) {
-  if (a.array == -2 || b.array == -2 || a.array == -1 || b.array == -1)
+  if (a.array == -2 || b.array == -2 || a.array == -1 || b.array == -1 || a.array == -4 || b.array == -4)
     return {nullptr, -2, tc_.intConst(0)};
   if (a.array == b.array && a.array >= 0)
     return {nullptr, a.array, tc_.ite(c, a.off, b.off)};

@@ -24,7 +24,7 @@ namespace detail {
 
 struct SVal {
   Term t = nullptr;  // Int/Real/Bool value
-  int array = -1;    // pointer: array id (-2: unknown; -3: one of `alts`)
+  int array = -1;    // pointer: array id (-2: unknown; -3: one of `alts`; -4: never assigned)
   Term off = nullptr; // pointer: element offset
   struct Alt {
     int array;

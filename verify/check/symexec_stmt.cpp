@@ -24,9 +24,12 @@ State Exec::merge(Term c, const State &a, const State &b) {
       r.vars[i] = {nullptr, x.array, tc_.ite(c, x.off, y.off)};
     } else if ((x.array >= 0 || x.array == -3) && (y.array >= 0 || y.array == -3)) {
       r.vars[i] = choosePtr(c, x, y);
-    } else if (x.array == -2 && x.off == tc_.intConst(0) && !x.t) {
-      r.vars[i] = y; // unassigned on one side
-    } else if (y.array == -2 && y.off == tc_.intConst(0) && !y.t) {
+    } else if (x.array == -4 && !x.t) {
+      // Never assigned on one side: a use there reads an uninitialised pointer. Not so an
+      // unknown pointer (-2: loaded from memory, nullptr, moved in a loop), which could point
+      // anywhere: keeping only the other side's array would miss its accesses.
+      r.vars[i] = y;
+    } else if (y.array == -4 && !y.t) {
       r.vars[i] = x;
     } else {
       r.vars[i] = {nullptr, -2, tc_.intConst(0)};

@@ -422,6 +422,19 @@ AggLV Lowerer::structCall(const CallExpr *call) {
   SourceLocation sl = call->getExprLoc();
   std::string txt = text(call->getSourceRange());
   const FunctionDecl *fd = call->getDirectCallee();
+  if (fd && !fd->hasBody() && !isa<CXXMethodDecl>(fd)) {
+    // A function declared without a body (`tex2D<float4>(...)`): its arguments are read as for
+    // a scalar result (a pointer argument is refused), and each field of the result is some
+    // value, invented as a scalar result's is (no refutation may rest on one).
+    (void)callWithoutBody(call, fd, Type{});
+    auto b = declareAgg(nullptr, fd->getNameAsString() + ".ret." + std::to_string(tmpCount_++), call->getType(), {},
+                        std::nullopt, sl);
+    if (!b)
+      return {};
+    AggLV dst = aggOfStore(aggs_[b->id], txt);
+    havocAgg(dst, sl, "the result of");
+    return dst;
+  }
   if (!fd || !fd->hasBody() || isa<CXXMethodDecl>(fd)) {
     unsupported(sl, "call '" + txt + "' returning a struct" +
                         (fd && !fd->hasBody() ? " from a function without a body" : ""));

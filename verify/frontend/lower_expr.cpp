@@ -232,6 +232,10 @@ ExprPtr Lowerer::castExpr(const Expr *whole, CastKind ck, const Expr *sub) {
   case CK_NullToPointer:
     if (whole->getType()->isFunctionPointerType())
       return ir::mkConstInt(0, Type::u64(), loc(sl));
+    // A null data pointer (`T *p = nullptr;` assigned an array later): a pointer to no array.
+    // Every access through it is unresolved (unknown), and the points-to sets skip it.
+    if (whole->getType()->isPointerType())
+      return ir::mkConstInt(0, Type::pointer(), loc(sl));
     [[fallthrough]];
   case CK_BitCast:
     // A dynamic shared array declared as the one type it is viewed as (soleView): the cast is
