@@ -275,7 +275,9 @@ std::optional<int> parseVerifyArgs(const std::vector<std::string> &args, Parsed 
 }
 
 // Ends the process with an unknown verdict (exit 2) when the command is still running
-// `kGraceS` after its --timeout: the backstop behind the driver's own checkpoints.
+// `kGraceS` after its --timeout: the backstop behind the driver's own checkpoints. What the
+// driver reported so far (`progress`: the kernels verified, the rest as timed out) is printed
+// as the command would have; before any, a file-level unknown.
 class TimeLimitGuard {
 public:
   static constexpr double kGraceS = 1.0;
@@ -289,12 +291,22 @@ public:
       std::ostringstream o;
       o << limitS << " s";
       std::string why = "the time limit of the command (" + o.str() + ", --timeout) was reached";
-      std::string text = json_ ? nlohmann::json{{"verdict", "unknown"}, {"reason", why}, {"timed_out", true}}.dump() + "\n"
-                               : "ksynth: warning: " + why + " [timeout]\nVERDICT: UNKNOWN\n";
+      std::string text;
+      if (snapshot_ && json_) {
+        text = snapshot_->toJson().dump(2) + "\n";
+      } else if (snapshot_) {
+        std::ostringstream t;
+        t << "ksynth: warning: " << why << " [timeout]\n";
+        printText(*snapshot_, t);
+        text = t.str();
+      } else {
+        text = json_ ? nlohmann::json{{"verdict", "unknown"}, {"reason", why}, {"timed_out", true}}.dump() + "\n"
+                     : "ksynth: warning: " + why + " [timeout]\nVERDICT: UNKNOWN\n";
+      }
       std::fflush(stdout);
       if (::write(1, text.data(), text.size()) < 0) {
       }
-      std::_Exit(kExitUnknown);
+      std::_Exit(snapshot_ ? snapshot_->exitCode() : kExitUnknown); // a kernel refuted before stays so
     });
   }
   ~TimeLimitGuard() {
@@ -309,8 +321,25 @@ public:
   }
   TimeLimitGuard(const TimeLimitGuard &) = delete;
   TimeLimitGuard &operator=(const TimeLimitGuard &) = delete;
+  // The driver's report so far (VerifyRequest::progress).
+  void progress(const driver::FileReport &rep) {
+    if (!thread_.joinable())
+      return;
+    auto copy = std::make_unique<driver::FileReport>(rep);
+    std::lock_guard<std::mutex> lk(m_);
+    snapshot_ = std::move(copy);
+  }
+  // Verification is over: the command prints its own report from here on.
+  void disarm() {
+    {
+      std::lock_guard<std::mutex> lk(m_);
+      done_ = true;
+    }
+    cv_.notify_all();
+  }
 
 private:
+  std::unique_ptr<driver::FileReport> snapshot_;
   bool json_;
   bool done_ = false;
   std::mutex m_;
@@ -327,7 +356,10 @@ int verifyCommand(const std::vector<std::string> &args, std::ostream &outs, std:
   // The driver stops itself at the limit; what it cannot interrupt (clang expanding a macro
   // bomb, a solver that ignores its interrupt) is ended here shortly after.
   TimeLimitGuard guard(p.req.limitS, p.json);
+  if (p.req.limitS > 0)
+    p.req.progress = [&guard](const driver::FileReport &r) { guard.progress(r); };
   driver::FileReport rep = driver::verifyFile(p.req);
+  guard.disarm();
   errs << rep.kirText;
   if (rep.outcome != driver::FileReport::Outcome::Verified) {
     errs << rep.errors;

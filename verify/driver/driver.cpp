@@ -354,6 +354,19 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
     return rep;
 
   // 2. Each kernel: launch, binding, safety checks, then the spec obligations.
+  auto publish = [&](size_t done) {
+    if (!req.progress)
+      return;
+    FileReport snap = rep;
+    for (size_t i = done; i < selected.size(); ++i)
+      snap.kernels.push_back(timedOut(pr.kernels[selected[i]], rep.checks));
+    std::vector<check::Status> vs;
+    for (const KernelResult &r : snap.kernels)
+      vs.push_back(r.report.verdict);
+    snap.verdict = fileVerdict(vs);
+    req.progress(snap);
+  };
+  publish(0);
   for (size_t idx : selected) {
     const ir::Kernel &k = pr.kernels[idx];
     try {
@@ -459,6 +472,7 @@ FileReport verifyFileWithin(const VerifyRequest &req) {
     } catch (const util::TimeLimit &) {
       rep.kernels.push_back(timedOut(k, rep.checks));
     }
+    publish(rep.kernels.size());
   }
   // A template kernel the file never instantiates has nothing to verify; beside other kernels
   // it still gets a verdict of its own (unknown, saying how to instantiate it), never silence.

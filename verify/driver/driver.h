@@ -8,6 +8,7 @@
 #include "verify/driver/report.h"
 #include "verify/frontend/frontend.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -42,6 +43,10 @@ struct VerifyRequest {
   std::string dumpSmt;    // write every query there
   std::string proofDir;   // write a proof bundle there (bundle/bundle.h)
   std::vector<std::string> command; // recorded in the proof bundle as what was run
+  // Called from the verifying thread before the first kernel and after each one with the
+  // report so far: the kernels verified, then the rest as timed out (what a command ended at
+  // its --timeout can still print; none of it is a proof bundle).
+  std::function<void(const FileReport &)> progress;
 };
 
 // The checks a request decides: "all" expanded; coverage and equivalence need a spec

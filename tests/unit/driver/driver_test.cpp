@@ -207,3 +207,35 @@ TEST_CASE("driver: the bounded fallback's solver queries are in the log too") {
     }
   CHECK(bounded >= 2);
 }
+
+TEST_CASE("driver: progress reports each kernel as it is verified, the rest as timed out") {
+  std::string f = temp("progress.cu", "__global__ void racy(float *o) { o[0] = threadIdx.x; }\n"
+                                      "__global__ void fine(float *o) { o[threadIdx.x] = 1.0f; }\n");
+  driver::VerifyRequest req;
+  req.file = f;
+  req.checks = {"race"};
+  req.checksSet = true;
+  req.block = {"32"};
+  req.blockSet = true;
+  req.grid = {"1"};
+  req.gridSet = true;
+  std::vector<driver::FileReport> seen;
+  req.progress = [&](const driver::FileReport &r) { seen.push_back(r); };
+  driver::FileReport r = driver::verifyFile(req);
+  REQUIRE(seen.size() == 3); // before the first kernel, after each
+  for (const driver::FileReport &s : seen)
+    REQUIRE(s.kernels.size() == 2);
+  auto timedOut = [](const driver::KernelResult &k) {
+    return k.report.verdict == check::Status::Unknown && !k.report.obligations.empty() &&
+           k.report.obligations[0].reason.find("time limit of the command") != std::string::npos;
+  };
+  CHECK(timedOut(seen[0].kernels[0]));
+  CHECK(timedOut(seen[0].kernels[1]));
+  CHECK(seen[0].verdict == check::Status::Unknown);
+  CHECK(seen[1].kernels[0].report.verdict == check::Status::Refuted);
+  CHECK(timedOut(seen[1].kernels[1]));
+  CHECK(seen[1].verdict == check::Status::Refuted); // what a command ended here would exit with
+  CHECK(seen[2].kernels[1].report.verdict == check::Status::Proven);
+  CHECK(seen[2].verdict == r.verdict);
+  CHECK(r.kernels.size() == 2);
+}
