@@ -577,6 +577,11 @@ std::optional<LValue> Lowerer::ptrArrayField(const MemberExpr *me, const std::ve
     ptr = uo->getSubExpr();
   if (!ptr || !pointsToRecord(ptr->getType()))
     return std::nullopt;
+  // The parameter itself, named: evaluating it has no effects, so returning nullopt after it
+  // leaves nothing evaluated twice by the general path.
+  const auto *dr = dyn_cast<DeclRefExpr>(ptr->IgnoreParenImpCasts());
+  if (!dr || !isa<ParmVarDecl>(dr->getDecl()))
+    return std::nullopt;
   QualType rec = ptr->getType()->getPointeeType();
   AggPtr q = aggPtr(ptr);
   if (!q.ok || q.single || q.stride != 1 || q.layout.size() != 1)
