@@ -30,16 +30,9 @@ static const int128 kMaxThreads = (static_cast<int128>(1) << 31) - 1;
 GlobalSyms makeGlobals(TermContext &tc, const ir::Kernel &k, const std::array<ir::ExprPtr, 3> &block,
                        const std::array<ir::ExprPtr, 3> &grid, std::vector<std::string> &text) {
   GlobalSyms g;
-  // Arrays sharing another's length after it (an array field may come before the scalar field
-  // whose length it scales).
-  std::vector<ir::Param> params = k.params;
-  std::stable_partition(params.begin(), params.end(),
-                        [&](const ir::Param &p) { return !p.isArray || k.arrays[p.id].sameLength < 0; });
-  for (const ir::Param &p : params) {
+  for (const ir::Param &p : k.params) {
     if (p.isArray && k.arrays[p.id].sameLength >= 0) {
-      Term root = g.lens.at(k.arrays[p.id].sameLength);
-      int64_t scale = k.arrays[p.id].lengthScale;
-      g.lens[p.id] = scale == 1 ? root : tc.mul(tc.intConst(scale), root);
+      g.lens[p.id] = g.lens.at(k.arrays[p.id].sameLength);
     } else if (p.isArray) {
       Term len = tc.var("len." + k.arrays[p.id].name, Sort::Int);
       tc.setBounds(len, 0, (static_cast<int128>(1) << 62));

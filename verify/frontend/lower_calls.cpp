@@ -6,21 +6,20 @@
 namespace ksynth::frontend::detail {
 
 // grid_group::thread_rank() (rank true) or size(), in unsigned long long as CUDA returns them:
-// blocks and the threads in a block are both numbered x fastest, and the grid's rank is the
-// block's rank times the block's size plus the rank in the block.
-static ExprPtr gridRankOrSize(bool rank) {
+// blocks are numbered x fastest, and the grid's rank is the block's rank times the block's size
+// (`threads`) plus the thread's rank in the block (`tid`).
+static ExprPtr gridRankOrSize(bool rank, ExprPtr tid, ExprPtr threads) {
   Type u = Type::u64();
   auto b = [&](ir::Builtin k, int d) { return ir::mkCast(u, ir::mkBuiltin(k, d)); };
   auto mul = [&](ExprPtr x, ExprPtr y) { return ir::mkBinary(Op::Mul, u, std::move(x), std::move(y)); };
   auto add = [&](ExprPtr x, ExprPtr y) { return ir::mkBinary(Op::Add, u, std::move(x), std::move(y)); };
-  auto linear = [&](ir::Builtin idx, ir::Builtin dim) { // idx.x + idx.y*dim.x + idx.z*dim.x*dim.y
-    return add(b(idx, 0), add(mul(b(idx, 1), b(dim, 0)), mul(b(idx, 2), mul(b(dim, 0), b(dim, 1)))));
-  };
-  auto volume = [&](ir::Builtin dim) { return mul(mul(b(dim, 0), b(dim, 1)), b(dim, 2)); };
+  threads = ir::mkCast(u, std::move(threads));
   if (!rank)
-    return mul(volume(ir::Builtin::GridDim), volume(ir::Builtin::BlockDim));
-  return add(mul(linear(ir::Builtin::BlockIdx, ir::Builtin::GridDim), volume(ir::Builtin::BlockDim)),
-             linear(ir::Builtin::ThreadIdx, ir::Builtin::BlockDim));
+    return mul(mul(mul(b(ir::Builtin::GridDim, 0), b(ir::Builtin::GridDim, 1)), b(ir::Builtin::GridDim, 2)), threads);
+  ExprPtr block = add(b(ir::Builtin::BlockIdx, 0),
+                      mul(b(ir::Builtin::GridDim, 0),
+                          add(b(ir::Builtin::BlockIdx, 1), mul(b(ir::Builtin::GridDim, 1), b(ir::Builtin::BlockIdx, 2)))));
+  return add(mul(block, threads), ir::mkCast(u, std::move(tid)));
 }
 
 ExprPtr Lowerer::callExpr(const CallExpr *call) {
@@ -124,21 +123,9 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
         mc && fromPrelude && (name == "thread_rank" || name == "size" || name == "num_threads")) {
       const RecordDecl *rd = mc->getObjectType().getCanonicalType()->getAsRecordDecl();
       if (rd && rd->getNameAsString() == "grid_group")
-        return cast(gridRankOrSize(name == "thread_rank"), rt);
-      if (rd && rd->getNameAsString() == "thread_block") {
-        auto b = [](ir::Builtin k, int d) { return ir::mkBuiltin(k, d); };
-        Type u = Type::u32();
-        ExprPtr bxy = ir::mkBinary(Op::Mul, u, b(ir::Builtin::BlockDim, 0), b(ir::Builtin::BlockDim, 1));
-        ExprPtr r;
-        if (name == "thread_rank")
-          r = ir::mkBinary(Op::Add, u, b(ir::Builtin::ThreadIdx, 0),
-                           ir::mkBinary(Op::Add, u,
-                                        ir::mkBinary(Op::Mul, u, b(ir::Builtin::ThreadIdx, 1), b(ir::Builtin::BlockDim, 0)),
-                                        ir::mkBinary(Op::Mul, u, b(ir::Builtin::ThreadIdx, 2), bxy)));
-        else
-          r = ir::mkBinary(Op::Mul, u, bxy, b(ir::Builtin::BlockDim, 2));
-        return cast(r, rt);
-      }
+        return cast(gridRankOrSize(name == "thread_rank", linearTid(), blockThreads()), rt);
+      if (rd && rd->getNameAsString() == "thread_block")
+        return cast(name == "thread_rank" ? linearTid() : blockThreads(), rt);
     }
     if ((name == "this_grid" || name == "this_thread_block") && call->getNumArgs() == 0)
       return ir::mkConstInt(0, Type::i32()); // a handle without state

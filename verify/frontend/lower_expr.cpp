@@ -380,24 +380,32 @@ LValue Lowerer::lvalue(const Expr *e) {
     return lv;
   }
   if (const auto *as = dyn_cast<ArraySubscriptExpr>(e)) {
-    // `ps[e].a[i]`: an array field through a pointer-to-struct parameter.
-    {
-      std::vector<const Expr *> idx;
-      const Expr *b = as;
-      while (const auto *s = dyn_cast<ArraySubscriptExpr>(b)) {
-        idx.insert(idx.begin(), s->getIdx());
-        b = s->getBase()->IgnoreParens();
-        if (const auto *ic = dyn_cast<ImplicitCastExpr>(b); ic && ic->getCastKind() == CK_ArrayToPointerDecay)
-          b = ic->getSubExpr()->IgnoreParens();
-        else
-          break;
+    // The chain a[i][j]... down to the pointer-valued (or decayed array) expression it indexes.
+    std::vector<const Expr *> idx;
+    const Expr *base = as;
+    while (const auto *s = dyn_cast<ArraySubscriptExpr>(base->IgnoreParens())) {
+      idx.push_back(s->getIdx());
+      const Expr *b = s->getBase()->IgnoreParens();
+      if (const auto *ic = dyn_cast<ImplicitCastExpr>(b);
+          ic && ic->getCastKind() == CK_ArrayToPointerDecay &&
+          isa<ArraySubscriptExpr>(ic->getSubExpr()->IgnoreParens())) {
+        base = ic->getSubExpr();
+        continue;
       }
-      if (const auto *me = dyn_cast<MemberExpr>(b); me && me->getType()->isArrayType())
-        if (std::optional<LValue> f = ptrArrayField(me, idx)) {
-          f->mem.text = text(e->getSourceRange());
-          return *f;
-        }
+      base = b;
+      break;
     }
+    std::reverse(idx.begin(), idx.end());
+    const Expr *arr = base;
+    if (const auto *ic = dyn_cast<ImplicitCastExpr>(arr);
+        ic && ic->getCastKind() == CK_ArrayToPointerDecay)
+      arr = ic->getSubExpr()->IgnoreParens();
+    // `ps[e].a[i]`: an array field through a pointer-to-struct parameter.
+    if (const auto *me = dyn_cast<MemberExpr>(arr); me && me->getType()->isArrayType())
+      if (std::optional<LValue> f = ptrArrayField(me, idx)) {
+        f->mem.text = text(e->getSourceRange());
+        return *f;
+      }
     // An element of a struct's array of pointers, by a constant index: `q.p[4]`.
     if (const auto *me = dyn_cast<MemberExpr>(as->getBase()->IgnoreParenImpCasts());
         me && isa<FieldDecl>(me->getMemberDecl()) && me->getType()->isArrayType() &&
@@ -420,27 +428,6 @@ LValue Lowerer::lvalue(const Expr *e) {
         return base.leaves[li];
       }
     }
-    // Collect a chain a[i][j]... down to a declared multi-dimensional array.
-    std::vector<const Expr *> idx;
-    const Expr *base = as;
-    while (const auto *s = dyn_cast<ArraySubscriptExpr>(base->IgnoreParens())) {
-      idx.push_back(s->getIdx());
-      const Expr *b = s->getBase()->IgnoreParens();
-      if (const auto *ic = dyn_cast<ImplicitCastExpr>(b);
-          ic && ic->getCastKind() == CK_ArrayToPointerDecay &&
-          isa<ArraySubscriptExpr>(ic->getSubExpr()->IgnoreParens())) {
-        base = ic->getSubExpr();
-        continue;
-      }
-      base = b;
-      break;
-    }
-    std::reverse(idx.begin(), idx.end());
-    // base is now the pointer-valued (or decayed array) expression.
-    const Expr *arr = base;
-    if (const auto *ic = dyn_cast<ImplicitCastExpr>(arr);
-        ic && ic->getCastKind() == CK_ArrayToPointerDecay)
-      arr = ic->getSubExpr()->IgnoreParens();
     if (const auto *dr = dyn_cast<DeclRefExpr>(arr); dr && dr->getType()->isArrayType()) {
       auto b = lookup(dr->getDecl());
       if (b && b->kind == Binding::Array) {

@@ -78,21 +78,17 @@ void Lowerer::lowerKernel(const FunctionDecl *fd) {
           st.leaves.push_back({Binding::Var, id});
         }
       }
-      // A pointer to structs: its fields' arrays have one length (the number of structs), that
-      // of the first scalar field's array; an array field's array holds |field| scalars per
-      // struct, so its length is that times |field|. With no scalar field, every array field
-      // has a length of its own (nothing is known of it, and __len(ps) is refused).
+      // A pointer to structs: its scalar fields' arrays have one length (the number of structs),
+      // that of the first one, which comes before the others among the parameters. An array
+      // field's array has a length of its own (nothing is known of it): it is modelled only as
+      // the whole of a one-array struct (Lowerer::ptrArrayField), whose __len is refused.
       size_t root = 0;
       while (root < st.layout.size() && !st.layout[root].dims.empty())
         ++root;
       if (st.isPtr && root < st.layout.size())
-          for (size_t j = 0; j < st.leaves.size(); ++j)
-            if (j != root && st.leaves[j].kind == Binding::Array) {
-              ir::Array &a = k_.arrays[st.leaves[j].id];
-              a.sameLength = st.leaves[root].id;
-              for (int64_t d : st.layout[j].dims)
-                a.lengthScale *= d;
-            }
+        for (size_t j = root + 1; j < st.leaves.size(); ++j)
+          if (st.layout[j].dims.empty() && st.leaves[j].kind == Binding::Array)
+            k_.arrays[st.leaves[j].id].sameLength = st.leaves[root].id;
       frames_.back().bindings[p] = {Binding::Agg, static_cast<int>(aggs_.size())};
       aggs_.push_back(std::move(st));
       continue;

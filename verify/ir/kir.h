@@ -80,8 +80,6 @@ struct Array {
   bool dynamicShared = false; // `extern __shared__ T s[];` (extent from the launch)
   int sameLength = -1; // another array whose __len this one shares (the fields of one
                        // pointer-to-struct parameter are one array per field)
-  int64_t lengthScale = 1; // with sameLength: this array's length is the other's times this (an
-                           // array field of a pointer-to-struct parameter: its scalars per struct)
   // Bytes the array's first element is known to be aligned to: a pointer parameter 256 (what
   // cudaMalloc returns, assumed), a declared array its declared alignment; 1 where unknown.
   int64_t align = 1;
