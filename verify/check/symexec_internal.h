@@ -166,6 +166,7 @@ private:
     Term bcEntry = nullptr, wcEntry = nullptr, gcEntry = nullptr; // barrier counts at entry
     std::map<int, Summary> summary;
     Summary bcSum, wcSum, gcSum;
+    int128 testFalseFrom = -1; // without a closed-form count: the loop runs at most this often
   };
 
   State iteration(const ir::Stmt &L, State s, Term &cond, ir::SyncLevel afterBody, bool record,
@@ -192,6 +193,7 @@ private:
                        uint32_t watermark, const std::set<Term> &entryIds);
   State stateAt(const State &s, LoopFacts &f, Term i, const std::string &why);
   int128 tripBound(const ir::Stmt &L, const State &s, LoopFacts &f);
+  int128 testFailsFrom(Term cn, Term n);
   Term recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 maxTrips);
   State afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, LoopFacts &f, Term i);
 };

@@ -9,6 +9,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -68,16 +69,24 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
       if (ty->isSigned && ty->bits < 62)
         maxIter = (ty->bits - 1) / sm.k;
       Term m = fresh("loopvar.mult." + name, sort);
-      if (!dry_)
-        out_.facts.push_back(tc_.le(tc_.intConst(1), m));
+      tc_.setBounds(m, 1, smt::TermContext::kUnbounded); // (the range lets a test like `s < blockDim.x` fold past iteration 62)
       r = tc_.ite(tc_.eq(v0, tc_.intConst(0)), tc_.intConst(0),
                   tc_.mul(tc_.mul(v0, tc_.intConst(static_cast<int128>(1) << ((maxIter + 1) * sm.k))), m));
     }
-    for (int n = maxIter; n >= 0; --n) {
+    auto at = [&](int n) {
       Term p = tc_.intConst(static_cast<int128>(1) << (n * sm.k));
-      Term vn = sm.shape == Shape::ShiftLeft ? tc_.mul(v0, p) : sm.trunc ? truncDiv(v0, p) : tc_.div(v0, p);
-      r = tc_.ite(tc_.eq(i, tc_.intConst(n)), vn, r);
+      return sm.shape == Shape::ShiftLeft ? tc_.mul(v0, p) : sm.trunc ? truncDiv(v0, p) : tc_.div(v0, p);
+    };
+    // Where i is known to stay at most some top <= maxIter (a doubling loop bounded by
+    // blockDim.x runs at most 10 times), the cases past it cannot happen and the value at top
+    // ends the chain: 11 cases instead of 63 for the solver to split.
+    int top = maxIter;
+    if (auto [lo, hi] = tc_.range(i); hi >= 0 && hi < maxIter) {
+      top = static_cast<int>(hi);
+      r = at(top);
     }
+    for (int n = top == maxIter ? maxIter : top - 1; n >= 0; --n)
+      r = tc_.ite(tc_.eq(i, tc_.intConst(n)), at(n), r);
     return r;
   }
   case Shape::Accumulate: // handled by accumulated(); unknown where only the shape is at hand
@@ -700,9 +709,44 @@ int128 Exec::tripBound(const ir::Stmt &L, const State &s, LoopFacts &f) {
       auto [lo, hi] = tc_.range(closed);
       if (hi < (static_cast<int128>(1) << 62))
         maxTrips = hi;
+    } else {
+      maxTrips = f.testFalseFrom = testFailsFrom(cn, n0);
     }
   }
   return maxTrips;
+}
+
+// For a loop without a closed-form count whose test depends on the count n only through the
+// cases of doubling or halving variables (n == 0, ..., n == 63): the least c such that the
+// test after c' iterations is false, by the ranges of what it reads, for every c' >= c; -1
+// when there is none. The loop then runs at most c times: `for (s = 1; s < blockDim.x; s *= 2)`
+// at most 10 (s = 2^10 >= 1024 >= blockDim.x), `for (s = blockDim.x / 2; s > 0; s >>= 1)` too.
+// Every count past 63 makes the same cases false, so the test at 64 stands for all of them.
+int128 Exec::testFailsFrom(Term cn, Term n) {
+  std::unordered_set<Term> seen;
+  std::function<bool(Term)> onlyCases = [&](Term t) {
+    if (t == n)
+      return false;
+    if (!seen.insert(t).second)
+      return true;
+    if (t->kind == smt::Kind::Eq && (t->kids[0] == n || t->kids[1] == n)) {
+      int128 c;
+      return tc_.isConst(t->kids[0] == n ? t->kids[1] : t->kids[0], &c) && c < 64;
+    }
+    for (Term k : t->kids)
+      if (!onlyCases(k))
+        return false;
+    return true;
+  };
+  if (!tc_.mentions(cn, n) || !onlyCases(cn))
+    return -1;
+  int128 from = -1;
+  for (int c = 64; c >= 0; --c) {
+    if (tc_.substitute(cn, {{n, tc_.intConst(c)}}) != tc_.fls())
+      break;
+    from = c;
+  }
+  return from;
 }
 
 // The recorded pass at a symbolic iteration i (returned), which also checks the summaries found
@@ -764,6 +808,8 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
 State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, LoopFacts &f, Term i) {
   uint32_t exitMark = tc_.fresh("watermark", Sort::Bool)->id;
   Term n = fresh("trips", Sort::Int);
+  if (f.testFalseFrom >= 0 && !f.irregular)
+    tc_.setBounds(n, 0, f.testFalseFrom);
   State after = stateAt(s, f, n, "exit");
   Term exitCond = tc_.le(tc_.intConst(0), n);
   if (!f.irregular) {

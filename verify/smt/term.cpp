@@ -11,7 +11,7 @@
 
 namespace ksynth::smt {
 
-static const int128 kInf = static_cast<int128>(1) << 100;
+static const int128 kInf = TermContext::kUnbounded;
 
 std::string toString(int128 v) { return util::int128Text(v); }
 
@@ -536,6 +536,13 @@ std::vector<Term> TermContext::boundFacts() {
     lo.kids = {intConst(b.first), v};
     Node hi{Kind::Le, Sort::Bool};
     hi.kids = {v, intConst(b.second)};
+    if (b.first <= -kInf || b.second >= kInf) { // one side only (none: nothing to state)
+      if (b.first > -kInf)
+        order.push_back({v->id, intern(std::move(lo))});
+      else if (b.second < kInf)
+        order.push_back({v->id, intern(std::move(hi))});
+      continue;
+    }
     Node both{Kind::And, Sort::Bool};
     both.kids = {intern(std::move(lo)), intern(std::move(hi))};
     order.push_back({v->id, intern(std::move(both))});

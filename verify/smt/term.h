@@ -108,7 +108,9 @@ public:
   Term inRange(Term x, int128 lo, int128 hi) { return mkAnd(le(intConst(lo), x), le(x, intConst(hi))); }
 
   // Known integer bounds of vars (set by whoever creates them) and the interval they imply
-  // for any Int term. Intervals are conservative: [lo, hi] contains every value.
+  // for any Int term. Intervals are conservative: [lo, hi] contains every value. A side at
+  // +-kUnbounded is no bound (and is not stated by boundFacts).
+  static constexpr int128 kUnbounded = static_cast<int128>(1) << 100;
   void setBounds(Term v, int128 lo, int128 hi);
   std::pair<int128, int128> range(Term t);
   // Known bounds of a compound Int term (a linear combination of sizes, from a precondition
