@@ -27,8 +27,11 @@ bool Checker::replayRace(RaceAccess a, RaceAccess b, bool shared, const smt::Ass
   bool wa = a.write, wb = b.write, aa = a.atomic, ab = b.atomic;
   interp::Env env = envFrom(m);
   interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
-  interp::Trace tr1 = interp::runThread(k_, env, i1);
-  interp::Trace tr2 = interp::runThread(k_, env, i2);
+  const std::set<const ir::Stmt *> pair{sa, sb};
+  interp::Env only = env;
+  only.recordOnly = &pair;
+  interp::Trace tr1 = interp::runThread(k_, only, i1);
+  interp::Trace tr2 = interp::runThread(k_, only, i2);
   bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y && i1.block.z == i2.block.z;
   auto lin = [&](const interp::ThreadId &t) {
     return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);

@@ -100,6 +100,10 @@ struct Env {
   // runThread: whether Access events (each with the thread's variables) are recorded; off for
   // a replay that looks for a fault only (millions of loads then cost seconds of allocation).
   bool recordAccesses = true;
+  // runThread: when set, only the accesses these statements make are recorded (a race replay
+  // matches two statements' accesses: a grid-stride loop of 65536 steps recording every other
+  // load, each with a copy of the thread's variables, took 48 s).
+  const std::set<const ir::Stmt *> *recordOnly = nullptr;
   // runThread: the run stops right after recording an event this accepts (stopReason "stopped
   // at the event sought"); unset: it runs to the end.
   std::function<bool(const Event &)> stopAt;

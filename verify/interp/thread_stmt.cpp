@@ -130,7 +130,7 @@ Flow Machine::execAccess(const Stmt &s) {
     ev.indices.push_back(clamp64(i));
   ev.isWrite = s.kind != StmtKind::Load;
   ev.isAtomic = s.kind == StmtKind::Atomic;
-  bool keep = !grid && env.recordAccesses;
+  bool keep = !grid && env.recordAccesses && (!env.recordOnly || env.recordOnly->count(&s));
   if (keep || !inBounds)
     ev.vars = snapshot();
   ev.taint = join(join(addrT, ct), countTaint);

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 
 using namespace ksynth::ir;
 using namespace ksynth::interp;
@@ -304,6 +305,29 @@ TEST_CASE("a fault replay: no Access events recorded, the run stops at the fault
   CHECK_FALSE(first.completed);
   CHECK(first.stopReason == "stopped at the event sought");
   CHECK(first.writes.empty()); // the store after the first fault never ran
+}
+
+TEST_CASE("recordOnly: only the chosen statements' accesses are recorded, the run is the same") {
+  KB kb;
+  int p = kb.ptrParam("p", Type::i32());
+  int x = kb.var("x", Type::i32());
+  StmtPtr first = load(x, arr(p), {i32(3)});
+  StmtPtr second = store(arr(p), {i32(0)}, var(kb, x));
+  StmtPtr third = load(x, arr(p), {i32(5)});
+  kb.body({first, second, third});
+  Env env = launch(1);
+  env.memory[{p, 3}] = ival(7);
+  std::set<const Stmt *> only{second.get()};
+  env.recordOnly = &only;
+  Trace tr = runThread(kb.k, env, thread(0));
+  auto acc = eventsOf(tr, EventKind::Access);
+  REQUIRE(acc.size() == 1);
+  CHECK(acc[0]->stmt == second.get());
+  CHECK(acc[0]->isWrite);
+  CHECK(acc[0]->vars.at(x).i == 7); // the load before it ran, unrecorded
+  CHECK(tr.completed);
+  REQUIRE(tr.writes.size() == 1);
+  CHECK(tr.writes.begin()->second.i == 7);
 }
 
 TEST_CASE("dynamic shared arrays are bounded by lens when given") {
