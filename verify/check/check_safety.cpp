@@ -29,8 +29,10 @@ void Checker::checkBarriers() {
     cands.push_back({tc_.mkAnd(eqs), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
                        interp::Env env = envFrom(m);
                        interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
-                       interp::Trace tr1 = interp::runThread(k_, env, i1);
-                       interp::Trace tr2 = interp::runThread(k_, env, i2);
+                       interp::Env run = env; // barriers are compared, not loads and stores
+                       run.recordAccesses = false;
+                       interp::Trace tr1 = interp::runThread(k_, run, i1);
+                       interp::Trace tr2 = interp::runThread(k_, run, i2);
                        bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y &&
                                       i1.block.z == i2.block.z;
                        auto lin = [&](const interp::ThreadId &t) {
@@ -95,9 +97,11 @@ void Checker::uniformCandidates(std::vector<Candidate> &cands) {
     cands.push_back({tc_.mkAnd(c), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
                        interp::Env env = envFrom(m);
                        interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                       interp::Env run = env; // the values at the site are compared, not accesses
+                       run.recordAccesses = false;
                        auto values = [&](const interp::ThreadId &t, std::string &taint) {
                          std::vector<int64_t> v;
-                         for (const interp::Event &e : interp::runThread(k_, env, t).events)
+                         for (const interp::Event &e : interp::runThread(k_, run, t).events)
                            if (e.kind == interp::EventKind::Uniform && e.stmt == st) {
                              v.push_back(e.flat);
                              if (taint.empty())
