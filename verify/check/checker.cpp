@@ -133,6 +133,8 @@ KernelReport Checker::run() {
                               "(__requires or --assume) lets ksynth use it");
     return r;
   }
+  if (!checkPremises())
+    return finish();
 
   for (const std::string &kind : orderedChecks()) {
     if (kind == "race")
@@ -210,6 +212,58 @@ KernelReport Checker::finish() {
 }
 
 // Loop summaries found modulo wrap-around hold by induction, or nothing can be claimed.
+// The premises of ksynth's model (assert.modelled: a warp primitive's mask that is not a
+// constant is the full mask) hold wherever they are reached: true. Otherwise every obligation
+// is unknown, with the premise that can fail (a sat model) or could not be shown.
+bool Checker::checkPremises() {
+  std::vector<const AssertSite *> sites;
+  std::vector<Term> bad;
+  for (const ThreadModel *m : {&m1_, &m2_})
+    for (const AssertSite &s : m->asserts)
+      if (s.stmt->assertKind == ir::AssertKind::Modelled) {
+        sites.push_back(&s);
+        bad.push_back(tc_.mkAnd(s.pc, tc_.mkNot(s.cond)));
+      }
+  if (sites.empty())
+    return true;
+  std::set<unsigned> lines;
+  for (const AssertSite *s : sites)
+    lines.insert(s->stmt->loc.line);
+  std::string where = "\nsource lines:";
+  for (unsigned l : lines)
+    where += " " + std::to_string(l);
+  std::string header = "ksynth lemma " + k_.name +
+                       ".premises\nunsat means every premise of ksynth's model holds where it is reached (a warp "
+                       "primitive's mask is the full mask); all obligations use them" +
+                       where + kRunWith;
+  smt::Result r = solver_.check(tc_.mkOr(bad), {k_.name + ".premises", [header](smt::Status) { return header; }});
+  if (r.status == smt::Status::Unsat) {
+    if (!solver_.lastRecord()->file.empty())
+      rep_.lemmas.push_back(solver_.lastRecord()->file);
+    return true;
+  }
+  const AssertSite *failing = sites.front();
+  if (r.status == smt::Status::Sat)
+    for (size_t i = 0; i < sites.size(); ++i)
+      if (auto v = smt::eval(bad[i], r.model); v && v->num) {
+        failing = sites[i];
+        break;
+      }
+  for (const std::string &kind : orderedChecks()) {
+    Obligation o;
+    o.kind = kindOf(kind);
+    o.name = kind;
+    o.loc = failing->stmt->loc;
+    o.status = Status::Unknown;
+    o.reason = "kernel uses an unsupported construct (" + failing->stmt->text + ")" +
+               (r.status == smt::Status::Unknown ? " (" + (r.reason.empty() ? "solver returned unknown" : r.reason) + ")"
+                                                 : std::string());
+    o.ms = r.ms;
+    rep_.obligations.push_back(o);
+  }
+  return false;
+}
+
 bool Checker::checkSummaries() {
   std::vector<Term> bad;
   for (const SummarySite &s : m1_.summaries)

@@ -55,6 +55,7 @@ private:
   void describeLaunch();
   KernelReport finish();
   bool checkSummaries();
+  bool checkPremises();
 
   // check_replay.cpp: concrete replay
   interp::Env envFrom(const smt::Assignment &m);

@@ -78,6 +78,16 @@ ProofReport Prover::run() {
     rep.unavailable = "the kernel uses an unsupported construct (" + m1_.unsupported.front()->text + ")";
     return rep;
   }
+  for (const check::ThreadModel *m : {&m1_, &m1b_, &m2_, &m3_})
+    for (const check::AssertSite &a : m->asserts) {
+      if (a.stmt->assertKind != ir::AssertKind::Modelled)
+        continue;
+      Step st(*this, "a premise of ksynth's model holds: " + a.stmt->text, {a.stmt->loc.line});
+      if (!unsat(tc_.mkAnd(a.pc, tc_.mkNot(a.cond)))) {
+        rep.unavailable = "the kernel uses an unsupported construct (" + a.stmt->text + ")";
+        return rep;
+      }
+    }
   for (const check::SummarySite &ss : m1_.summaries) {
     Step st(*this, "loop variable '" + ss.var + "' of a summarised loop does not wrap around", {ss.loc.line});
     if (!unsat(tc_.mkAnd(ss.pc, tc_.mkNot(ss.ok)))) {

@@ -71,10 +71,24 @@ int Lowerer::exchangeArray(Type t) {
 }
 
 // The mask argument: the full mask, else the call is not modelled (reported as unsupported).
+// A mask that is not a constant here (`0xffffffff >> (32 - (B & 31))` with a template's B,
+// passed through a device function's parameter) is modelled as the full mask under a premise
+// (assert.modelled) that it is one: where the premise can fail, every obligation is unknown.
 bool Lowerer::fullMask(const CallExpr *call, const std::string &name) {
   std::optional<int64_t> m = constIntThroughLocals(call->getArg(0)); // `unsigned mask = 0xffffffff;` too
   if (m && (static_cast<uint64_t>(*m) & 0xffffffffu) == 0xffffffffu)
     return true;
+  if (!m && call->getArg(0)->getType()->isIntegerType()) {
+    SourceLocation sl = call->getExprLoc();
+    ExprPtr mask = ir::mkCast(Type::i64(), rvalue(call->getArg(0)));
+    ExprPtr full = i64c(0xffffffff);
+    auto s = emit(StmtKind::Assert, sl);
+    s->cond = cmp(Op::Eq, bin(Op::BitAnd, std::move(mask), full), full);
+    s->assertKind = ir::AssertKind::Modelled;
+    s->text = name + " with the mask '" + text(call->getArg(0)->getSourceRange()) +
+              "', which may not be the full mask 0xffffffff: only the full mask is modelled";
+    return true;
+  }
   discard(call->getArg(0));
   unsupported(call->getExprLoc(), name + " with " +
                                       (m ? "the partial mask '" + text(call->getArg(0)->getSourceRange()) + "'"

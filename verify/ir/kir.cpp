@@ -406,6 +406,7 @@ struct Printer {
       os << (s.assertKind == AssertKind::Warp      ? "assert.warp "
              : s.assertKind == AssertKind::Align   ? "assert.align "
              : s.assertKind == AssertKind::Uniform ? "assert.uniform "
+             : s.assertKind == AssertKind::Modelled ? "assert.modelled "
                                                    : "assert ");
       expr(*s.cond);
       break;

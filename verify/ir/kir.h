@@ -176,7 +176,9 @@ enum class AtomicOp : uint8_t { Add, Sub, Min, Max, Exch, CAS, And, Or, Xor, Inc
 // the vector's alignment.
 // Uniform: `cond` is an integer value (not a condition) that every lane of the warp must hold
 // alike when it reaches the statement: an argument of a warp-wide operation (a WMMA pointer).
-enum class AssertKind : uint8_t { User, Warp, Align, Uniform };
+// Modelled: a premise of ksynth's own model of a construct (a warp primitive's mask that is not
+// a constant must be the full mask); where it can fail, every obligation is unknown.
+enum class AssertKind : uint8_t { User, Warp, Align, Uniform, Modelled };
 const char *atomicOpName(AtomicOp op);
 
 struct Stmt;

@@ -56,9 +56,9 @@ __global__ void k(float *out) {
   CHECK(stmts(k, StmtKind::Unsupported).empty());
 }
 
-TEST_CASE("a partial or computed mask, __activemask and a computed width are unsupported, with the reason") {
-  for (const char *call : {"__shfl_down_sync(0xffffu, v, 1)", "__shfl_down_sync(m, v, 1)",
-                           "__shfl_down_sync(0xffffffff, v, 1, w)", "__shfl_xor_sync(__activemask(), v, 1)"}) {
+TEST_CASE("a partial mask, __activemask and a computed width are unsupported, with the reason") {
+  for (const char *call : {"__shfl_down_sync(0xffffu, v, 1)", "__shfl_down_sync(0xffffffff, v, 1, w)",
+                           "__shfl_xor_sync(__activemask(), v, 1)"}) {
     CAPTURE(call);
     Kernel k = one(std::string("__global__ void k(float *out, unsigned m, int w) {\n  float v = out[0];\n  out[1] = ") +
                    call + ";\n}\n");
@@ -70,6 +70,25 @@ TEST_CASE("a partial or computed mask, __activemask and a computed width are uns
                s->text.find("__activemask") != std::string::npos;
     CHECK(named);
   }
+}
+
+TEST_CASE("a computed mask is the full mask under a premise (assert.modelled) naming it") {
+  Kernel k = one("__global__ void k(float *out, unsigned m) {\n  float v = out[0];\n  out[1] = "
+                 "__shfl_down_sync(m, v, 1);\n}\n");
+  CHECK(stmts(k, StmtKind::Unsupported).empty());
+  std::vector<const Stmt *> premises;
+  for (const Stmt *s : stmts(k, StmtKind::Assert))
+    if (s->assertKind == AssertKind::Modelled)
+      premises.push_back(s);
+  REQUIRE(premises.size() == 1);
+  CHECK(premises[0]->text.find("the mask 'm'") != std::string::npos);
+  CHECK(premises[0]->text.find("only the full mask is modelled") != std::string::npos);
+  // (m & 0xffffffff) == 0xffffffff, with m as a 64-bit value
+  REQUIRE(premises[0]->cond->op == Op::Eq);
+  CHECK(premises[0]->cond->args[0]->op == Op::BitAnd);
+  CHECK(premises[0]->cond->args[1]->op == Op::Const);
+  CHECK(premises[0]->cond->args[1]->ival == 0xffffffff);
+  CHECK(stmts(k, StmtKind::Barrier).size() == 2); // the exchange is modelled
 }
 
 TEST_CASE("a function of the file without a body is some value, not a shuffle, whatever its name") {
