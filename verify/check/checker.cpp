@@ -102,6 +102,12 @@ KernelReport Checker::run() {
     return finish();
   }
 
+  // The model's premises first: where one fails nothing else is asked (one that holds is a
+  // lemma like the summaries', which a failing summary check asks again without closed forms;
+  // with preconditions that admit nothing it holds, and the vacuity check below says so).
+  if (!checkPremises())
+    return finish();
+
   // Vacuity: the preconditions must admit at least one launch and thread pair.
   smt::Result vac = solver_.check(tc_.tru(), {k_.name + ".vacuity", {}});
   if (vac.status != smt::Status::Sat) {
@@ -117,10 +123,6 @@ KernelReport Checker::run() {
     return finish();
   }
 
-  // The model's premises first: where one fails nothing else is asked (one that holds is a
-  // lemma like the summaries', which a failing summary check asks again without closed forms).
-  if (!checkPremises())
-    return finish();
   if (!m1_.summaries.empty() && !checkSummaries()) {
     if (!opts_.wrapFreeSummaries)
       return finish();
