@@ -219,6 +219,17 @@ KernelReport Checker::finish() {
 // The premises of ksynth's model (assert.modelled: a warp primitive's mask that is not a
 // constant is the full mask) hold wherever they are reached: true. Otherwise every obligation
 // is unknown, with the premise that can fail (a sat model) or could not be shown.
+// Each launch dimension left symbolic set to 2: a brief first question whose model, if any, is
+// a model of the full one (2 is within every dimension's range).
+std::vector<Term> Checker::launchAtTwo() {
+  std::vector<Term> fixed;
+  for (int d = 0; d < 3; ++d)
+    for (Term t : {g_.blockDim[d], g_.gridDim[d]})
+      if (t && t->kind == smt::Kind::Var)
+        fixed.push_back(tc_.eq(t, tc_.intConst(2)));
+  return fixed;
+}
+
 bool Checker::checkPremises() {
   std::vector<const AssertSite *> sites;
   std::vector<Term> bad;
@@ -243,11 +254,7 @@ bool Checker::checkPremises() {
   // find that (a mask that is a __ballot_sync result: 0.7 s): first, briefly, each launch
   // dimension left symbolic is 2, as for the summaries (a model there is a model of the query).
   smt::Result r;
-  std::vector<Term> fixed;
-  for (int d = 0; d < 3; ++d)
-    for (Term t : {g_.blockDim[d], g_.gridDim[d]})
-      if (t && t->kind == smt::Kind::Var)
-        fixed.push_back(tc_.eq(t, tc_.intConst(2)));
+  std::vector<Term> fixed = launchAtTwo();
   if (!fixed.empty()) {
     unsigned limit = solver_.timeout();
     solver_.setTimeout(std::min(limit, 300u));
@@ -317,11 +324,7 @@ bool Checker::checkSummaries() {
   // makes the query nonlinear, and Z3 could spend its whole limit on it (10 s on a grid-stride
   // loop over int). So first, briefly, each launch dimension left symbolic is 2: a model there
   // is a model of the query itself (2 is within every dimension's range).
-  std::vector<Term> fixed;
-  for (int d = 0; d < 3; ++d)
-    for (Term t : {g_.blockDim[d], g_.gridDim[d]})
-      if (t && t->kind == smt::Kind::Var)
-        fixed.push_back(tc_.eq(t, tc_.intConst(2)));
+  std::vector<Term> fixed = launchAtTwo();
   if (!fixed.empty()) {
     unsigned limit = solver_.timeout();
     solver_.setTimeout(std::min(limit, 1000u));

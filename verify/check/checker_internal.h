@@ -56,6 +56,7 @@ private:
   KernelReport finish();
   bool checkSummaries();
   bool checkPremises();
+  std::vector<Term> launchAtTwo();
 
   // check_replay.cpp: concrete replay
   interp::Env envFrom(const smt::Assignment &m);

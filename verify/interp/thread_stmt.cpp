@@ -412,9 +412,9 @@ Flow Machine::exec(const Stmt &s) {
     }
     dependsOn(c, "an assertion depends on a value loaded from memory");
     if (s.assertKind == ir::AssertKind::Modelled) {
-      // Outside ksynth's model: nothing to run. (An invented value, as a replay's loads are, says
-      // nothing: the verifier has shown the premise for every execution before any replay.)
-      if (!truthy(c) && c.taint.empty())
+      // Outside ksynth's model: nothing to run. (Also where the mask is an invented value, as
+      // a replay's loads are: a run on the CPU or against a spec has no proof of the premise.)
+      if (!truthy(c))
         throw Stop{"unsupported: " + s.text};
       return {};
     }

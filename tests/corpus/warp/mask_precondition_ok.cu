@@ -1,0 +1,17 @@
+// expect: proven
+// args: --block 256 --checks race,barrier,bounds,assert,warp
+// note: the mask is the full one only because the precondition says so (full != 0): the
+// note: premise is proven by the solver, with the precondition, not by folding
+__global__ void warp_sums(const float *x, float *out, int n, int full) {
+  __requires(full != 0);
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(__len(x) >= n);
+  __requires(__len(out) >= n / 32 + 1);
+  unsigned mask = full ? 0xffffffffu : 0x1u;
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float v = i < n ? x[i] : 0.0f;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_down_sync(mask, v, off);
+  if (threadIdx.x % 32 == 0 && i < n)
+    out[i / 32] = v;
+}
