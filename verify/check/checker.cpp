@@ -219,6 +219,16 @@ KernelReport Checker::finish() {
 // The premises of ksynth's model (assert.modelled: a warp primitive's mask that is not a
 // constant is the full mask) hold wherever they are reached: true. Otherwise every obligation
 // is unknown, with the premise that can fail (a sat model) or could not be shown.
+// The header of a lemma's query file: what unsat means, and the source lines it is about.
+std::string Checker::lemmaHeader(const std::string &name, const std::string &meaning,
+                                 const std::set<unsigned> &lines) {
+  std::string where = "\nsource lines:";
+  for (unsigned l : lines)
+    where += " " + std::to_string(l);
+  return "ksynth lemma " + k_.name + "." + name + "\nunsat means " + meaning + "; all obligations use them" + where +
+         kRunWith;
+}
+
 // Each launch dimension left symbolic set to 2: a brief first question whose model, if any, is
 // a model of the full one (2 is within every dimension's range).
 std::vector<Term> Checker::launchAtTwo() {
@@ -243,13 +253,10 @@ bool Checker::checkPremises() {
   std::set<unsigned> lines;
   for (const AssertSite *s : sites)
     lines.insert(s->stmt->loc.line);
-  std::string where = "\nsource lines:";
-  for (unsigned l : lines)
-    where += " " + std::to_string(l);
-  std::string header = "ksynth lemma " + k_.name +
-                       ".premises\nunsat means every premise of ksynth's model holds where it is reached (a warp "
-                       "primitive's mask is the full mask); all obligations use them" +
-                       where + kRunWith;
+  std::string header = lemmaHeader("premises",
+                                   "every premise of ksynth's model holds where it is reached (a warp primitive's "
+                                   "mask is the full mask)",
+                                   lines);
   // A premise that fails usually fails at a small launch, and the full query can take long to
   // find that (a mask that is a __ballot_sync result: 0.7 s): first, briefly, each launch
   // dimension left symbolic is 2, as for the summaries (a model there is a model of the query).
@@ -297,13 +304,8 @@ bool Checker::checkSummaries() {
   std::set<unsigned> lines;
   for (const SummarySite &s : m1_.summaries)
     lines.insert(s.loc.line);
-  std::string where = "\nsource lines:";
-  for (unsigned l : lines)
-    where += " " + std::to_string(l);
-  std::string header = "ksynth lemma " + k_.name +
-                       ".summaries\nunsat means every loop summary's closed form holds without wrap-around (by "
-                       "induction); all obligations use them" +
-                       where + kRunWith;
+  std::string header =
+      lemmaHeader("summaries", "every loop summary's closed form holds without wrap-around (by induction)", lines);
   // Every obligation unknown: the loop cannot be summarised.
   auto cannotSummarise = [&](const std::string &why, double ms) {
     const SummarySite &s = m1_.summaries.front();

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -57,6 +58,7 @@ private:
   bool checkSummaries();
   bool checkPremises();
   std::vector<Term> launchAtTwo();
+  std::string lemmaHeader(const std::string &name, const std::string &meaning, const std::set<unsigned> &lines);
 
   // check_replay.cpp: concrete replay
   interp::Env envFrom(const smt::Assignment &m);
