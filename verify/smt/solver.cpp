@@ -18,6 +18,9 @@
 #include <mutex>
 #include <thread>
 #include <unordered_map>
+#include <optional>
+#include <tuple>
+#include <unordered_set>
 
 namespace ksynth::smt {
 
@@ -30,11 +33,153 @@ const char *statusName(Status s) {
   return "?";
 }
 
+namespace {
+
+// Z3 contexts, kept for the next Solver when one ends: making one fills about 8 MB of tables
+// (Z3 4.8.12), which cost a file of 200 template instances seconds (mostly page faults). Each
+// Solver has a solver of its own in it, so its facts are asserted at the base level as in a
+// fresh context.
+std::mutex contextMutex;
+std::vector<std::unique_ptr<z3::context>> contextPool;
+
+std::unique_ptr<z3::context> takeContext() {
+  std::lock_guard<std::mutex> lk(contextMutex);
+  if (contextPool.empty())
+    return std::make_unique<z3::context>();
+  std::unique_ptr<z3::context> c = std::move(contextPool.back());
+  contextPool.pop_back();
+  return c;
+}
+
+void returnContext(std::unique_ptr<z3::context> c) {
+  std::lock_guard<std::mutex> lk(contextMutex);
+  if (contextPool.size() < 4)
+    contextPool.push_back(std::move(c));
+}
+
+} // namespace
+
 struct Solver::Impl {
-  z3::context ctx;
-  z3::solver solver{ctx};
+  std::unique_ptr<z3::context> ctxOwned = takeContext();
+  z3::context &ctx = *ctxOwned;
+  std::optional<z3::solver> solverOwned{std::in_place, ctx};
+  z3::solver &solver = *solverOwned;
+  unsigned paramMs = 0; // the timeout parameter the solver has (0: none set yet)
   std::unordered_map<Term, z3::expr> memo;
   std::unordered_map<std::string, z3::func_decl> funs;
+  ~Impl() {
+    memo.clear();
+    funs.clear();
+    solverOwned.reset();
+    returnContext(std::move(ctxOwned));
+  }
+  // The slices (Solver::sliceKey). Per background fact: its text and symbols (union-find ids
+  // of Var names and function names). A range fact `lo <= x <= hi` (constants; x a Var or an
+  // application f(...)) has x's symbol as its subject; a subject used by no other fact is free:
+  // its range facts link nothing, since x can take one value within all its ranges whatever
+  // the rest is (checked: the ranges intersect). Other facts join their symbols' sets.
+  struct Fact {
+    std::string text;
+    std::vector<uint32_t> syms;
+    int64_t subject = -1; // a range fact's subject, else -1
+    bool joined = false;  // its symbols are joined in the union-find
+  };
+  std::vector<Fact> facts;
+  std::unordered_map<std::string, uint32_t> symId;
+  std::vector<uint32_t> parent;
+  struct Subject {
+    bool pinned = false;          // used by a fact other than its range facts (or ranges disjoint)
+    std::vector<size_t> ranges;   // its range facts
+    Value lo{0, 0}, hi{0, 0};     // the intersection of its ranges (den 0: unbounded side)
+  };
+  std::unordered_map<uint32_t, Subject> subjects;
+  std::unordered_set<uint32_t> used; // symbols of facts other than as their subject
+
+  uint32_t symbol(const std::string &key) {
+    auto [it, fresh] = symId.emplace(key, static_cast<uint32_t>(parent.size()));
+    if (fresh)
+      parent.push_back(it->second);
+    return it->second;
+  }
+  uint32_t find(uint32_t x) {
+    while (parent[x] != x)
+      x = parent[x] = parent[parent[x]];
+    return x;
+  }
+  void join(Fact &f) {
+    f.joined = true;
+    for (size_t j = 1; j < f.syms.size(); ++j) {
+      uint32_t a = find(f.syms[0]), b = find(f.syms[j]);
+      if (a != b)
+        parent[a] = b;
+    }
+  }
+  void pin(uint32_t subj) {
+    Subject &sb = subjects[subj];
+    if (sb.pinned)
+      return;
+    sb.pinned = true;
+    for (size_t i : sb.ranges)
+      join(facts[i]);
+  }
+  // The symbols of t, as union-find ids.
+  std::vector<uint32_t> symbolsOf(Term t) {
+    std::vector<uint32_t> out;
+    std::unordered_set<Term> seen;
+    std::vector<Term> stack{t};
+    while (!stack.empty()) {
+      Term x = stack.back();
+      stack.pop_back();
+      if (!seen.insert(x).second)
+        continue;
+      if (x->kind == Kind::Var)
+        out.push_back(symbol("v" + x->name));
+      else if (x->kind == Kind::App)
+        out.push_back(symbol("f" + x->name));
+      for (Term k : x->kids)
+        stack.push_back(k);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+  // For `lo <= x`, `x <= hi` or their conjunction with constant bounds and x a Var or an
+  // application: x's symbol and the bounds (den 0: that side unbounded). Else nullopt.
+  std::optional<std::tuple<uint32_t, Value, Value>> rangeOf(Term t) {
+    Value lo{0, 0}, hi{0, 0};
+    Term subj = nullptr;
+    auto side = [&](Term le) {
+      if (le->kind != Kind::Le || le->kids.size() != 2)
+        return false;
+      Term a = le->kids[0], b = le->kids[1];
+      // Bounds past 2^62 are left alone: their products in the comparisons must fit 128 bits.
+      auto small = [](Term c) {
+        const int128 lim = int128{1} << 62;
+        return c->num < lim && c->num > -lim && c->den > 0 && c->den < lim;
+      };
+      if ((a->kind == Kind::Const && !small(a)) || (b->kind == Kind::Const && !small(b)))
+        return false;
+      auto isSubject = [&](Term x) {
+        return (x->kind == Kind::Var || x->kind == Kind::App) && (!subj || subj == x);
+      };
+      if (a->kind == Kind::Const && isSubject(b) && lo.den == 0) {
+        subj = b;
+        lo = {a->num, a->den};
+        return true;
+      }
+      if (b->kind == Kind::Const && isSubject(a) && hi.den == 0) {
+        subj = a;
+        hi = {b->num, b->den};
+        return true;
+      }
+      return false;
+    };
+    bool ok = t->kind == Kind::And ? t->kids.size() == 2 && side(t->kids[0]) && side(t->kids[1]) : side(t);
+    if (!ok || !subj)
+      return std::nullopt;
+    return std::tuple{symbol(std::string(subj->kind == Kind::Var ? "v" : "f") + subj->name), lo, hi};
+  }
+
 
   z3::sort sortOf(Sort s) {
     switch (s) {
@@ -99,6 +244,122 @@ struct Solver::Impl {
   }
 };
 
+namespace {
+
+// A term written out whole and unambiguously: its DAG's nodes in post order, each as kind,
+// sort, payload (a constant's value; a name, length first) and its operands' positions. Equal
+// texts mean equal formulas, whichever TermContext made them.
+void writeTerm(Term t, std::unordered_map<Term, uint32_t> &pos, std::string &out) {
+  if (pos.count(t))
+    return;
+  for (Term k : t->kids)
+    writeTerm(k, pos, out);
+  out += std::to_string(static_cast<int>(t->kind));
+  out += ',';
+  out += std::to_string(static_cast<int>(t->sort));
+  if (t->kind == Kind::Const) {
+    out += ',' + toString(t->num) + '/' + toString(t->den);
+  } else if (t->kind == Kind::Var || t->kind == Kind::App) {
+    out += ',' + std::to_string(t->name.size()) + ':' + t->name;
+  }
+  for (Term k : t->kids)
+    out += ' ' + std::to_string(pos.at(k));
+  out += ';';
+  pos.emplace(t, static_cast<uint32_t>(pos.size()));
+}
+
+std::string termText(Term t) {
+  std::unordered_map<Term, uint32_t> pos;
+  std::string out;
+  writeTerm(t, pos, out);
+  return out;
+}
+
+// Answers by slice, shared by every solver of the process (Solver::check).
+struct SharedAnswer {
+  Status status;
+  std::string reason;
+  unsigned limitMs;
+};
+std::mutex sharedMutex;
+std::unordered_map<std::string, SharedAnswer> sharedAnswers;
+size_t sharedBytes = 0;
+constexpr size_t kSharedBytesMax = size_t{256} << 20; // no more entries past 256 MiB of keys
+constexpr size_t kSliceTextMax = size_t{1} << 20;     // a larger slice is not remembered
+
+} // namespace
+
+std::string Solver::sliceKey(Term goal) {
+  Impl &im = *impl_;
+  // a <= b for bounds, den 0 meaning -inf (for lo) or +inf (for hi).
+  auto below = [](const Value &lo, const Value &hi) {
+    return lo.den == 0 || hi.den == 0 || lo.num * hi.den <= hi.num * lo.den;
+  };
+  auto tighter = [](const Value &a, const Value &b, bool lower) {
+    if (a.den == 0)
+      return b;
+    if (b.den == 0)
+      return a;
+    bool aBelow = a.num * b.den <= b.num * a.den;
+    return (aBelow != lower) ? a : b;
+  };
+  for (size_t i = im.facts.size(); i < background_.size(); ++i) {
+    Impl::Fact f;
+    f.syms = im.symbolsOf(background_[i]);
+    f.text = termText(background_[i]);
+    auto range = im.rangeOf(background_[i]);
+    if (range)
+      f.subject = std::get<0>(*range);
+    im.facts.push_back(std::move(f));
+    // Every symbol of this fact but its subject is used: pinned if it is (or becomes) one.
+    for (uint32_t x : im.facts[i].syms)
+      if (static_cast<int64_t>(x) != im.facts[i].subject) {
+        im.used.insert(x);
+        if (im.subjects.count(x))
+          im.pin(x);
+      }
+    if (!range) {
+      im.join(im.facts[i]);
+      continue;
+    }
+    auto &[subj, lo, hi] = *range;
+    bool known = im.subjects.count(subj) > 0;
+    Impl::Subject &sb = im.subjects[subj];
+    sb.ranges.push_back(i);
+    sb.lo = tighter(sb.lo, lo, true);
+    sb.hi = tighter(sb.hi, hi, false);
+    if (sb.pinned)
+      im.join(im.facts[i]);
+    else if ((!known && im.used.count(subj)) || !below(sb.lo, sb.hi))
+      im.pin(subj);
+  }
+  // The goal's sets, and those of the free subjects' range facts it reads.
+  std::vector<uint32_t> goalSyms = im.symbolsOf(goal);
+  std::unordered_set<uint32_t> roots, goalFree;
+  for (uint32_t x : goalSyms) {
+    roots.insert(im.find(x));
+    if (auto it = im.subjects.find(x); it != im.subjects.end() && !it->second.pinned) {
+      goalFree.insert(x);
+      for (size_t i : it->second.ranges)
+        for (uint32_t y : im.facts[i].syms)
+          roots.insert(im.find(y));
+    }
+  }
+  std::string key;
+  for (size_t i = 0; i < background_.size() && key.size() <= kSliceTextMax; ++i) {
+    const Impl::Fact &f = im.facts[i];
+    bool keep = f.joined ? f.syms.empty() || roots.count(im.find(f.syms[0])) > 0
+                         : goalFree.count(static_cast<uint32_t>(f.subject)) > 0;
+    if (keep) {
+      key += f.text;
+      key += '\n';
+    }
+  }
+  key += "goal ";
+  key += termText(goal);
+  return key.size() <= kSliceTextMax ? key : std::string();
+}
+
 Solver::Solver(TermContext &tc, unsigned timeoutMs)
     : impl_(std::make_unique<Impl>()), tc_(tc), timeoutMs_(timeoutMs),
       remember_(std::getenv("KSYNTH_ASK_EVERY_QUERY") == nullptr) {}
@@ -146,10 +407,29 @@ Result Solver::check(Term goal) {
     again.repeated = true;
     return again;
   }
+  // The slice's answer from another solver (or this one, over a smaller background).
+  std::string slice = remember_ ? sliceKey(goal) : std::string();
+  if (!slice.empty()) {
+    std::lock_guard<std::mutex> lk(sharedMutex);
+    if (auto it = sharedAnswers.find(slice);
+        it != sharedAnswers.end() && (it->second.status == Status::Unsat || limitMs <= it->second.limitMs)) {
+      r.status = it->second.status;
+      r.reason = it->second.reason;
+      r.repeated = true;
+      answers_[key] = {r, limitMs};
+      return r;
+    }
+  }
   auto &s = impl_->solver;
-  z3::params p(impl_->ctx);
-  p.set("timeout", limitMs);
-  s.set(p);
+  // Setting a parameter costs Z3 about a millisecond per query (measured on 4.8.12), so the
+  // timeout parameter is set only when the per-query limit changes; a shorter limit from the
+  // command's deadline is enforced by the watchdog's interrupt alone.
+  if (impl_->paramMs != timeoutMs_) {
+    z3::params p(impl_->ctx);
+    p.set("timeout", timeoutMs_);
+    s.set(p);
+    impl_->paramMs = timeoutMs_;
+  }
   s.push();
   s.add(impl_->conv(goal));
   auto start = std::chrono::steady_clock::now();
@@ -161,7 +441,8 @@ Result Solver::check(Term goal) {
   bool done = false;
   std::thread watchdog([&] {
     std::unique_lock<std::mutex> lk(m);
-    if (!cv.wait_for(lk, std::chrono::milliseconds(limitMs + 500), [&] { return done; }))
+    const unsigned waitMs = limitMs < timeoutMs_ ? limitMs : limitMs + 500;
+    if (!cv.wait_for(lk, std::chrono::milliseconds(waitMs), [&] { return done; }))
       impl_->ctx.interrupt();
   });
   z3::check_result cr = z3::unknown;
@@ -182,6 +463,7 @@ Result Solver::check(Term goal) {
     r.status = Status::Unsat;
   } else if (cr == z3::sat) {
     r.status = Status::Sat;
+    satBackground_ = background_.size();
     z3::model model = s.get_model();
     for (; bgDone_ < background_.size(); ++bgDone_) {
       std::vector<Term> stack{background_[bgDone_]};
@@ -229,6 +511,18 @@ Result Solver::check(Term goal) {
   s.pop();
   if (remember_)
     answers_[key] = {r, limitMs};
+  // Unsat over a background known satisfiable: the slice alone is unsat. Unknown: reported
+  // again to a query with a limit no longer than this one's (an unknown is never wrong).
+  if (!slice.empty() && (r.status == Status::Unknown || (r.status == Status::Unsat && satBackground_ == background_.size()))) {
+    std::lock_guard<std::mutex> lk(sharedMutex);
+    if (sharedBytes + slice.size() <= kSharedBytesMax) {
+      auto [it, fresh] = sharedAnswers.try_emplace(slice, SharedAnswer{r.status, r.reason, limitMs});
+      if (fresh)
+        sharedBytes += slice.size();
+      else if (it->second.status == Status::Unknown && (r.status == Status::Unsat || limitMs > it->second.limitMs))
+        it->second = {r.status, r.reason, limitMs};
+    }
+  }
   return r;
 }
 

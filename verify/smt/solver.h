@@ -74,6 +74,14 @@ public:
   // Decides background ∧ goal. A query asked before (the same goal over the same background:
   // terms are hash-consed and the background only grows) gets its earlier answer back, model
   // included, at no cost; an earlier `unknown` only while the limit is no longer than it was.
+  // Across solvers (a file's template instances differ mostly in facts their goals never
+  // read), the answers `unsat` and `unknown` are remembered by the goal's slice: the goal and
+  // the background facts that share a symbol with it, transitively. Background ∧ goal is
+  // slice ∧ rest over disjoint symbols, so an unsat slice makes every query with that slice
+  // unsat; a solver's own unsat answer is remembered for its slice only once its background
+  // is known satisfiable (a sat answer over all of it), since only then is the slice unsat too.
+  // (Z3 contexts are reused too, one Solver after another: the solver in them is new, so the
+  // facts are asserted at the base level as in a new context; solver.cpp says what it saves.)
   // (Z3 then starts the next query from other heuristic state, so single queries may get slower
   // or faster; on specs/fast/ the whole takes 16% less time. KSYNTH_ASK_EVERY_QUERY=1 in the
   // environment turns the memory off, to compare.)
@@ -109,6 +117,9 @@ private:
   };
   std::unordered_map<std::pair<Term, size_t>, std::pair<Result, unsigned>, PairHash> answers_;
   bool remember_ = true;
+  // The background size at the last sat answer: background_[0, satBackground_) is satisfiable.
+  size_t satBackground_ = 0;
+  std::string sliceKey(Term goal); // the goal's slice, written out (solver.cpp)
   QueryRecord unlogged_;
 };
 

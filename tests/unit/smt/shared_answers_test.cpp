@@ -1,0 +1,106 @@
+// Answers shared between solvers by the goal's slice (verify/smt/solver.h, Solver::check): a
+// query whose slice another solver found unsat is unsat at no cost, and nothing a slice leaves
+// out may turn a satisfiable query unsat. Each case uses symbol names of its own: the memory is
+// the process's, shared by every case of this executable.
+#include "verify/smt/solver.h"
+
+#include <doctest/doctest.h>
+
+using namespace ksynth::smt;
+
+namespace {
+
+// lo <= t <= hi, the form of a loaded value's range fact.
+Term range(TermContext &tc, Term t, int lo, int hi) {
+  return tc.mkAnd(tc.le(tc.intConst(lo), t), tc.le(t, tc.intConst(hi)));
+}
+
+// A satisfiable first query, so the solver knows its background satisfiable.
+void warmUp(TermContext &tc, Solver &s) { CHECK(s.check(tc.tru()).status == Status::Sat); }
+
+} // namespace
+
+TEST_CASE("shared answers: a fact the goal never reads does not keep another solver from the answer") {
+  Status second;
+  bool repeated = false;
+  for (int width : {127, 255}) {
+    TermContext tc;
+    Term t = tc.var("sa1.t", Sort::Int);
+    Term v = tc.app("sa1.mem", Sort::Int, {t});
+    Solver s(tc, 5000);
+    s.addBackground(range(tc, t, 0, 63));
+    s.addBackground(range(tc, v, 0, width)); // differs between the two solvers; v is free
+    warmUp(tc, s);
+    Result r = s.check(tc.lt(tc.intConst(63), t));
+    CHECK(r.status == Status::Unsat);
+    second = r.status;
+    repeated = r.repeated;
+  }
+  CHECK(second == Status::Unsat);
+  CHECK(repeated); // the second solver's answer came from the first's
+}
+
+TEST_CASE("shared answers: a range the goal reads is part of the slice") {
+  // v <= 127 makes v > 127 unsat; v <= 255 does not: the second must not reuse the first.
+  std::vector<Status> got;
+  for (int width : {127, 255}) {
+    TermContext tc;
+    Term v = tc.app("sa2.mem", Sort::Int, {tc.var("sa2.t", Sort::Int)});
+    Solver s(tc, 5000);
+    s.addBackground(range(tc, v, 0, width));
+    warmUp(tc, s);
+    got.push_back(s.check(tc.lt(tc.intConst(127), v)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: a range of a value used elsewhere is part of the slice") {
+  // y = mem(t) ties y to the range of mem: y > 127 is unsat under the first range only.
+  std::vector<Status> got;
+  for (int width : {127, 255}) {
+    TermContext tc;
+    Term v = tc.app("sa3.mem", Sort::Int, {tc.var("sa3.t", Sort::Int)});
+    Term y = tc.var("sa3.y", Sort::Int);
+    Solver s(tc, 5000);
+    s.addBackground(range(tc, v, 0, width));
+    s.addBackground(tc.eq(y, v));
+    warmUp(tc, s);
+    got.push_back(s.check(tc.lt(tc.intConst(127), y)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: ranges with no common value tie their operands together") {
+  // mem(a) in [0, 1] and mem(b) in [5, 6] force a != b: a = b is unsat here, and must not be
+  // remembered as the answer for a = b alone, which a solver without these facts asks next.
+  std::vector<Status> got;
+  for (bool facts : {true, false}) {
+    TermContext tc;
+    Term a = tc.var("sa4.a", Sort::Int), b = tc.var("sa4.b", Sort::Int);
+    Solver s(tc, 5000);
+    if (facts) {
+      s.addBackground(range(tc, tc.app("sa4.mem", Sort::Int, {a}), 0, 1));
+      s.addBackground(range(tc, tc.app("sa4.mem", Sort::Int, {b}), 5, 6));
+    }
+    warmUp(tc, s);
+    got.push_back(s.check(tc.eq(a, b)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: an unsat answer over a background never shown satisfiable is not shared") {
+  // The first background is contradictory (x < 0 and x > 0), so every query over it is unsat,
+  // whatever its slice; z > 5 is satisfiable on its own and must be so for the second solver.
+  std::vector<Status> got;
+  for (bool contradiction : {true, false}) {
+    TermContext tc;
+    Term x = tc.var("sa5.x", Sort::Int), z = tc.var("sa5.z", Sort::Int);
+    Solver s(tc, 5000);
+    if (contradiction) {
+      s.addBackground(tc.lt(x, tc.intConst(0)));
+      s.addBackground(tc.lt(tc.intConst(0), x));
+    }
+    got.push_back(s.check(tc.lt(tc.intConst(5), z)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
