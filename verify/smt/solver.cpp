@@ -33,46 +33,16 @@ const char *statusName(Status s) {
   return "?";
 }
 
-namespace {
-
-// Z3 contexts, kept for the next Solver when one ends: making one fills about 8 MB of tables
-// (Z3 4.8.12), which cost a file of 200 template instances seconds (mostly page faults). Each
-// Solver has a solver of its own in it, so its facts are asserted at the base level as in a
-// fresh context.
-std::mutex contextMutex;
-std::vector<std::unique_ptr<z3::context>> contextPool;
-
-std::unique_ptr<z3::context> takeContext() {
-  std::lock_guard<std::mutex> lk(contextMutex);
-  if (contextPool.empty())
-    return std::make_unique<z3::context>();
-  std::unique_ptr<z3::context> c = std::move(contextPool.back());
-  contextPool.pop_back();
-  return c;
-}
-
-void returnContext(std::unique_ptr<z3::context> c) {
-  std::lock_guard<std::mutex> lk(contextMutex);
-  if (contextPool.size() < 4)
-    contextPool.push_back(std::move(c));
-}
-
-} // namespace
-
 struct Solver::Impl {
-  std::unique_ptr<z3::context> ctxOwned = takeContext();
-  z3::context &ctx = *ctxOwned;
-  std::optional<z3::solver> solverOwned{std::in_place, ctx};
-  z3::solver &solver = *solverOwned;
+  // A context of its own: Z3's choices depend on the order its terms were made in, so a
+  // context shared with earlier solvers made single queries 60 times slower (and others
+  // faster) depending on what was verified before. Making one is cheap once its memory is
+  // reused (cli/dispatch.cpp, main).
+  z3::context ctx;
+  z3::solver solver{ctx};
   unsigned paramMs = 0; // the timeout parameter the solver has (0: none set yet)
   std::unordered_map<Term, z3::expr> memo;
   std::unordered_map<std::string, z3::func_decl> funs;
-  ~Impl() {
-    memo.clear();
-    funs.clear();
-    solverOwned.reset();
-    returnContext(std::move(ctxOwned));
-  }
   // The slices (Solver::sliceKey). Per background fact: its text and symbols (union-find ids
   // of Var names and function names). A range fact `lo <= x <= hi` (constants; x a Var or an
   // application f(...)) has x's symbol as its subject; a subject used by no other fact is free:
@@ -152,10 +122,11 @@ struct Solver::Impl {
       if (le->kind != Kind::Le || le->kids.size() != 2)
         return false;
       Term a = le->kids[0], b = le->kids[1];
-      // Bounds past 2^62 are left alone: their products in the comparisons must fit 128 bits.
+      // Bounds past 2^64 (denominators past 2^62) are left alone: the products in the
+      // comparisons must fit 128 bits.
       auto small = [](Term c) {
-        const int128 lim = int128{1} << 62;
-        return c->num < lim && c->num > -lim && c->den > 0 && c->den < lim;
+        const int128 lim = int128{1} << 64;
+        return c->num <= lim && c->num >= -lim && c->den > 0 && c->den < (int128{1} << 62);
       };
       if ((a->kind == Kind::Const && !small(a)) || (b->kind == Kind::Const && !small(b)))
         return false;

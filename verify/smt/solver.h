@@ -80,8 +80,6 @@ public:
   // slice ∧ rest over disjoint symbols, so an unsat slice makes every query with that slice
   // unsat; a solver's own unsat answer is remembered for its slice only once its background
   // is known satisfiable (a sat answer over all of it), since only then is the slice unsat too.
-  // (Z3 contexts are reused too, one Solver after another: the solver in them is new, so the
-  // facts are asserted at the base level as in a new context; solver.cpp says what it saves.)
   // (Z3 then starts the next query from other heuristic state, so single queries may get slower
   // or faster; on specs/fast/ the whole takes 16% less time. KSYNTH_ASK_EVERY_QUERY=1 in the
   // environment turns the memory off, to compare.)

@@ -11,7 +11,7 @@ using namespace ksynth::smt;
 namespace {
 
 // lo <= t <= hi, the form of a loaded value's range fact.
-Term range(TermContext &tc, Term t, int lo, int hi) {
+Term range(TermContext &tc, Term t, int128 lo, int128 hi) {
   return tc.mkAnd(tc.le(tc.intConst(lo), t), tc.le(t, tc.intConst(hi)));
 }
 
@@ -21,9 +21,10 @@ void warmUp(TermContext &tc, Solver &s) { CHECK(s.check(tc.tru()).status == Stat
 } // namespace
 
 TEST_CASE("shared answers: a fact the goal never reads does not keep another solver from the answer") {
+  // The widths of signed char, unsigned char and unsigned long (a 64-bit bound is a range too).
   Status second;
   bool repeated = false;
-  for (int width : {127, 255}) {
+  for (int128 width : {int128{127}, int128{255}, (int128{1} << 64) - 1}) {
     TermContext tc;
     Term t = tc.var("sa1.t", Sort::Int);
     Term v = tc.app("sa1.mem", Sort::Int, {t});
@@ -37,7 +38,7 @@ TEST_CASE("shared answers: a fact the goal never reads does not keep another sol
     repeated = r.repeated;
   }
   CHECK(second == Status::Unsat);
-  CHECK(repeated); // the second solver's answer came from the first's
+  CHECK(repeated); // the last solver's answer came from the first's
 }
 
 TEST_CASE("shared answers: a range the goal reads is part of the slice") {
