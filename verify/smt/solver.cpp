@@ -102,10 +102,15 @@ struct Solver::Impl {
       stack.pop_back();
       if (!seen.insert(x).second)
         continue;
-      if (x->kind == Kind::Var)
-        out.push_back(symbol("v" + x->name));
-      else if (x->kind == Kind::App)
-        out.push_back(symbol("f" + x->name));
+      // A constant and a function of no arguments with one name are one Z3 symbol: keyed by
+      // name alone.
+      if (x->kind == Kind::Var || x->kind == Kind::App)
+        out.push_back(symbol("n" + x->name));
+      // Z3 reads a division by 0 as a function of the dividend, one for the whole query: every
+      // division whose divisor may be 0 shares that hidden symbol.
+      bool division = x->kind == Kind::Div || x->kind == Kind::Mod || x->kind == Kind::RealDiv;
+      if (division && !(x->kids[1]->kind == Kind::Const && x->kids[1]->num != 0))
+        out.push_back(symbol("d"));
       for (Term k : x->kids)
         stack.push_back(k);
     }
@@ -130,6 +135,11 @@ struct Solver::Impl {
       };
       if ((a->kind == Kind::Const && !small(a)) || (b->kind == Kind::Const && !small(b)))
         return false;
+      // A bound of the subject's own sort, and an integer one for an Int: an Int subject's
+      // ranges 1/2 <= x and x <= 2/3 meet, but at no integer.
+      Term c = a->kind == Kind::Const ? a : b, x = a->kind == Kind::Const ? b : a;
+      if (c->sort != x->sort || (c->sort == Sort::Int && c->den != 1))
+        return false;
       auto isSubject = [&](Term x) {
         return (x->kind == Kind::Var || x->kind == Kind::App) && (!subj || subj == x);
       };
@@ -148,7 +158,7 @@ struct Solver::Impl {
     bool ok = t->kind == Kind::And ? t->kids.size() == 2 && side(t->kids[0]) && side(t->kids[1]) : side(t);
     if (!ok || !subj)
       return std::nullopt;
-    return std::tuple{symbol(std::string(subj->kind == Kind::Var ? "v" : "f") + subj->name), lo, hi};
+    return std::tuple{symbol("n" + subj->name), lo, hi};
   }
 
 
@@ -402,7 +412,21 @@ Result Solver::check(Term goal) {
     impl_->paramMs = timeoutMs_;
   }
   s.push();
-  s.add(impl_->conv(goal));
+  // The goal is popped however this ends (a Z3 exception, a thread that could not start): left
+  // asserted, it would make every later query of this solver unsat. (The C call: it does not
+  // throw.)
+  struct PopGoal {
+    z3::context &c;
+    z3::solver &s;
+    ~PopGoal() { Z3_solver_pop(c, s, 1); }
+  } popGoal{impl_->ctx, s};
+  try {
+    s.add(impl_->conv(goal));
+  } catch (const z3::exception &e) {
+    r.status = Status::Unknown;
+    r.reason = std::string("the solver could not take the query: ") + e.msg();
+    return r;
+  }
   auto start = std::chrono::steady_clock::now();
 
   // Z3's soft timeout does not always fire on nonlinear queries: a watchdog interrupts the
@@ -479,12 +503,13 @@ Result Solver::check(Term goal) {
     else if (r.reason == "canceled" || r.reason == "timeout" || r.ms >= timeoutMs_)
       r.reason = "solver timeout after " + std::to_string(timeoutMs_ / 1000.0).substr(0, 4) + " s";
   }
-  s.pop();
   if (remember_)
     answers_[key] = {r, limitMs};
-  // Unsat over a background known satisfiable: the slice alone is unsat. Unknown: reported
-  // again to a query with a limit no longer than this one's (an unknown is never wrong).
-  if (!slice.empty() && (r.status == Status::Unknown || (r.status == Status::Unsat && satBackground_ == background_.size()))) {
+  // Unsat over a background known satisfiable: the slice alone is unsat. Unknown: only a query
+  // that ran to its own limit (not the command's deadline, not an error), reported again to a
+  // query with a limit no longer than this one's (an unknown is never wrong).
+  bool timedOut = r.status == Status::Unknown && limitMs == timeoutMs_ && r.ms >= 0.9 * limitMs;
+  if (!slice.empty() && (timedOut || (r.status == Status::Unsat && satBackground_ == background_.size()))) {
     std::lock_guard<std::mutex> lk(sharedMutex);
     if (sharedBytes + slice.size() <= kSharedBytesMax) {
       auto [it, fresh] = sharedAnswers.try_emplace(slice, SharedAnswer{r.status, r.reason, limitMs});

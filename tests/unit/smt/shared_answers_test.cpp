@@ -105,3 +105,72 @@ TEST_CASE("shared answers: an unsat answer over a background never shown satisfi
   }
   CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
 }
+
+TEST_CASE("shared answers: a value used before its range is given is not free") {
+  // y = v comes first, then v's ranges: the second range makes y > 127 unsat, and a solver
+  // without it must get sat.
+  std::vector<Status> got;
+  for (bool narrow : {true, false}) {
+    TermContext tc;
+    Term v = tc.app("sa6.mem", Sort::Int, {tc.var("sa6.t", Sort::Int)});
+    Term y = tc.var("sa6.y", Sort::Int);
+    Solver s(tc, 5000);
+    s.addBackground(tc.eq(y, v));
+    s.addBackground(range(tc, v, 0, 255));
+    if (narrow)
+      s.addBackground(range(tc, v, 0, 127));
+    warmUp(tc, s);
+    got.push_back(s.check(tc.lt(tc.intConst(127), y)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: the goal reading a free value brings in what its operands are tied to") {
+  // mem(t) <= 127 with t = 5 makes mem(5) > 127 unsat; without t = 5 it is sat.
+  std::vector<Status> got;
+  for (bool pinned : {true, false}) {
+    TermContext tc;
+    Term t = tc.var("sa7.t", Sort::Int);
+    Solver s(tc, 5000);
+    s.addBackground(range(tc, tc.app("sa7.mem", Sort::Int, {t}), 0, 127));
+    if (pinned)
+      s.addBackground(tc.eq(t, tc.intConst(5)));
+    warmUp(tc, s);
+    got.push_back(s.check(tc.lt(tc.intConst(127), tc.app("sa7.mem", Sort::Int, {tc.intConst(5)}))).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: a fact added after the last sat answer stops the sharing") {
+  // Satisfiable, then a contradiction: z > 5 is unsat over it, and sat on its own.
+  std::vector<Status> got;
+  for (bool contradiction : {true, false}) {
+    TermContext tc;
+    Term x = tc.var("sa8.x", Sort::Int), z = tc.var("sa8.z", Sort::Int);
+    Solver s(tc, 5000);
+    s.addBackground(tc.lt(x, tc.intConst(0)));
+    warmUp(tc, s);
+    if (contradiction)
+      s.addBackground(tc.lt(tc.intConst(0), x));
+    got.push_back(s.check(tc.lt(tc.intConst(5), z)).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
+
+TEST_CASE("shared answers: divisions by zero are one function of the whole query") {
+  // y = 5 and y div 0 = 1 fix div0(5) = 1, so x = 5 and x div 0 = 2 is unsat; alone it is sat.
+  std::vector<Status> got;
+  for (bool facts : {true, false}) {
+    TermContext tc;
+    Term x = tc.var("sa9.x", Sort::Int), y = tc.var("sa9.y", Sort::Int);
+    Solver s(tc, 5000);
+    if (facts) {
+      s.addBackground(tc.eq(y, tc.intConst(5)));
+      s.addBackground(tc.eq(tc.div(y, tc.intConst(0)), tc.intConst(1)));
+    }
+    warmUp(tc, s);
+    got.push_back(
+        s.check(tc.mkAnd(tc.eq(x, tc.intConst(5)), tc.eq(tc.div(x, tc.intConst(0)), tc.intConst(2)))).status);
+  }
+  CHECK(got == std::vector<Status>{Status::Unsat, Status::Sat});
+}
