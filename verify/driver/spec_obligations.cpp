@@ -115,7 +115,9 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
         o.kind == check::Kind::Overflow || o.kind == check::Kind::Warp ||
         o.kind == check::Kind::Align)
       safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
-  if (missing && safe) {
+  bool agrees = cr.outcome == equiv::Outcome::Agrees;
+  // (Where a test disagrees nothing below rests on safety: no proof is attempted.)
+  if (missing && safe && agrees) {
     // Not requested: decided here all the same (not reported), since the proofs rest on it.
     check::Options so = opts;
     so.checks = {"race", "barrier", "bounds", "overflow", "warp", "align"};
@@ -125,7 +127,6 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     for (const check::Obligation &o : sr.obligations)
       safetyFiles.insert(safetyFiles.end(), o.queries.begin(), o.queries.end());
   }
-  bool agrees = cr.outcome == equiv::Outcome::Agrees;
   equiv::ProofReport pr;
   if (agrees && safe && va.boundedOnly) {
     pr.unavailable = "skipped (--bounded-only)";
