@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <tuple>
 
 // Simulated threads are coroutines on their own stacks. swapcontext() saves and restores the
@@ -200,6 +201,8 @@ struct GridCtx {
   Context sched;
 
   explicit GridCtx(const Kernel &k) : k(k) {}
+  ~GridCtx();
+  std::unique_ptr<Stack> takeStack();
 };
 
 thread_local GridCtx *tGrid = nullptr;
@@ -287,6 +290,35 @@ constexpr size_t kStack = 32 * 1024 * 1024;
 constexpr size_t kStack = 2 * 1024 * 1024;
 #endif
 
+// Stacks outlive their grid run: the concrete tests run a kernel's grid many times (sizes,
+// seeds, replays), and mapping 256 fresh stacks per run, then faulting their pages in again,
+// cost more system time than the interpretation itself (vec_add: 4,000 mmap/mprotect/munmap
+// triples per `verify`). A finished run's stacks wait here for the next run, in this process.
+// (At most one block's worth: a block has at most 1024 threads.)
+// (Never destroyed: a grid run on another thread may still end while the process exits.)
+std::mutex &stackPoolMutex = *new std::mutex;
+std::vector<std::unique_ptr<GridCtx::Stack>> &stackPool = *new std::vector<std::unique_ptr<GridCtx::Stack>>;
+constexpr size_t kStackPoolMax = 1024;
+
+std::unique_ptr<GridCtx::Stack> GridCtx::takeStack() {
+  {
+    std::lock_guard<std::mutex> lk(stackPoolMutex);
+    if (!stackPool.empty()) {
+      std::unique_ptr<Stack> st = std::move(stackPool.back());
+      stackPool.pop_back();
+      return st;
+    }
+  }
+  return std::make_unique<Stack>(kStack);
+}
+
+GridCtx::~GridCtx() {
+  std::lock_guard<std::mutex> lk(stackPoolMutex);
+  for (std::unique_ptr<Stack> &st : stacks)
+    if (st && st->mem && stackPool.size() < kStackPoolMax) // (a released stack keeps its frames)
+      stackPool.push_back(std::move(st));
+}
+
 } // namespace detail
 
 using namespace detail;
@@ -350,7 +382,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               t.m->grid = &g;
               t.m->gridSteps = &gridSteps;
               if (g.stacks.size() <= n)
-                g.stacks.push_back(std::make_unique<GridCtx::Stack>(kStack));
+                g.stacks.push_back(g.takeStack());
               t.stack = g.stacks[n]->base();
               prepareContext(t.ctx, t.stack, kStack, gridThreadEntry);
             }
