@@ -538,6 +538,10 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     std::map<int, std::vector<int64_t>> &shapes = le.shapes; // tensor -> shape
     interp::GridRun run = interp::runGrid(k, env);
     stepsTotal += run.steps;
+    if (getenv("KSYNTH_DEBUG_CONCRETE"))
+      fprintf(stderr, "concrete run: %s fill %d, grid %s block %s, %.0f steps, %.3f s CPU so far\n", sizesText(sz).c_str(),
+              static_cast<int>(fill), dim3Text(env.grid).c_str(), dim3Text(env.block).c_str(),
+              static_cast<double>(run.steps), cpuNow() - start);
     runs += fill == Fill::Coarse; // maxRuns counts sizes; a cheap size's other fills are extra
     // Outputs that depend on memory the launch did not write: rerun with that memory holding
     // another value (only a value that changes is reported).

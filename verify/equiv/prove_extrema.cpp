@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <unordered_set>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -365,8 +366,9 @@ std::vector<Term> Prover::extremumTerms(Term t, bool isMax) {
     bool mx = false;
     return isFoldApp(x, prefix) || (check::extremumOf(x, p, q, mx) && mx == isMax);
   };
+  std::unordered_set<Term> seen; // (a term is a DAG: each node once)
   std::function<void(Term)> walk = [&](Term x) {
-    if (appsWithPrefix(x, prefix).empty())
+    if (!seen.insert(x).second || !hasAppWithPrefix(x, prefix))
       return;
     if (isNode(x) ||
         (x->kind == smt::Kind::Ite && x->sort == Sort::Real && (isNode(x->kids[1]) || isNode(x->kids[2])))) {

@@ -37,6 +37,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <unordered_set>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -241,7 +242,7 @@ bool Prover::lexEqual(Term x, Term q, Term ctx) {
   }
   // Lane values (a shuffle tree's) with the reading lane fixed where the context fixes it, so
   // that the lanes it reads from are constants too.
-  if (!appsWithPrefix(x, "lanev.").empty()) {
+  if (hasAppWithPrefix(x, "lanev.")) {
     std::unordered_map<Term, Term> pin = pinnedCoordinates(ctx);
     x = expandLaneValues(pin.empty() ? x : tc_.substitute(x, pin));
   }
@@ -315,8 +316,9 @@ bool Prover::everyIndexHit(Term ctx, Term lo, Term hi, Term k, const std::vector
 std::vector<Term> Prover::lexTerms(Term t, bool isMax) {
   std::vector<Term> out;
   const char *prefix = isMax ? "larg." : "largmin.";
+  std::unordered_set<Term> seen; // (a term is a DAG: each node once)
   std::function<void(Term)> walk = [&](Term x) {
-    if (appsWithPrefix(x, prefix).empty() && appsWithPrefix(x, "lanev.").empty())
+    if (!seen.insert(x).second || (!hasAppWithPrefix(x, prefix) && !hasAppWithPrefix(x, "lanev.")))
       return;
     if (x->sort == Sort::Int) {
       if (std::find(out.begin(), out.end(), x) == out.end())

@@ -59,7 +59,7 @@ Term Prover::onlineForm(Term r, Term ctx, const std::unordered_map<Term, Term> *
   for (size_t b = 0; b < stores.size(); ++b) {
     const check::AccessSite *S = storeSite(m3_, stores[b]), *S1 = storeSite(m1_, stores[b]);
     if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
-        !appsWithPrefix(S->value, "wx.").empty())
+        hasAppWithPrefix(S->value, "wx."))
       continue;
     // (another thread's value is its copy's by definition; w1's is shown to be its lane's)
     Term mine = reader ? tc_.substitute(S->value, *reader) : asWriterSums(S1->value);

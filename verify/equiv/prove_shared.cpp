@@ -193,7 +193,7 @@ std::vector<int128> Prover::divisorsOf(Term t, Term x) {
 // term, a fold's candidate): those folded under dom first, so that a cell's writer can be
 // named from them.
 Term Prover::resolveSharedIn(Term t, Term dom) {
-  if (appsWithPrefix(t, "shm.").empty())
+  if (!hasAppWithPrefix(t, "shm."))
     return t;
   return resolveShared(foldUnder(t, dom), dom, 0);
 }
@@ -267,7 +267,7 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
     }
     // A warp's reduced value (shuffles) is resolved as the writer's, before canonical forms.
     Term val = tc_.substitute(S.value, w);
-    if (!appsWithPrefix(val, "wx.").empty())
+    if (hasAppWithPrefix(val, "wx."))
       val = resolveWarp(val, ctx, &w);
     return canonicalKernel(val);
   };

@@ -20,6 +20,30 @@ std::vector<Term> Prover::appsWithPrefix(Term t, const std::string &prefix) {
   return out;
 }
 
+bool Prover::hasAppWithPrefix(Term t, const std::string &prefix) {
+  std::unordered_map<Term, bool> &memo = prefixMemo_[prefix];
+  if (auto it = memo.find(t); it != memo.end())
+    return it->second;
+  // Kids before parents, without recursion (terms can be deep).
+  std::vector<std::pair<Term, size_t>> stack{{t, 0}};
+  while (!stack.empty()) {
+    auto &[x, next] = stack.back();
+    if (next < x->kids.size()) {
+      Term k = x->kids[next++];
+      if (!memo.count(k))
+        stack.emplace_back(k, 0);
+      continue;
+    }
+    Term done = x;
+    stack.pop_back();
+    bool has = done->kind == smt::Kind::App && done->name.rfind(prefix, 0) == 0;
+    for (Term k : done->kids)
+      has = has || memo.at(k);
+    memo[done] = has;
+  }
+  return memo.at(t);
+}
+
 // A memory value in t whose writer is not known: an unresolved shared cell, or a load from
 // a global array the kernel also writes. Empty when there is none.
 std::string Prover::unwrittenIn(Term t) {
@@ -153,13 +177,13 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
     }
   }
   for (const char *fold : {"larg.", "largmin.", "sarg.", "sargmin."})
-    if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+    if (hasAppWithPrefix(fold[0] == 'l' ? a2 : b2, fold)) {
       why = "a running argmax or argmin of the kernel and the spec's could not be matched (it must walk the "
             "spec's range in order from its first index and replace only on a strictly better term)";
       return false;
     }
   for (const char *fold : {"lmax.", "lmin.", "smax.", "smin."})
-    if (!appsWithPrefix(fold[0] == 'l' ? a2 : b2, fold).empty()) {
+    if (hasAppWithPrefix(fold[0] == 'l' ? a2 : b2, fold)) {
       why = "a max or min of the kernel and one of the spec could not be matched (each candidate of the "
             "kernel's fold a term of the spec's range, and every term a candidate)";
       return false;
@@ -600,7 +624,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
         Term zero = tc_.realConst(0);
         for (Term u : smt::subterms(g))
           if (u != g && u->kind == smt::Kind::Ite && u->sort == Sort::Real && u->kids[1] != zero &&
-              u->kids[2] != zero && appsWithPrefix(u->kids[0], "lsum.").empty() &&
+              u->kids[2] != zero && !hasAppWithPrefix(u->kids[0], "lsum.") &&
               std::none_of(lv.begin(), lv.end(), [&](const Level &L) { return tc_.mentions(u->kids[0], L.j); })) {
             inner = u->kids[0];
             break;
@@ -668,7 +692,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       if (!seg.empty())
         g = tc_.substitute(g, seg);
     }
-    if (!appsWithPrefix(g, "lsum.").empty()) {
+    if (hasAppWithPrefix(g, "lsum.")) {
       std::unordered_map<Term, Term> subG, subF;
       for (Term gl : appsWithPrefix(g, "lsum.")) {
         bool invariant = true;
@@ -686,7 +710,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       }
       g = tc_.substitute(g, subG);
       f = tc_.substitute(f, subF);
-      if (!appsWithPrefix(g, "lsum.").empty())
+      if (hasAppWithPrefix(g, "lsum."))
         return false;
     }
     matchExtrema(g, f, ctx); // a row's max inside each term of its sum (softmax)

@@ -129,7 +129,7 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     // In a later round's value, the owner's own first-round values are lanev too (by
     // definition: lanev.B(cell) is the value of base store B with the owner's coordinates
     // those of the cell).
-    if (appsWithPrefix(S->value, "wx.").empty()) {
+    if (!hasAppWithPrefix(S->value, "wx.")) {
       sub[X] = laneValue(n, *S, X->kids[0]);
       continue;
     }
@@ -137,7 +137,7 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     std::unordered_map<Term, Term> base;
     for (size_t b = 0; b < stores.size(); ++b) {
       const check::AccessSite *B = storeSite(m3_, stores[b]);
-      if (!B || !B->value || !B->iters.empty() || !appsWithPrefix(B->value, "wx.").empty())
+      if (!B || !B->value || !B->iters.empty() || hasAppWithPrefix(B->value, "wx."))
         continue;
       Term mine = tc_.substitute(B->value, w), named = laneValue(b, *B, X->kids[0]);
       if (named != mine && tc_.mentions(v, mine))
@@ -272,7 +272,7 @@ std::unordered_map<Term, Term> Prover::pinnedCoordinates(Term ctx) {
 Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *reader) {
   if (v->sort != Sort::Real)
     return nullptr;
-  if (!appsWithPrefix(v, "wx.").empty())
+  if (hasAppWithPrefix(v, "wx."))
     return nullptr;
   if (!reader)
     v = asWriterSums(v);
@@ -309,7 +309,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     const ir::Stmt *st = stores[n];
     const check::AccessSite *S = storeSite(m3_, st), *S1 = storeSite(m1_, st);
     if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
-        !appsWithPrefix(S->value, "wx.").empty())
+        hasAppWithPrefix(S->value, "wx."))
       continue;
     std::string lanev = "lanev." + std::to_string(n);
     // The reader's own value from this store, as lanev.n(its own cell): for w1 checked equal
@@ -558,7 +558,7 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
 }
 
 Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
-  if (appsWithPrefix(t, "wx.").empty())
+  if (!hasAppWithPrefix(t, "wx."))
     return t;
   Term r = onlineForm(resolveExchanges(t, ctx, 0), ctx, reader);
   if (Term s = laneSum(r, ctx, reader))
@@ -571,7 +571,7 @@ Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> 
 // are resolved in the whole of t first; then, top down, each sum or extremum over lane values
 // is offered to laneSum, and where it is not one, its operands are.
 Term Prover::resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader) {
-  if (appsWithPrefix(t, "wx.").empty())
+  if (!hasAppWithPrefix(t, "wx."))
     return t;
   return laneFoldsInside(resolveExchanges(t, ctx, 0), ctx, reader);
 }
@@ -582,7 +582,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
   int budget = 8; // laneSum attempts: each asks the solver
   std::unordered_map<Term, Term> memo;
   std::function<Term(Term)> walk = [&](Term x) -> Term {
-    if (appsWithPrefix(x, "lanev.").empty() || budget <= 0)
+    if (!hasAppWithPrefix(x, "lanev.") || budget <= 0)
       return x;
     if (auto m = memo.find(x); m != memo.end())
       return m->second;
@@ -601,7 +601,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
       } else if (top && check::extremumOf(y, a, b, m) && m == isMax) {
         leaves(a);
         leaves(b);
-      } else if (!appsWithPrefix(y, "lanev.").empty()) {
+      } else if (hasAppWithPrefix(y, "lanev.")) {
         ++lanes; // a lane's value, or one where the lane exists (ite(c, v, 0))
       }
     };

@@ -152,6 +152,10 @@ private:
 
   // ---- sums (prove_sums.cpp) -------------------------------------------------------------
   std::vector<Term> appsWithPrefix(Term t, const std::string &prefix);
+  // Whether t holds an App whose name starts with prefix (remembered per term: proof steps
+  // ask it of every subterm they walk).
+  bool hasAppWithPrefix(Term t, const std::string &prefix);
+  std::unordered_map<std::string, std::unordered_map<Term, bool>> prefixMemo_;
   std::string unwrittenIn(Term t);
   const check::SumDef *kernelSum(const std::string &name);
   Term max0(Term x) { return tc_.ite(tc_.lt(x, tc_.intConst(0)), tc_.intConst(0), x); }

@@ -351,6 +351,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
     return run;
   }
   GridCtx g(k);
+  const std::unordered_map<const Expr *, int> launchSlots = launchOnlyExprs(k, kLaunchOnlyMin);
   GridCtx *saved = tGrid;
   tGrid = &g;
   using State = GridCtx::State;
@@ -380,6 +381,7 @@ GridRun runGrid(const Kernel &k, const Env &env) {
               t.warp = static_cast<int>(n / 32);
               t.m = std::make_unique<Machine>(k, env, &t.id);
               t.m->grid = &g;
+              t.m->launchSlots = &launchSlots;
               t.m->gridSteps = &gridSteps;
               if (g.stacks.size() <= n)
                 g.stacks.push_back(g.takeStack());

@@ -11,6 +11,7 @@
 #include <map>
 #include <set>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -43,6 +44,9 @@ inline void addTaint(std::string &t, const std::string &more) {
 }
 inline std::string join(const std::string &a, const std::string &b) {
   return a.empty() || (!b.empty() && isInvented(b) && !isInvented(a)) ? b : a;
+}
+inline std::string join(std::string &&a, std::string &&b) {
+  return a.empty() || (!b.empty() && isInvented(b) && !isInvented(a)) ? std::move(b) : std::move(a);
 }
 
 // Two's-complement wrap of an exact value into an integer (or bool) type.
@@ -127,6 +131,13 @@ struct Flow {
 bool mathCall(const std::string &n, const std::vector<double> &a, double &r);
 std::string normaliseMath(std::string n);
 
+// The outermost expressions of k of at least `minNodes` nodes that depend on the launch alone
+// (Expr::launchOnly), numbered from 0.
+std::unordered_map<const Expr *, int> launchOnlyExprs(const Kernel &k, unsigned minNodes);
+// The size from which a grid run keeps them: a lookup costs about as much as evaluating a
+// smaller one.
+constexpr unsigned kLaunchOnlyMin = 3;
+
 struct GridCtx; // whole-grid execution (runGrid): shared memory and the scheduler
 void gridYield(GridCtx &g, ir::BarrierKind kind);
 bool gridRead(GridCtx &g, const ir::Array &arr, const std::pair<int, int64_t> &key, const Env &env,
@@ -156,6 +167,15 @@ public:
   Value eval(const Expr &e);
 
 private:
+  // Whole-grid mode: the kernel's largest expressions of the launch alone (launchSlots: their
+  // slots in launchValues), each evaluated once by a thread.
+public:
+  const std::unordered_map<const Expr *, int> *launchSlots = nullptr;
+
+private:
+  std::vector<__int128> launchValues;
+  std::vector<uint8_t> launchKnown;
+  Value evalNode(const Expr &e);
   const Kernel &k;
   const Env &env;
   const ThreadId *tid; // null: evalConstExpr
@@ -193,7 +213,12 @@ private:
     if (symVar(v))
       noteDependence(what);
   }
-  Value withSym(Value r, const std::string &name, std::initializer_list<const Value *> args);
+  Value withSym(Value r, const char *name, std::initializer_list<const Value *> args) {
+    if (!symOn()) // (inline: the concrete tests call it at every operation)
+      return r;
+    return withSymTerm(std::move(r), name, args);
+  }
+  Value withSymTerm(Value r, const char *name, std::initializer_list<const Value *> args);
   static bool onlyAssigns(const ir::Block &b);
   static bool sameValue(const Value &a, const Value &b) {
     return a.kind == b.kind && a.i == b.i && (a.f == b.f || (a.f != a.f && b.f != b.f)) && a.array == b.array &&

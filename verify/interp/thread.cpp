@@ -21,9 +21,7 @@ Machine::Machine(const Kernel &k, const Env &env, const ThreadId *tid)
 }
 
 // r, with the term name(args) when some argument has a term.
-Value Machine::withSym(Value r, const std::string &name, std::initializer_list<const Value *> args) {
-  if (!symOn())
-    return r;
+Value Machine::withSymTerm(Value r, const char *name, std::initializer_list<const Value *> args) {
   bool any = false;
   for (const Value *a : args)
     any |= a->sym >= 0;
@@ -34,7 +32,7 @@ Value Machine::withSym(Value r, const std::string &name, std::initializer_list<c
     ids.push_back(symOf(*a));
   r.sym = env.symbolic->op(name, ids);
   if (r.sym < 0)
-    noteDependence("'" + name + "' has no symbolic form");
+    noteDependence(std::string("'") + name + "' has no symbolic form");
   return r;
 }
 

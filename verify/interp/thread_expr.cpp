@@ -19,7 +19,33 @@ Value Machine::intResult(const Expr &e, __int128 exact, __int128 wrapped, std::s
   return intVal(wrapTo(wrapped, e.type), std::move(taint));
 }
 
+// An expression of the thread's coordinates and the launch alone (Expr::launchOnly): evaluated
+// once per thread in a grid run (a shuffle's lowering repeats the block-linear thread id in
+// every index and condition: warp reductions spent most of their concrete tests there). Kept
+// only where the first evaluation recorded no event.
 Value Machine::eval(const Expr &e) {
+  if (e.launchOnly < kLaunchOnlyMin || !launchSlots || !tid)
+    return evalNode(e);
+  auto it = launchSlots->find(&e);
+  if (it == launchSlots->end())
+    return evalNode(e);
+  if (launchValues.empty()) {
+    launchValues.resize(launchSlots->size());
+    launchKnown.resize(launchSlots->size());
+  }
+  size_t slot = static_cast<size_t>(it->second);
+  if (launchKnown[slot])
+    return intVal(launchValues[slot]);
+  size_t events = trace.events.size();
+  Value v = evalNode(e);
+  if (trace.events.size() == events && v.kind == Value::Kind::Int && v.taint.empty() && v.sym < 0) {
+    launchValues[slot] = v.i;
+    launchKnown[slot] = 1;
+  }
+  return v;
+}
+
+Value Machine::evalNode(const Expr &e) {
   switch (e.op) {
   case Op::Const:
     if (e.type.isFloat()) {
@@ -146,7 +172,7 @@ Value Machine::evalBinary(const Expr &e) {
     malformed(std::string("operator ") + ir::opName(e.op) + " without two operands");
   Value a = eval(*e.args[0]);
   Value b = eval(*e.args[1]);
-  std::string t = join(a.taint, b.taint);
+  std::string t = join(std::move(a.taint), std::move(b.taint));
   bool isFloat = a.kind == Value::Kind::Float || b.kind == Value::Kind::Float;
 
   switch (e.op) {
@@ -178,7 +204,7 @@ Value Machine::evalBinary(const Expr &e) {
     }
     static const char *cmpNames[] = {"==", "!=", "<", "<=", ">", ">="};
     int ci = e.op == Op::Eq ? 0 : e.op == Op::Ne ? 1 : e.op == Op::Lt ? 2 : e.op == Op::Le ? 3 : e.op == Op::Gt ? 4 : 5;
-    return withSym(intVal(r ? 1 : 0, t), cmpNames[ci], {&a, &b});
+    return withSym(intVal(r ? 1 : 0, std::move(t)), cmpNames[ci], {&a, &b});
   }
   default: break;
   }
@@ -197,7 +223,7 @@ Value Machine::evalBinary(const Expr &e) {
     }
     const char *name = e.op == Op::Add ? "+" : e.op == Op::Sub ? "-" : e.op == Op::Mul ? "*" : e.op == Op::Div ? "/"
                        : e.op == Op::Rem ? "fmod" : e.op == Op::Min ? "min" : "max";
-    return withSym(floatVal(roundTo(r, e.type), t), name, {&a, &b});
+    return withSym(floatVal(roundTo(r, e.type), std::move(t)), name, {&a, &b});
   }
   if (symVar(a) || symVar(b)) {
     // Integers derived from memory (argmax indices, loaded ints): ring operations only.
@@ -211,7 +237,7 @@ Value Machine::evalBinary(const Expr &e) {
       __int128 x = a.i, y = b.i;
       __int128 r = e.op == Op::Add ? x + y : e.op == Op::Sub ? x - y : e.op == Op::Mul ? x * y
                    : e.op == Op::Min ? std::min(x, y) : std::max(x, y);
-      return withSym(intResult(e, r, r, t), name, {&a, &b});
+      return withSym(intResult(e, r, r, std::move(t)), name, {&a, &b});
     }
   }
 
@@ -220,13 +246,13 @@ Value Machine::evalBinary(const Expr &e) {
   __int128 x = a.i, y = b.i;
   using U = unsigned __int128;
   switch (e.op) {
-  case Op::Add: return intResult(e, x + y, x + y, t);
-  case Op::Sub: return intResult(e, x - y, x - y, t);
+  case Op::Add: return intResult(e, x + y, x + y, std::move(t));
+  case Op::Sub: return intResult(e, x - y, x - y, std::move(t));
   case Op::Mul: {
     __int128 exact;
     if (__builtin_mul_overflow(x, y, &exact))
       exact = ((x < 0) != (y < 0)) ? kMin128 : kMax128;
-    return intResult(e, exact, static_cast<__int128>(U(x) * U(y)), t);
+    return intResult(e, exact, static_cast<__int128>(U(x) * U(y)), std::move(t));
   }
   case Op::Div:
   case Op::Rem: {
@@ -241,26 +267,26 @@ Value Machine::evalBinary(const Expr &e) {
     }
     // C: truncation toward zero, the remainder has the dividend's sign (as __int128 does).
     __int128 r = e.op == Op::Div ? x / y : x % y;
-    return intResult(e, r, r, t);
+    return intResult(e, r, r, std::move(t));
   }
   case Op::Shl:
   case Op::Shr: {
     if (y < 0 || y >= e.type.bits) {
       overflowEvent(e, y, t);
-      return intVal(0, t);
+      return intVal(0, std::move(t));
     }
     if (e.op == Op::Shr)
-      return intVal(wrapTo(x >> static_cast<int>(y), e.type), t); // arithmetic if signed
+      return intVal(wrapTo(x >> static_cast<int>(y), e.type), std::move(t)); // arithmetic if signed
     __int128 exact;
     if (__builtin_mul_overflow(x, static_cast<__int128>(1) << static_cast<int>(y), &exact))
       exact = x < 0 ? kMin128 : kMax128;
-    return intResult(e, exact, static_cast<__int128>(U(x) << static_cast<int>(y)), t);
+    return intResult(e, exact, static_cast<__int128>(U(x) << static_cast<int>(y)), std::move(t));
   }
-  case Op::BitAnd: return intVal(wrapTo(x & y, e.type), t);
-  case Op::BitOr: return intVal(wrapTo(x | y, e.type), t);
-  case Op::BitXor: return intVal(wrapTo(x ^ y, e.type), t);
-  case Op::Min: return intVal(x < y ? x : y, t);
-  case Op::Max: return intVal(x < y ? y : x, t);
+  case Op::BitAnd: return intVal(wrapTo(x & y, e.type), std::move(t));
+  case Op::BitOr: return intVal(wrapTo(x | y, e.type), std::move(t));
+  case Op::BitXor: return intVal(wrapTo(x ^ y, e.type), std::move(t));
+  case Op::Min: return intVal(x < y ? x : y, std::move(t));
+  case Op::Max: return intVal(x < y ? y : x, std::move(t));
   default: break;
   }
   malformed(std::string("unexpected operator ") + ir::opName(e.op));
@@ -277,10 +303,10 @@ Value Machine::evalCast(const Expr &e) {
   if (a.kind == Value::Kind::Ptr)
     malformed("cast of a pointer to " + to.str());
   if (to.isBool())
-    return withSym(intVal(truthy(a) ? 1 : 0, a.taint), "bool", {&a});
+    return withSym(intVal(truthy(a) ? 1 : 0, std::move(a.taint)), "bool", {&a});
   if (to.isFloat()) {
     if (a.kind == Value::Kind::Float) {
-      Value r = floatVal(roundTo(a.f, to), a.taint);
+      Value r = floatVal(roundTo(a.f, to), std::move(a.taint));
       r.sym = a.sym; // SEMANTICS (symbolic): values are reals; conversions between floats are exact
       return r;
     }
@@ -288,7 +314,7 @@ Value Machine::evalCast(const Expr &e) {
     double f = to.bits == 32   ? static_cast<double>(static_cast<float>(a.i))
                : to.bits == 16 ? roundTo(static_cast<double>(a.i), to)
                                : static_cast<double>(a.i);
-    Value r = floatVal(f, a.taint);
+    Value r = floatVal(f, std::move(a.taint));
     if (symOn()) // SEMANTICS (symbolic): an integer converts to the same real
       r.sym = env.symbolic->op("toreal", {symOf(a)});
     return r;
@@ -296,7 +322,7 @@ Value Machine::evalCast(const Expr &e) {
   if (!to.isInt())
     malformed("cast to " + to.str());
   if (a.kind == Value::Kind::Int) { // int/bool -> int: Overflow if the value changes
-    Value r = intResult(e, a.i, a.i, a.taint);
+    Value r = intResult(e, a.i, a.i, std::move(a.taint));
     r.sym = symOn() ? a.sym : -1;
     checkNarrowing(a, e.args[0]->type, to);
     return r;
@@ -304,7 +330,7 @@ Value Machine::evalCast(const Expr &e) {
   if (symVar(a)) {
     double tr = std::trunc(a.f);
     __int128 x = std::isfinite(tr) && std::fabs(tr) < 1e30 ? static_cast<__int128>(tr) : 0;
-    return withSym(intResult(e, x, x, a.taint), "toint", {&a});
+    return withSym(intResult(e, x, x, std::move(a.taint)), "toint", {&a});
   }
   // float -> int: truncate; out of range (or NaN) is an Overflow and saturates.
   double tr = std::trunc(a.f);
@@ -314,7 +340,7 @@ Value Machine::evalCast(const Expr &e) {
   }
   __int128 exact = tr >= 1.7e38 ? kMax128 : tr <= -1.7e38 ? kMin128 : static_cast<__int128>(tr);
   __int128 sat = exact < to.minValue() ? to.minValue() : exact > to.maxValue() ? to.maxValue() : exact;
-  return intResult(e, exact, sat, a.taint);
+  return intResult(e, exact, sat, std::move(a.taint));
 }
 
 Value Machine::evalCall(const Expr &e) {

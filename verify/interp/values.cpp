@@ -3,6 +3,7 @@
 #include "verify/interp/interp_internal.h"
 
 #include <cmath>
+#include <functional>
 #include <limits>
 
 namespace ksynth::interp::detail {
@@ -54,6 +55,32 @@ int baseArray(const Expr &p) {
   case Op::PtrAdd: return baseArray(*p.args[0]);
   default: return -1;
   }
+}
+
+std::unordered_map<const Expr *, int> launchOnlyExprs(const Kernel &k, unsigned minNodes) {
+  std::unordered_map<const Expr *, int> out;
+  std::function<void(const ir::ExprPtr &)> expr = [&](const ir::ExprPtr &e) {
+    if (!e)
+      return;
+    if (e->launchOnly >= minNodes) {
+      out.emplace(e.get(), static_cast<int>(out.size()));
+      return;
+    }
+    for (const ir::ExprPtr &a : e->args)
+      expr(a);
+  };
+  std::function<void(const ir::Block &)> block = [&](const ir::Block &b) {
+    for (const ir::StmtPtr &s : b) {
+      for (const ir::ExprPtr *e : {&s->value, &s->value2, &s->ptr, &s->cond})
+        expr(*e);
+      for (const ir::ExprPtr &e : s->index)
+        expr(e);
+      for (const ir::Block *sub : {&s->pre, &s->body, &s->elseBody, &s->step})
+        block(*sub);
+    }
+  };
+  block(k.body);
+  return out;
 }
 
 void collectEffects(const ir::Block &b, Effects &e) {

@@ -10,22 +10,6 @@
 
 namespace ksynth::ir {
 
-__int128 Type::minValue() const {
-  if (kind == TypeKind::Bool)
-    return 0;
-  if (!isSigned)
-    return 0;
-  return -(static_cast<__int128>(1) << (bits - 1));
-}
-
-__int128 Type::maxValue() const {
-  if (kind == TypeKind::Bool)
-    return 1;
-  if (!isSigned)
-    return (static_cast<__int128>(1) << bits) - 1;
-  return (static_cast<__int128>(1) << (bits - 1)) - 1;
-}
-
 std::string Type::str() const {
   switch (kind) {
   case TypeKind::Void: return "void";
@@ -125,9 +109,30 @@ static std::shared_ptr<Expr> node(Op op, Type t, Loc loc = {}) {
   return e;
 }
 
+// Expr::launchOnly of an operation on its (final) operands.
+static void deriveLaunchOnly(Expr &e) {
+  switch (e.op) {
+  case Op::Neg: case Op::Not: case Op::BitNot: case Op::LAnd: case Op::LOr: case Op::Select: case Op::Cast:
+  case Op::Add: case Op::Sub: case Op::Mul: case Op::Div: case Op::Rem: case Op::Shl: case Op::Shr:
+  case Op::BitAnd: case Op::BitOr: case Op::BitXor: case Op::Min: case Op::Max:
+  case Op::Eq: case Op::Ne: case Op::Lt: case Op::Le: case Op::Gt: case Op::Ge: break;
+  default: return;
+  }
+  if (!e.type.isInt() && !e.type.isBool())
+    return;
+  unsigned n = 1;
+  for (const ExprPtr &a : e.args) {
+    if (!a || !a->launchOnly)
+      return;
+    n += a->launchOnly;
+  }
+  e.launchOnly = static_cast<uint8_t>(n > 255 ? 255 : n);
+}
+
 ExprPtr mkConstInt(int64_t v, Type t, Loc loc) {
   auto e = node(Op::Const, t, loc);
   e->ival = v;
+  e->launchOnly = t.isInt() || t.isBool() ? 1 : 0;
   return e;
 }
 ExprPtr mkConstBool(bool v) { return mkConstInt(v ? 1 : 0, Type::boolean()); }
@@ -150,6 +155,7 @@ ExprPtr mkBuiltin(Builtin b, int dim) {
   auto e = node(Op::Builtin, Type::u32());
   e->id = static_cast<int>(b);
   e->dim = dim;
+  e->launchOnly = 1;
   return e;
 }
 ExprPtr mkLen(int array) {
@@ -160,21 +166,25 @@ ExprPtr mkLen(int array) {
 ExprPtr mkUnary(Op op, Type t, ExprPtr a, Loc loc) {
   auto e = node(op, t, loc);
   e->args = {std::move(a)};
+  deriveLaunchOnly(*e);
   return e;
 }
 ExprPtr mkBinary(Op op, Type t, ExprPtr a, ExprPtr b, Loc loc) {
   auto e = node(op, t, loc);
   e->args = {std::move(a), std::move(b)};
+  deriveLaunchOnly(*e);
   return e;
 }
 ExprPtr mkSelect(Type t, ExprPtr c, ExprPtr a, ExprPtr b, Loc loc) {
   auto e = node(Op::Select, t, loc);
   e->args = {std::move(c), std::move(a), std::move(b)};
+  deriveLaunchOnly(*e);
   return e;
 }
 ExprPtr mkCast(Type t, ExprPtr a, Loc loc) {
   auto e = node(Op::Cast, t, loc);
   e->args = {std::move(a)};
+  deriveLaunchOnly(*e);
   return e;
 }
 ExprPtr mkCall(std::string name, Type t, std::vector<ExprPtr> args, Loc loc) {

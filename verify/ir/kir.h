@@ -56,8 +56,19 @@ struct Type {
   bool isBool() const { return kind == TypeKind::Bool; }
   bool isPtr() const { return kind == TypeKind::Ptr; }
   // Smallest and largest value of an integer type (as 128-bit to hold u64's range).
-  __int128 minValue() const;
-  __int128 maxValue() const;
+  // (Inline: the concrete interpreter asks at every integer operation.)
+  __int128 minValue() const {
+    if (kind == TypeKind::Bool || !isSigned)
+      return 0;
+    return -(static_cast<__int128>(1) << (bits - 1));
+  }
+  __int128 maxValue() const {
+    if (kind == TypeKind::Bool)
+      return 1;
+    if (!isSigned)
+      return (static_cast<__int128>(1) << bits) - 1;
+    return (static_cast<__int128>(1) << (bits - 1)) - 1;
+  }
   // Largest finite value of a float type (FLT_MAX for f32, 65504 for f16, ...).
   double largestFinite() const;
   bool operator==(const Type &o) const {
@@ -133,6 +144,11 @@ struct Expr {
   std::vector<ExprPtr> args;
   Loc loc;
   std::string text; // source text of the operation, for diagnostics (may be empty)
+  // Set by the mk* functions below: the number of nodes of an integer (or bool) expression
+  // whose value depends on nothing but integer constants, thread and block indices and the
+  // launch's dimensions (a shuffle's lane arithmetic), capped at 255; 0 for every other
+  // expression. One thread's concrete run evaluates such an expression once.
+  uint8_t launchOnly = 0;
 };
 
 ExprPtr mkConstInt(int64_t v, Type t, Loc loc = {});

@@ -768,17 +768,78 @@ bool TermContext::mentionsAny(Term t, const std::vector<Term> &vs) {
   return false;
 }
 
+namespace {
+// A set of terms by their creation number: open addressing, no allocation per insert (the
+// node-based unordered_set was most of the provers' own time: collectSymbols runs on every
+// subterm a proof step looks at).
+class TermSet {
+public:
+  explicit TermSet(size_t expect) {
+    size_t cap = 16;
+    while (cap < 2 * expect)
+      cap *= 2;
+    slots_.assign(cap, nullptr);
+  }
+  bool contains(Term x) const {
+    for (size_t i = slot(x);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i] == x)
+        return true;
+      if (!slots_[i])
+        return false;
+    }
+  }
+  // False if x was there already.
+  bool insert(Term x) {
+    if (2 * (size_ + 1) > slots_.size())
+      grow();
+    for (size_t i = slot(x);; i = (i + 1) & (slots_.size() - 1)) {
+      if (slots_[i] == x)
+        return false;
+      if (!slots_[i]) {
+        slots_[i] = x;
+        ++size_;
+        return true;
+      }
+    }
+  }
+
+private:
+  size_t slot(Term x) const { return (static_cast<size_t>(x->id) * 0x9E3779B97F4A7C15ull >> 20) & (slots_.size() - 1); }
+  void grow() {
+    std::vector<Term> old;
+    old.swap(slots_);
+    slots_.assign(old.size() * 2, nullptr);
+    size_ = 0;
+    for (Term x : old)
+      if (x)
+        insert(x);
+  }
+  std::vector<Term> slots_;
+  size_t size_ = 0;
+};
+} // namespace
+
+// Post-order (kids first), each symbol once; a term already in `out` is not entered.
 void TermContext::collectSymbols(Term t, std::vector<Term> &out) {
-  std::unordered_set<Term> seen(out.begin(), out.end());
-  std::function<void(Term)> go = [&](Term x) {
-    if (seen.count(x))
-      return;
-    for (Term k : x->kids)
-      go(k);
-    if (seen.insert(x).second && (x->kind == Kind::Var || x->kind == Kind::App))
-      out.push_back(x);
-  };
-  go(t);
+  TermSet seen(out.size() + 16);
+  for (Term x : out)
+    seen.insert(x);
+  if (seen.contains(t))
+    return;
+  std::vector<std::pair<Term, size_t>> stack{{t, 0}};
+  while (!stack.empty()) {
+    auto &[x, next] = stack.back();
+    if (next < x->kids.size()) {
+      Term k = x->kids[next++];
+      if (!seen.contains(k))
+        stack.emplace_back(k, 0);
+      continue;
+    }
+    Term done = x;
+    stack.pop_back();
+    if (seen.insert(done) && (done->kind == Kind::Var || done->kind == Kind::App))
+      out.push_back(done);
+  }
 }
 
 // ---- evaluation ---------------------------------------------------------------------------

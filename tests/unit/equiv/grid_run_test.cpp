@@ -100,6 +100,35 @@ __global__ void rot(const float *X, float *Y) {
   }
 }
 
+TEST_CASE("runGrid: an expression of the launch alone has each thread's own value, in every loop trip") {
+  // The shuffles repeat the block-linear thread id (evaluated once per thread in a grid run).
+  ir::Kernel k = kernelOf(R"(
+__global__ void lanes(int *Y, int n) {
+  int acc = 0;
+  for (int r = 0; r < n; ++r)
+    acc += __shfl_xor_sync(0xffffffffu, (int)((threadIdx.x + blockDim.x * threadIdx.y) % 32), r + 1) +
+           (int)((threadIdx.x + blockDim.x * threadIdx.y) / 32) * 1000;
+  Y[(blockIdx.x * blockDim.y + threadIdx.y) * blockDim.x + threadIdx.x] = acc;
+})");
+  int Y = arrayNamed(k, "Y");
+  interp::Env env;
+  env.block = {16, 4, 1};
+  env.grid = {2, 1, 1};
+  env.params[varNamed(k, "n")] = iv(3);
+  interp::GridRun r = interp::runGrid(k, env);
+  REQUIRE(r.completed);
+  CHECK(r.faults.empty());
+  for (int64_t b = 0; b < 2; ++b)
+    for (int64_t t = 0; t < 64; ++t) {
+      int64_t lane = t % 32, want = 0;
+      for (int64_t x = 1; x <= 3; ++x)
+        want += (lane ^ x) + (t / 32) * 1000;
+      auto it = r.memory.find({Y, b * 64 + t});
+      REQUIRE(it != r.memory.end());
+      CHECK(static_cast<int64_t>(it->second.i) == want);
+    }
+}
+
 TEST_CASE("runGrid: reads of unwritten shared memory and of poisoned outputs are tainted; garbage shows it") {
   ir::Kernel k = kernelOf(R"(
 __global__ void acc(const float *X, float *Y, int n) {

@@ -89,3 +89,25 @@ TEST_CASE("structural queries: containsBarrier and exitsLeaving") {
   blk->body.push_back(bar);
   CHECK(containsBarrier(b));
 }
+
+TEST_CASE("launchOnly: integer expressions of constants, thread coordinates and the launch") {
+  ExprPtr tx = mkBuiltin(Builtin::ThreadIdx, 0), bd = mkBuiltin(Builtin::BlockDim, 0);
+  CHECK(tx->launchOnly == 1);
+  CHECK(mkConstInt(32, Type::i64())->launchOnly == 1);
+  ExprPtr lin = mkBinary(Op::Add, Type::i64(), mkCast(Type::i64(), tx),
+                         mkBinary(Op::Mul, Type::i64(), mkCast(Type::i64(), bd), mkConstInt(2, Type::i64())));
+  CHECK(lin->launchOnly == 7);
+  CHECK(mkBinary(Op::Lt, Type::boolean(), lin, mkConstInt(5, Type::i64()))->launchOnly == 9);
+  // A variable, a float, a call, a length, a pointer: not of the launch alone.
+  CHECK(mkBinary(Op::Add, Type::i64(), lin, mkVar(0, Type::i64()))->launchOnly == 0);
+  CHECK(mkConstFloat(1.5, Type::f32())->launchOnly == 0);
+  CHECK(mkCast(Type::f32(), lin)->launchOnly == 0);
+  CHECK(mkCall("abs", Type::i64(), {lin})->launchOnly == 0);
+  CHECK(mkLen(0)->launchOnly == 0);
+  CHECK(mkPtrAdd(mkArrayRef(0), lin)->launchOnly == 0);
+  // Capped, not wrapped around.
+  ExprPtr big = lin;
+  for (int i = 0; i < 60; ++i)
+    big = mkBinary(Op::Add, Type::i64(), big, lin);
+  CHECK(big->launchOnly == 255);
+}
