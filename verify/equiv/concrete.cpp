@@ -461,19 +461,34 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
   int runs = 0;
   uint64_t stepsTotal = 0;
   // Each size with coarse random inputs; a cheap one (at most 1024 threads and elements of
-  // work) right after with each other fill.
+  // work, and a coarse run of at most 1/64 of the step budget) right after with each other
+  // fill. (Other values at a larger size find what they find at a small one: a max that misses
+  // part of its range, a ramp's last element. Before the step limit was part of it, the fills
+  // of 31 rows of a warp reduction took half of its tests.)
   std::vector<std::pair<size_t, Fill>> plan;
+  std::vector<double> costs;
   for (size_t si = 0; si < sizes.size(); ++si) {
+    costs.push_back(std::max(1.0, sizeCost(k, s, b, o, sizes[si])));
     plan.emplace_back(si, Fill::Coarse);
-    if (!o.inputs && sizeCost(k, s, b, o, sizes[si]) <= 1024)
+    if (!o.inputs && costs.back() <= 1024)
       for (int f = 1; f < kFills; ++f)
         plan.emplace_back(si, static_cast<Fill>(f));
   }
+  std::map<size_t, uint64_t> coarseSteps; // size -> the steps of its coarse run
+  // The most steps a coarse run took per unit of its size's cost: a size that would take the
+  // tests past their step budget is left out (the sizes come cheapest first, so it is one of
+  // the last; before, the run that crossed the budget often cost more than all before it).
+  double stepsPerCost = 0;
   for (const auto &[si, fill] : plan) {
     const Sizes &sz = sizes[si];
+    if (fill != Fill::Coarse && coarseSteps[si] > o.budgetSteps / 64)
+      continue;
     double elapsed = cpuNow() - start;
     if ((runs >= o.maxRuns && fill == Fill::Coarse) || stepsTotal > o.budgetSteps || elapsed > o.budgetSeconds)
       break;
+    if (fill == Fill::Coarse && runs > 0 &&
+        static_cast<double>(stepsTotal) + stepsPerCost * costs[si] > static_cast<double>(o.budgetSteps))
+      continue; // (as the sizes after the budget ran out: not listed as skipped)
     std::mt19937 rng(o.seed * 7919u + static_cast<unsigned>(si) + 1000003u * static_cast<unsigned>(fill));
     spec::Inputs in;
     in.dims = sz;
@@ -538,6 +553,10 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
     std::map<int, std::vector<int64_t>> &shapes = le.shapes; // tensor -> shape
     interp::GridRun run = interp::runGrid(k, env);
     stepsTotal += run.steps;
+    if (fill == Fill::Coarse) {
+      coarseSteps[si] = run.steps;
+      stepsPerCost = std::max(stepsPerCost, static_cast<double>(run.steps) / costs[si]);
+    }
     if (getenv("KSYNTH_DEBUG_CONCRETE"))
       fprintf(stderr, "concrete run: %s fill %d, grid %s block %s, %.0f steps, %.3f s CPU so far\n", sizesText(sz).c_str(),
               static_cast<int>(fill), dim3Text(env.grid).c_str(), dim3Text(env.block).c_str(),
