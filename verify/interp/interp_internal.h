@@ -164,7 +164,11 @@ public:
     return {};
   }
 
-  Value eval(const Expr &e);
+  Value eval(const Expr &e) { // (inline: called for every node of every expression)
+    if (e.launchOnly < kLaunchOnlyMin || !launchSlots || !tid)
+      return evalNode(e);
+    return evalLaunchOnly(e);
+  }
 
 private:
   // Whole-grid mode: the kernel's largest expressions of the launch alone (launchSlots: their
@@ -176,6 +180,7 @@ private:
   std::vector<__int128> launchValues;
   std::vector<uint8_t> launchKnown;
   Value evalNode(const Expr &e);
+  Value evalLaunchOnly(const Expr &e);
   const Kernel &k;
   const Env &env;
   const ThreadId *tid; // null: evalConstExpr
@@ -255,7 +260,10 @@ private:
       throw Stop{"step limit of the grid run"};
   }
 
-  [[noreturn]] void malformed(const std::string &what) { throw Stop{"malformed KIR: " + what}; }
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void malformed(const std::string &what) {
+    throw Stop{"malformed KIR: " + what};
+  }
+  [[noreturn]] [[gnu::cold]] [[gnu::noinline]] void malformed(const char *what) { malformed(std::string(what)); }
 
   Event mkEvent(EventKind kind);
   // Appends ev to the trace; stops the run where Env::stopAt accepts it.

@@ -23,9 +23,7 @@ Value Machine::intResult(const Expr &e, __int128 exact, __int128 wrapped, std::s
 // once per thread in a grid run (a shuffle's lowering repeats the block-linear thread id in
 // every index and condition: warp reductions spent most of their concrete tests there). Kept
 // only where the first evaluation recorded no event.
-Value Machine::eval(const Expr &e) {
-  if (e.launchOnly < kLaunchOnlyMin || !launchSlots || !tid)
-    return evalNode(e);
+Value Machine::evalLaunchOnly(const Expr &e) {
   auto it = launchSlots->find(&e);
   if (it == launchSlots->end())
     return evalNode(e);

@@ -30,30 +30,32 @@ static bool fits(int128 v) { return v < kInf && v > -kInf; }
 
 TermContext::TermContext() = default;
 
+size_t TermContext::ContentHash::operator()(const Node *n) const {
+  auto mix = [](size_t h, uint64_t x) { return (h ^ x) * 0x100000001B3ull + (h >> 29); };
+  size_t h = mix(static_cast<size_t>(n->kind) * 31 + static_cast<size_t>(n->sort), static_cast<uint64_t>(n->num));
+  h = mix(h, static_cast<uint64_t>(static_cast<unsigned __int128>(n->num) >> 64));
+  h = mix(h, static_cast<uint64_t>(n->den));
+  h = mix(h, static_cast<uint64_t>(static_cast<unsigned __int128>(n->den) >> 64));
+  if (!n->name.empty())
+    h = mix(h, std::hash<std::string>()(n->name));
+  for (Term k : n->kids)
+    h = mix(h, k->id);
+  return h;
+}
+
+bool TermContext::ContentEq::operator()(const Node *a, const Node *b) const {
+  return a->kind == b->kind && a->sort == b->sort && a->num == b->num && a->den == b->den && a->kids == b->kids &&
+         a->name == b->name;
+}
+
 Term TermContext::intern(Node n) {
-  std::string key;
-  key.reserve(32 + n.kids.size() * 8);
-  key += std::to_string(static_cast<int>(n.kind));
-  key += ':';
-  key += std::to_string(static_cast<int>(n.sort));
-  key += ':';
-  key += toString(n.num);
-  key += '/';
-  key += toString(n.den);
-  key += ':';
-  key += n.name;
-  for (Term k : n.kids) {
-    key += ',';
-    key += std::to_string(k->id);
-  }
-  auto it = table_.find(key);
-  if (it != table_.end())
-    return it->second;
+  if (auto it = table_.find(&n); it != table_.end())
+    return *it;
   auto owned = std::make_unique<Node>(std::move(n));
   owned->id = static_cast<uint32_t>(nodes_.size());
   Term t = owned.get();
   nodes_.push_back(std::move(owned));
-  table_.emplace(std::move(key), t);
+  table_.insert(t);
   return t;
 }
 
@@ -95,11 +97,10 @@ Term TermContext::var(const std::string &name, Sort s) {
 Term TermContext::fresh(const std::string &prefix, Sort s) {
   unsigned &c = freshCount_[prefix];
   for (;;) {
-    std::string name = prefix + "!" + std::to_string(c++);
-    std::string probe = std::to_string(static_cast<int>(Kind::Var)) + ":" +
-                        std::to_string(static_cast<int>(s)) + ":0/1:" + name;
-    if (!table_.count(probe))
-      return var(name, s);
+    Node probe{Kind::Var, s};
+    probe.name = prefix + "!" + std::to_string(c++);
+    if (!table_.count(&probe))
+      return var(probe.name, s);
   }
 }
 

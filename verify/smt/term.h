@@ -23,6 +23,7 @@
 #include <optional>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -140,10 +141,15 @@ private:
   Term mkAddFromLinear(std::map<uint32_t, std::pair<Term, int128>> &lin, int128 c);
   bool splitByConst(Term a, int128 y, Term &q, Term &r);
 
-  struct Key;
-  struct KeyHash;
+  // Hash-consing: nodes by their content (kind, sort, value, name, kids).
+  struct ContentHash {
+    size_t operator()(const Node *n) const;
+  };
+  struct ContentEq {
+    bool operator()(const Node *a, const Node *b) const;
+  };
   std::vector<std::unique_ptr<Node>> nodes_;
-  std::unordered_map<std::string, Term> table_;
+  std::unordered_set<const Node *, ContentHash, ContentEq> table_;
   std::unordered_map<std::string, unsigned> freshCount_;
   std::unordered_map<Term, std::pair<int128, int128>> bounds_;
   std::unordered_map<Term, std::pair<int128, int128>> rangeMemo_;
