@@ -24,23 +24,14 @@ bool Prover::hasAppWithPrefix(Term t, const std::string &prefix) {
   std::unordered_map<Term, bool> &memo = prefixMemo_[prefix];
   if (auto it = memo.find(t); it != memo.end())
     return it->second;
-  // Kids before parents, without recursion (terms can be deep).
-  std::vector<std::pair<Term, size_t>> stack{{t, 0}};
-  while (!stack.empty()) {
-    auto &[x, next] = stack.back();
-    if (next < x->kids.size()) {
-      Term k = x->kids[next++];
-      if (!memo.count(k))
-        stack.emplace_back(k, 0);
-      continue;
-    }
-    Term done = x;
-    stack.pop_back();
-    bool has = done->kind == smt::Kind::App && done->name.rfind(prefix, 0) == 0;
-    for (Term k : done->kids)
-      has = has || memo.at(k);
-    memo[done] = has;
-  }
+  smt::postOrder(
+      t, [&](Term x) { return !memo.count(x); },
+      [&](Term x) {
+        bool has = x->kind == smt::Kind::App && x->name.rfind(prefix, 0) == 0;
+        for (Term k : x->kids)
+          has = has || memo.at(k);
+        memo[x] = has;
+      });
   return memo.at(t);
 }
 

@@ -825,22 +825,12 @@ void TermContext::collectSymbols(Term t, std::vector<Term> &out) {
   TermSet seen(out.size() + 16);
   for (Term x : out)
     seen.insert(x);
-  if (seen.contains(t))
-    return;
-  std::vector<std::pair<Term, size_t>> stack{{t, 0}};
-  while (!stack.empty()) {
-    auto &[x, next] = stack.back();
-    if (next < x->kids.size()) {
-      Term k = x->kids[next++];
-      if (!seen.contains(k))
-        stack.emplace_back(k, 0);
-      continue;
-    }
-    Term done = x;
-    stack.pop_back();
-    if (seen.insert(done) && (done->kind == Kind::Var || done->kind == Kind::App))
-      out.push_back(done);
-  }
+  postOrder(
+      t, [&](Term x) { return !seen.contains(x); },
+      [&](Term x) {
+        if (seen.insert(x) && (x->kind == Kind::Var || x->kind == Kind::App))
+          out.push_back(x);
+      });
 }
 
 // ---- evaluation ---------------------------------------------------------------------------

@@ -165,6 +165,27 @@ std::string show(Term t, size_t limit = SIZE_MAX);
 // Every distinct subterm of t, t included, each once.
 std::vector<Term> subterms(Term t);
 
+// Walks the DAG under t kids first, without recursion (terms can be deep): a node is entered
+// where enter(node) says so (false: already done, or not wanted), and done(node) is called
+// once its kids are.
+template <class Enter, class Done> void postOrder(Term t, Enter enter, Done done) {
+  if (!enter(t))
+    return;
+  std::vector<std::pair<Term, size_t>> stack{{t, 0}};
+  while (!stack.empty()) {
+    auto &[x, next] = stack.back();
+    if (next < x->kids.size()) {
+      Term k = x->kids[next++];
+      if (enter(k))
+        stack.emplace_back(k, 0); // (x and next are not used after this)
+      continue;
+    }
+    Term finished = x;
+    stack.pop_back();
+    done(finished);
+  }
+}
+
 // A self-contained SMT-LIB2 script asserting all `assertions` (check-sat at the end).
 // `pushGoal`: a (push 1) before the last assertion (the goal after its background facts), as
 // ksynth asks Z3 incrementally: Z3's incremental core answers some nonlinear queries at once
