@@ -153,6 +153,9 @@ public:
   // Whole-grid mode: shared and global cells live in `grid`; no Access/Barrier events.
   GridCtx *grid = nullptr;
   int64_t *gridSteps = nullptr; // whole-grid mode: statements over all threads so far
+  // Whole-grid mode: the kernel's outermost expressions of the launch alone (launchOnlyExprs),
+  // with their slots in launchValues: each is evaluated once by a thread.
+  const std::unordered_map<const Expr *, int> *launchSlots = nullptr;
   int64_t stepsTaken() const { return steps; }
 
   Flow execBlock(const ir::Block &b) {
@@ -171,16 +174,11 @@ public:
   }
 
 private:
-  // Whole-grid mode: the kernel's largest expressions of the launch alone (launchSlots: their
-  // slots in launchValues), each evaluated once by a thread.
-public:
-  const std::unordered_map<const Expr *, int> *launchSlots = nullptr;
-
-private:
-  std::vector<__int128> launchValues;
+  std::vector<__int128> launchValues; // by launchSlots
   std::vector<uint8_t> launchKnown;
   Value evalNode(const Expr &e);
   Value evalLaunchOnly(const Expr &e);
+
   const Kernel &k;
   const Env &env;
   const ThreadId *tid; // null: evalConstExpr
