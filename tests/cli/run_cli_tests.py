@@ -386,6 +386,60 @@ def main():
     check("a header's kernel: --json names the header beside the line",
           o.get("file", "").endswith("inc/shift_bad.cuh") and o.get("line") == 7, o)
 
+    # The prelude's PCH (verify/frontend/frontend.cpp, preludePch): made by the first parse in
+    # the cache folder, read by the next, never a cause of another result.
+    cache = os.path.join(tmp, "cache")
+    with_pch = dict(os.environ, KSYNTH_CACHE_DIR=cache)
+    with_pch.pop("KSYNTH_NO_PCH", None)
+    without = dict(with_pch, KSYNTH_NO_PCH="1")
+
+    def verdict(env, *args):
+        p = subprocess.run([ks, "verify", *args, "--json"], capture_output=True, text=True, timeout=120, env=env)
+        try:
+            j = json.loads(p.stdout)
+        except ValueError:
+            return p.returncode, p.stderr
+        return p.returncode, [(k["name"], o["name"], o["status"], o.get("line")) for k in j["kernels"]
+                              for o in k["obligations"]]
+
+    def pchs():
+        return sorted(f for f in os.listdir(cache) if f.endswith(".pch")) if os.path.isdir(cache) else []
+
+    racy = os.path.join(ex, "reduce_racy.cu")
+    base = verdict(without, racy)
+    check("KSYNTH_NO_PCH=1: no PCH made", pchs() == [] and base[0] == 1, (pchs(), base))
+    first = verdict(with_pch, racy)
+    made = pchs()
+    check("the first parse makes one PCH, and the verdicts are those without it", len(made) == 1 and first == base,
+          (made, first, base))
+    stamp = os.stat(os.path.join(cache, made[0])).st_mtime_ns if made else 0
+    again = verdict(with_pch, racy)
+    check("the next parse reads it (not made again), same verdicts",
+          pchs() == made and made and os.stat(os.path.join(cache, made[0])).st_mtime_ns == stamp and again == base,
+          (pchs(), again))
+    if made:
+        with open(os.path.join(cache, made[0]), "wb") as f:
+            f.write(b"CPCH" + b"\0" * 4096)
+    damaged = verdict(with_pch, racy)
+    check("a damaged PCH: same verdicts (read with the prelude as text), the PCH removed",
+          damaged == base and pchs() == [], (damaged, pchs()))
+    verdict(with_pch, racy)
+    check("... and made again by the next parse", len(pchs()) == 1, pchs())
+    bad = os.path.join(tmp, "pch_bad.cu")
+    open(bad, "w").write("__global__ void k(int *a) { a[0] = ; }\n")
+    p = subprocess.run([ks, "verify", bad], capture_output=True, text=True, timeout=120, env=with_pch)
+    q = subprocess.run([ks, "verify", bad], capture_output=True, text=True, timeout=120, env=without)
+    check("a parse error with the PCH: exit 65, clang's message as without it, the PCH kept",
+          p.returncode == 65 and p.stderr == q.stderr and "expected expression" in p.stderr and len(pchs()) == 1,
+          (p.returncode, p.stderr, q.stderr, pchs()))
+    defined = verdict(with_pch, racy, "-DUNUSED_NAME=1")
+    check("a file with its own -D: parsed without a PCH (none made for it)", defined == base and len(pchs()) == 1,
+          (defined, pchs()))
+    blocked = os.path.join(tmp, "not_a_folder")
+    open(blocked, "w").write("")
+    nowhere = verdict(dict(with_pch, KSYNTH_CACHE_DIR=os.path.join(blocked, "cache")), racy)
+    check("a cache folder that cannot be made: same verdicts", nowhere == base, nowhere)
+
     shutil.rmtree(tmp)
     return CHECKS.summary()
 
