@@ -435,6 +435,20 @@ def main():
     defined = verdict(with_pch, racy, "-DUNUSED_NAME=1")
     check("a file with its own -D: parsed without a PCH (none made for it)", defined == base and len(pchs()) == 1,
           (defined, pchs()))
+    # A host header the PCH was made from that changed since (clang does not check system
+    # headers in a PCH): the PCH is made again.
+    listed = os.path.join(cache, pchs()[0] + ".inputs") if pchs() else ""
+    lines = open(listed).read().splitlines() if os.path.exists(listed) else []
+    check("the PCH lists the host headers it read (size, time, path)",
+          any(l.endswith("/cmath") for l in lines) and all(len(l.split(" ", 2)) == 3 for l in lines), lines[:5])
+    if lines:
+        size, ns, path = lines[0].split(" ", 2)
+        open(listed, "w").write("\n".join([f"{int(size) + 1} {ns} {path}"] + lines[1:]) + "\n")
+        stamp = os.stat(os.path.join(cache, pchs()[0])).st_mtime_ns
+        stale = verdict(with_pch, racy)
+        check("a listed header that changed: same verdicts, the PCH made again",
+              stale == base and pchs() and os.stat(os.path.join(cache, pchs()[0])).st_mtime_ns != stamp
+              and open(listed).read().splitlines() == lines, (stale, pchs()))
     blocked = os.path.join(tmp, "not_a_folder")
     open(blocked, "w").write("")
     nowhere = verdict(dict(with_pch, KSYNTH_CACHE_DIR=os.path.join(blocked, "cache")), racy)

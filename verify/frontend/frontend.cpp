@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -480,21 +481,54 @@ std::string irregularInclude(const SourceManager &sm) {
   return "";
 }
 
-// The prelude precompiled (clang's PCH) for one set of clang arguments: parsing the 47 kB
-// prelude was most of a small kernel's parse (0.12 of 0.15 s; with the PCH 0.05 s). Kept in
-// $KSYNTH_CACHE_DIR, else $XDG_CACHE_HOME/ksynth, else ~/.cache/ksynth, named by a SHA-256 of
-// clang's version, the prelude, ksynth's headers and the arguments, so a file there is only
-// ever used with the exact inputs it was made from (clang checks its own version and the
-// macros again when it reads it). Made on first use: written under a name of its own, then
-// renamed, so a parallel run sees a whole file or none. KSYNTH_NO_PCH=1 turns it off. The
-// path, or empty when there is none (no cache folder, it could not be made): the caller then
-// includes the prelude as text, as it does when a parse with the PCH fails.
 // The file the PCH is made from: the prelude included, nothing else. A parse that reads the
 // PCH must have it too (clang looks for it).
 const char *kPchMainPath = "/ksynth-prelude/ksynth_pch.cu";
 const char *kPchMain = "#include \"/ksynth-prelude/ksynth_cuda.h\"\n";
 constexpr size_t kPchKept = 4;
 
+// On-disk files a PCH was made from (the host's C and C++ headers the prelude includes), one
+// per line: size, modification time (ns), path. clang does not check system headers when it
+// reads a PCH, so ksynth does: a PCH whose list no longer matches the disk is made again.
+std::string inputsText(std::vector<std::string> paths) {
+  std::sort(paths.begin(), paths.end()); // (clang's file table has no order)
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  std::string out;
+  for (const std::string &p : paths) {
+    llvm::sys::fs::file_status st;
+    if (llvm::sys::fs::status(p, st) || !llvm::sys::fs::is_regular_file(st))
+      continue; // a virtual file (the prelude, ksynth's headers): in the PCH's name already
+    out += std::to_string(st.getSize()) + " " +
+           std::to_string(std::chrono::duration_cast<std::chrono::nanoseconds>(
+                              st.getLastModificationTime().time_since_epoch())
+                              .count()) +
+           " " + p + "\n";
+  }
+  return out;
+}
+
+// The paths of a list written by inputsText.
+std::vector<std::string> inputsPaths(const std::string &text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  for (std::string line; std::getline(in, line);) {
+    size_t a = line.find(' '), b = a == std::string::npos ? a : line.find(' ', a + 1);
+    if (b != std::string::npos)
+      out.push_back(line.substr(b + 1));
+  }
+  return out;
+}
+
+// The prelude precompiled (clang's PCH) for one set of clang arguments: parsing the 47 kB
+// prelude was most of a small kernel's parse (0.12 of 0.15 s; with the PCH 0.05 s). Kept in
+// $KSYNTH_CACHE_DIR, else $XDG_CACHE_HOME/ksynth, else ~/.cache/ksynth, named by a SHA-256 of
+// clang's version, the prelude, ksynth's headers and the arguments, so a file there is only
+// ever used with the exact inputs it was made from (clang checks its own version and the
+// macros again when it reads it; the host headers it read are listed beside it, PCH.inputs,
+// and checked by ksynth). Made on first use: written under a name of its own, then renamed,
+// so a parallel run sees a whole file or none. KSYNTH_NO_PCH=1 turns it off. The
+// path, or empty when there is none (no cache folder, it could not be made): the caller then
+// includes the prelude as text, as it does when a parse with the PCH fails.
 std::string preludePch(const std::vector<std::string> &args, const tooling::FileContentMappings &files) {
   if (const char *off = std::getenv("KSYNTH_NO_PCH"); off && *off && std::string(off) != "0")
     return "";
@@ -526,8 +560,9 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
     hex += digits[b >> 4];
     hex += digits[b & 15];
   }
-  std::string pch = dir + "/prelude-" + hex.substr(0, 32) + ".pch";
-  if (llvm::sys::fs::is_regular_file(pch))
+  std::string pch = dir + "/prelude-" + hex.substr(0, 32) + ".pch", list = pch + ".inputs";
+  if (std::string known; llvm::sys::fs::is_regular_file(pch) && util::readFile(list, known) && !known.empty() &&
+                         inputsText(inputsPaths(known)) == known)
     return pch;
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
@@ -538,9 +573,16 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
   // arguments (without the -include, which would include it twice).
   struct Make : GeneratePCHAction {
     std::string out;
+    std::shared_ptr<std::vector<std::string>> inputs; // every file the parse read (outlives the action)
     bool BeginSourceFileAction(CompilerInstance &ci) override {
       ci.getFrontendOpts().OutputFile = out;
       return GeneratePCHAction::BeginSourceFileAction(ci);
+    }
+    void EndSourceFileAction() override {
+      SourceManager &sm = getCompilerInstance().getSourceManager();
+      for (auto it = sm.fileinfo_begin(); it != sm.fileinfo_end(); ++it)
+        inputs->push_back(it->first.getName().str());
+      GeneratePCHAction::EndSourceFileAction();
     }
   };
   auto make = std::make_unique<Make>();
@@ -553,9 +595,14 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
     }
     pchArgs.push_back(args[i]);
   }
+  auto inputs = std::make_shared<std::vector<std::string>>();
+  make->inputs = inputs;
   bool ok = tooling::runToolOnCodeWithArgs(std::move(make), kPchMain, pchArgs, kPchMainPath, "ksynth",
                                            std::make_shared<PCHContainerOperations>(), files);
-  if (!ok || !llvm::sys::fs::is_regular_file(tmp)) {
+  // The list first, then the PCH: a reader that finds the PCH finds its list (a list with no
+  // PCH, or the PCH of another run with this list, is harmless: both are checked).
+  std::string listed = ok ? inputsText(*inputs) : "";
+  if (!ok || listed.empty() || !llvm::sys::fs::is_regular_file(tmp) || !util::writeFileAtomic(list, listed)) {
     std::filesystem::remove(tmp, ec);
     return "";
   }
@@ -572,8 +619,10 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
       old.emplace_back(e.last_write_time(ec), e.path());
   }
   std::sort(old.rbegin(), old.rend());
-  for (size_t i = kPchKept - 1; i < old.size(); ++i)
+  for (size_t i = kPchKept - 1; i < old.size(); ++i) {
     std::filesystem::remove(old[i].second, ec);
+    std::filesystem::remove(old[i].second.string() + ".inputs", ec);
+  }
   return pch;
 }
 
@@ -656,6 +705,7 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
     if (!failed) {
       std::error_code ec;
       std::filesystem::remove(bad, ec);
+      std::filesystem::remove(bad + ".inputs", ec);
     }
   }
   if (failed && !tk.includeDir.empty() && diagText.find(tk.includeDir + "/") != std::string::npos) {
