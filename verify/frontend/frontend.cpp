@@ -2,6 +2,7 @@
 #include "verify/frontend/frontend.h"
 #include "verify/frontend/lowerer.h"
 #include "util/files.h"
+#include "util/sha256.h"
 
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/Version.h>
@@ -11,7 +12,6 @@
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Tooling/Tooling.h>
 #include <llvm/Support/FileSystem.h>
-#include <llvm/Support/SHA256.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <unistd.h>
@@ -541,12 +541,8 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
     dir = std::string(h) + "/.cache/ksynth";
   else
     return "";
-  llvm::SHA256 sha;
-  auto add = [&](llvm::StringRef text) {
-    sha.update(std::to_string(text.size()));
-    sha.update(":");
-    sha.update(text);
-  };
+  std::string named; // every input, each length first
+  auto add = [&](const std::string &text) { named += std::to_string(text.size()) + ":" + text; };
   add(getClangFullVersion());
   for (const auto &[path, text] : files) {
     add(path);
@@ -554,12 +550,7 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
   }
   for (const std::string &a : args)
     add(a);
-  std::string hex;
-  for (uint8_t b : sha.final()) {
-    static const char *digits = "0123456789abcdef";
-    hex += digits[b >> 4];
-    hex += digits[b & 15];
-  }
+  std::string hex = util::sha256Hex(named);
   std::string pch = dir + "/prelude-" + hex.substr(0, 32) + ".pch", list = pch + ".inputs";
   if (std::string known; llvm::sys::fs::is_regular_file(pch) && util::readFile(list, known) && !known.empty() &&
                          inputsText(inputsPaths(known)) == known)
@@ -569,8 +560,8 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
   if (ec)
     return "";
   std::string tmp = pch + "." + std::to_string(::getpid()) + ".tmp";
-  // The PCH of a file that includes the prelude and nothing else, made with the same
-  // arguments (without the -include, which would include it twice).
+  // The PCH of a file that includes the prelude and nothing else, made with the parse's
+  // arguments (`args` has no -include of the prelude: the caller adds it or the PCH).
   struct Make : GeneratePCHAction {
     std::string out;
     std::shared_ptr<std::vector<std::string>> inputs; // every file the parse read (outlives the action)
@@ -587,17 +578,9 @@ std::string preludePch(const std::vector<std::string> &args, const tooling::File
   };
   auto make = std::make_unique<Make>();
   make->out = tmp;
-  std::vector<std::string> pchArgs;
-  for (size_t i = 0; i < args.size(); ++i) {
-    if (args[i] == "-include" && i + 1 < args.size() && args[i + 1] == kPreludePath) {
-      ++i;
-      continue;
-    }
-    pchArgs.push_back(args[i]);
-  }
   auto inputs = std::make_shared<std::vector<std::string>>();
   make->inputs = inputs;
-  bool ok = tooling::runToolOnCodeWithArgs(std::move(make), kPchMain, pchArgs, kPchMainPath, "ksynth",
+  bool ok = tooling::runToolOnCodeWithArgs(std::move(make), kPchMain, args, kPchMainPath, "ksynth",
                                            std::make_shared<PCHContainerOperations>(), files);
   // The list first, then the PCH: a reader that finds the PCH finds its list (a list with no
   // PCH, or the PCH of another run with this list, is harmless: both are checked).
@@ -647,12 +630,11 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
               instances[i] + ";";
   std::string pchUsed; // the PCH the last build read, if any
   auto build = [&](bool withToolkit, std::string &diagText, bool usePch) {
-    pchUsed.clear();
     std::vector<std::string> args = {
         "-x", "cuda", "--cuda-device-only", "-nocudainc", "-nocudalib", "--cuda-path=/nonexistent",
         "--cuda-gpu-arch=sm_80", "-std=c++17", "-resource-dir=/usr/lib/llvm-19/lib/clang/19",
         "-Wno-unknown-cuda-version", "-Wno-everything", "-ferror-limit=50",
-        "-I/ksynth-prelude", "-include", kPreludePath, "-D__KSYNTH__=1",
+        "-I/ksynth-prelude", "-D__KSYNTH__=1",
     };
     if (withToolkit)
       args.push_back("-DCUDART_VERSION=" + std::to_string(tk.version));
@@ -674,13 +656,11 @@ ParseResult parseSource(const std::string &code, const std::string &fileName, co
     // one per option set (each is 3.6 MB).
     bool plain = opts.defines.empty() && opts.undefines.empty() && opts.includeDirs.empty() &&
                  opts.systemIncludeDirs.empty();
-    if (std::string pch = usePch && plain ? preludePch(args, files) : ""; !pch.empty())
-      for (size_t i = 0; i + 1 < args.size(); ++i)
-        if (args[i] == "-include" && args[i + 1] == kPreludePath) {
-          args[i] = "-include-pch";
-          args[i + 1] = pch;
-          pchUsed = pch;
-        }
+    pchUsed = usePch && plain ? preludePch(args, files) : "";
+    if (pchUsed.empty())
+      args.insert(args.end(), {"-include", kPreludePath});
+    else
+      args.insert(args.end(), {"-include-pch", pchUsed});
     llvm::raw_string_ostream diagStream(diagText);
     auto diagOpts = llvm::makeIntrusiveRefCnt<DiagnosticOptions>();
     TextDiagnosticPrinter printer(diagStream, diagOpts.get());
