@@ -105,7 +105,7 @@ void printStats(const driver::FileReport &rep, std::ostream &errs) {
   const nlohmann::json &a = st["answers"];
   errs << "stats: " << st["queries"].get<size_t>() << " solver queries (" << a["unsat"].get<int>() << " unsat, "
        << a["sat"].get<int>() << " sat, " << a["unknown"].get<int>() << " unknown; " << st["repeated"].get<int>()
-       << " asked before, answered from memory), " << static_cast<long>(st["solver_ms"].get<double>()) << " ms in the solver, " << st["written"].get<int>()
+       << " asked before, answered from memory; " << st["sliced"].get<int>() << " asked over their slice), " << static_cast<long>(st["solver_ms"].get<double>()) << " ms in the solver, " << st["written"].get<int>()
        << " written as files\n";
   for (const nlohmann::json &q : st["slowest"])
     errs << "stats:   " << static_cast<long>(q["time_ms"].get<double>()) << " ms  " << q["name"].get<std::string>()

@@ -80,19 +80,20 @@ json queryStats(const std::vector<KernelResult> &kernels, size_t slowest) {
       all.push_back(&q);
   double ms = 0;
   std::map<std::string, int> byStatus = {{"sat", 0}, {"unsat", 0}, {"unknown", 0}};
-  int dumped = 0, repeated = 0;
+  int dumped = 0, repeated = 0, sliced = 0;
   for (const smt::QueryRecord *q : all) {
     ms += q->ms;
     byStatus[smt::statusName(q->status)]++;
     dumped += !q->file.empty();
     repeated += q->repeated;
+    sliced += q->sliced;
   }
   std::stable_sort(all.begin(), all.end(), [](auto *a, auto *b) { return a->ms > b->ms; });
   json slow = json::array();
   for (size_t i = 0; i < all.size() && i < slowest; ++i)
     slow.push_back({{"name", all[i]->name}, {"status", smt::statusName(all[i]->status)}, {"time_ms", all[i]->ms}});
   return {{"queries", all.size()}, {"answers", byStatus}, {"written", dumped}, {"repeated", repeated},
-          {"solver_ms", ms}, {"slowest", slow}};
+          {"sliced", sliced}, {"solver_ms", ms}, {"slowest", slow}};
 }
 
 int FileReport::exitCode() const {

@@ -41,9 +41,41 @@ struct Solver::Impl {
   z3::context ctx;
   z3::solver solver{ctx};
   unsigned paramMs = 0; // the timeout parameter the solver has (0: none set yet)
+  // The solver queries are asked on over their slice (Solver::check): it holds every
+  // background fact of the slices asked since it was made (so it keeps what Z3 learnt from
+  // one query for the next, as the whole background's solver does), inPart[i] whether it holds
+  // fact i, partSize how many, partParamMs its timeout parameter.
+  std::optional<z3::solver> part;
+  std::vector<char> inPart;
+  size_t partSize = 0;
+  unsigned partParamMs = 0;
+
+  // A solver holding background[kept] and perhaps other background facts: the last one plus
+  // what kept adds, unless it would then hold over twice kept's facts (and 64 more), or half
+  // the background, else a new one.
+  z3::solver &partFor(const std::vector<size_t> &kept, const std::vector<Term> &background) {
+    inPart.resize(background.size(), 0);
+    size_t adds = 0;
+    for (size_t i : kept)
+      adds += !inPart[i];
+    size_t after = partSize + adds;
+    if (!part || after > 2 * kept.size() + 64 || 2 * after > background.size()) {
+      part.emplace(ctx);
+      std::fill(inPart.begin(), inPart.end(), 0);
+      partSize = 0;
+      partParamMs = 0;
+    }
+    for (size_t i : kept)
+      if (!inPart[i]) {
+        part->add(conv(background[i]));
+        inPart[i] = 1;
+        ++partSize;
+      }
+    return *part;
+  }
   std::unordered_map<Term, z3::expr> memo;
   std::unordered_map<std::string, z3::func_decl> funs;
-  // The slices (Solver::sliceKey). Per background fact: its text and symbols (union-find ids
+  // The slices (Solver::slice). Per background fact: its text and symbols (union-find ids
   // of Var names and function names). A range fact `lo <= x <= hi` (constants; x a Var or an
   // application f(...)) has x's symbol as its subject; a subject used by no other fact is free:
   // its range facts link nothing, since x can take one value within all its ranges whatever
@@ -270,8 +302,9 @@ constexpr size_t kSliceTextMax = size_t{1} << 20;     // a larger slice is not r
 
 } // namespace
 
-std::string Solver::sliceKey(Term goal) {
+std::string Solver::slice(Term goal, std::vector<size_t> &kept) {
   Impl &im = *impl_;
+  kept.clear();
   // a <= b for bounds, den 0 meaning -inf (for lo) or +inf (for hi).
   auto below = [](const Value &lo, const Value &hi) {
     return lo.den == 0 || hi.den == 0 || lo.num * hi.den <= hi.num * lo.den;
@@ -327,11 +360,14 @@ std::string Solver::sliceKey(Term goal) {
     }
   }
   std::string key;
-  for (size_t i = 0; i < background_.size() && key.size() <= kSliceTextMax; ++i) {
+  for (size_t i = 0; i < background_.size(); ++i) {
     const Impl::Fact &f = im.facts[i];
     bool keep = f.joined ? f.syms.empty() || roots.count(im.find(f.syms[0])) > 0
                          : goalFree.count(static_cast<uint32_t>(f.subject)) > 0;
-    if (keep) {
+    if (!keep)
+      continue;
+    kept.push_back(i);
+    if (key.size() <= kSliceTextMax) {
       key += f.text;
       key += '\n';
     }
@@ -343,7 +379,8 @@ std::string Solver::sliceKey(Term goal) {
 
 Solver::Solver(TermContext &tc, unsigned timeoutMs)
     : impl_(std::make_unique<Impl>()), tc_(tc), timeoutMs_(timeoutMs),
-      remember_(std::getenv("KSYNTH_ASK_EVERY_QUERY") == nullptr) {}
+      remember_(std::getenv("KSYNTH_ASK_EVERY_QUERY") == nullptr),
+      slicing_(std::getenv("KSYNTH_WHOLE_QUERIES") == nullptr) {}
 
 Solver::~Solver() = default;
 
@@ -373,11 +410,90 @@ static bool parseNumeral(const std::string &s, int128 &out) {
   return true;
 }
 
+namespace {
+
+// One query's answer from one Z3 solver.
+struct Answer {
+  z3::check_result cr = z3::unknown;
+  std::optional<z3::model> model; // when sat
+  std::string reason;             // when unknown: Z3's reason or its exception's message
+  double ms = 0;
+};
+
+// Asks s about background ∧ goal under the per-query limit timeoutMs (Z3's parameter, set
+// on s only when paramMs, what s has, differs) and limitMs (the watchdog's).
+Answer ask(z3::context &ctx, z3::solver &s, unsigned &paramMs, unsigned timeoutMs, unsigned limitMs,
+           const z3::expr &goal) {
+  Answer a;
+  // Setting a parameter costs Z3 about a millisecond per query (measured on 4.8.12), so the
+  // timeout parameter is set only when the per-query limit changes; a shorter limit from the
+  // command's deadline is enforced by the watchdog's interrupt alone.
+  if (paramMs != timeoutMs) {
+    z3::params p(ctx);
+    p.set("timeout", timeoutMs);
+    s.set(p);
+    paramMs = timeoutMs;
+  }
+  s.push();
+  // The goal is popped however this ends (a Z3 exception, a thread that could not start): left
+  // asserted, it would make every later query of this solver unsat. (The C call: it does not
+  // throw.)
+  struct PopGoal {
+    z3::context &c;
+    z3::solver &s;
+    ~PopGoal() { Z3_solver_pop(c, s, 1); }
+  } popGoal{ctx, s};
+  try {
+    s.add(goal);
+  } catch (const z3::exception &e) {
+    a.reason = std::string("the solver could not take the query: ") + e.msg();
+    return a;
+  }
+  auto start = std::chrono::steady_clock::now();
+  // Z3's soft timeout does not always fire on nonlinear queries: a watchdog interrupts the
+  // context shortly after the limit so every query ends.
+  std::mutex m;
+  std::condition_variable cv;
+  bool done = false;
+  std::thread watchdog([&] {
+    std::unique_lock<std::mutex> lk(m);
+    const unsigned waitMs = limitMs < timeoutMs ? limitMs : limitMs + 500;
+    if (!cv.wait_for(lk, std::chrono::milliseconds(waitMs), [&] { return done; }))
+      ctx.interrupt();
+  });
+  try {
+    a.cr = s.check();
+    if (a.cr == z3::sat)
+      a.model = s.get_model();
+    else if (a.cr == z3::unknown)
+      a.reason = s.reason_unknown();
+  } catch (const z3::exception &e) {
+    a.cr = z3::unknown;
+    a.reason = e.msg();
+  }
+  {
+    std::lock_guard<std::mutex> lk(m);
+    done = true;
+  }
+  cv.notify_all();
+  watchdog.join();
+  a.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  return a;
+}
+
+// sym's value in model, if it is a number of at most 128 bits.
+std::optional<Value> valueOf(z3::model &model, const z3::expr &e, Sort sort);
+
+} // namespace
+
 Result Solver::check(Term goal) {
   Result r;
   // The command's own limit (--timeout) cuts every query to the time left, and once it has
   // passed no query runs: util::TimeLimit ends the work (the driver reports it).
-  const unsigned limitMs = static_cast<unsigned>(std::min<double>(timeoutMs_, util::secondsLeft() * 1000.0));
+  auto limitNow = [&] {
+    return static_cast<unsigned>(std::min<double>(timeoutMs_, util::secondsLeft() * 1000.0));
+  };
+  const unsigned limitMs = limitNow();
   if (util::hasDeadline() && limitMs < 1)
     throw util::TimeLimit();
   const std::pair<Term, size_t> key{goal, background_.size()};
@@ -388,11 +504,15 @@ Result Solver::check(Term goal) {
     again.repeated = true;
     return again;
   }
-  // The slice's answer from another solver (or this one, over a smaller background).
-  std::string slice = remember_ ? sliceKey(goal) : std::string();
-  if (!slice.empty()) {
+  // The goal's slice: the answer another solver (or this one, over a smaller background) gave
+  // it, and the facts to ask about.
+  std::vector<size_t> kept;
+  std::string sliceText = remember_ || slicing_ ? slice(goal, kept) : std::string();
+  if (!remember_)
+    sliceText.clear();
+  if (!sliceText.empty()) {
     std::lock_guard<std::mutex> lk(sharedMutex);
-    if (auto it = sharedAnswers.find(slice);
+    if (auto it = sharedAnswers.find(sliceText);
         it != sharedAnswers.end() && (it->second.status == Status::Unsat || limitMs <= it->second.limitMs)) {
       r.status = it->second.status;
       r.reason = it->second.reason;
@@ -401,65 +521,70 @@ Result Solver::check(Term goal) {
       return r;
     }
   }
-  auto &s = impl_->solver;
-  // Setting a parameter costs Z3 about a millisecond per query (measured on 4.8.12), so the
-  // timeout parameter is set only when the per-query limit changes; a shorter limit from the
-  // command's deadline is enforced by the watchdog's interrupt alone.
-  if (impl_->paramMs != timeoutMs_) {
-    z3::params p(impl_->ctx);
-    p.set("timeout", timeoutMs_);
-    s.set(p);
-    impl_->paramMs = timeoutMs_;
-  }
-  s.push();
-  // The goal is popped however this ends (a Z3 exception, a thread that could not start): left
-  // asserted, it would make every later query of this solver unsat. (The C call: it does not
-  // throw.)
-  struct PopGoal {
-    z3::context &c;
-    z3::solver &s;
-    ~PopGoal() { Z3_solver_pop(c, s, 1); }
-  } popGoal{impl_->ctx, s};
+  Impl &im = *impl_;
+  std::optional<z3::expr> g;
   try {
-    s.add(impl_->conv(goal));
+    g = im.conv(goal);
   } catch (const z3::exception &e) {
     r.status = Status::Unknown;
     r.reason = std::string("the solver could not take the query: ") + e.msg();
     return r;
   }
-  auto start = std::chrono::steady_clock::now();
-
-  // Z3's soft timeout does not always fire on nonlinear queries: a watchdog interrupts the
-  // context shortly after the limit so every query ends.
-  std::mutex m;
-  std::condition_variable cv;
-  bool done = false;
-  std::thread watchdog([&] {
-    std::unique_lock<std::mutex> lk(m);
-    const unsigned waitMs = limitMs < timeoutMs_ ? limitMs : limitMs + 500;
-    if (!cv.wait_for(lk, std::chrono::milliseconds(waitMs), [&] { return done; }))
-      impl_->ctx.interrupt();
-  });
-  z3::check_result cr = z3::unknown;
-  try {
-    cr = s.check();
-  } catch (const z3::exception &e) {
-    r.reason = e.msg();
+  // Background ∧ goal is slice ∧ goal ∧ rest, the rest over symbols of its own: the slice is
+  // asked alone when that leaves facts out. Unsat there is unsat of the whole. Sat is sat of the
+  // whole when the rest is satisfiable, which a model of the whole background shows and also
+  // gives the rest's values; without one the whole is asked (and the model comes from there).
+  Answer a;
+  bool sliced = slicing_ && background_.size() >= 200 && 4 * kept.size() <= background_.size();
+  if (sliced) {
+    a = ask(im.ctx, im.partFor(kept, background_), im.partParamMs, timeoutMs_, limitMs, *g);
+    if (a.cr == z3::sat && bgModelSize_ != background_.size()) {
+      sliced = false;
+      double first = a.ms;
+      a = ask(im.ctx, im.solver, im.paramMs, timeoutMs_, limitNow(), *g);
+      a.ms += first;
+    }
+  } else {
+    a = ask(im.ctx, im.solver, im.paramMs, timeoutMs_, limitMs, *g);
   }
-  {
-    std::lock_guard<std::mutex> lk(m);
-    done = true;
-  }
-  cv.notify_all();
-  watchdog.join();
-  r.ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  r.ms = a.ms;
+  r.sliced = sliced;
 
-  if (cr == z3::unsat) {
+  // The values of syms in a's model (a value past 128 bits is left out).
+  auto readModel = [&](const std::vector<Term> &syms) {
+    for (Term sym : syms)
+      if (auto v = valueOf(*a.model, im.conv(sym), sym->sort))
+        r.model[sym] = *v;
+  };
+  if (a.cr == z3::unsat) {
     r.status = Status::Unsat;
-  } else if (cr == z3::sat) {
+  } else if (a.cr == z3::sat && sliced) {
+    r.status = Status::Sat;
+    r.model = bgModel_;
+    std::vector<Term> syms;
+    std::unordered_set<Term> seen;
+    auto walk = [&](Term t) {
+      std::vector<Term> stack{t};
+      while (!stack.empty()) {
+        Term x = stack.back();
+        stack.pop_back();
+        if (!seen.insert(x).second)
+          continue;
+        if (x->kind == Kind::Var || x->kind == Kind::App)
+          syms.push_back(x);
+        for (Term k : x->kids)
+          stack.push_back(k);
+      }
+    };
+    for (size_t i : kept)
+      walk(background_[i]);
+    walk(goal);
+    for (Term sym : syms)
+      r.model.erase(sym);
+    readModel(syms);
+  } else if (a.cr == z3::sat) {
     r.status = Status::Sat;
     satBackground_ = background_.size();
-    z3::model model = s.get_model();
     for (; bgDone_ < background_.size(); ++bgDone_) {
       std::vector<Term> stack{background_[bgDone_]};
       while (!stack.empty()) {
@@ -473,31 +598,16 @@ Result Solver::check(Term goal) {
           stack.push_back(k);
       }
     }
-    std::vector<Term> syms = bgSyms_;
+    readModel(bgSyms_);
+    // The background's part of the model: the rest's values for later answers over a slice.
+    bgModel_ = r.model;
+    bgModelSize_ = background_.size();
+    std::vector<Term> syms;
     tc_.collectSymbols(goal, syms);
-    for (Term sym : syms) {
-      z3::expr v = model.eval(impl_->conv(sym), true);
-      Value val;
-      if (sym->sort == Sort::Bool) {
-        val.num = v.is_true() ? 1 : 0;
-      } else if (sym->sort == Sort::Int) {
-        if (!parseNumeral(v.get_decimal_string(0), val.num))
-          continue;
-      } else {
-        if (!v.is_numeral())
-          continue;
-        int128 n, d;
-        if (!parseNumeral(v.numerator().get_decimal_string(0), n) ||
-            !parseNumeral(v.denominator().get_decimal_string(0), d))
-          continue;
-        val = {n, d};
-      }
-      r.model[sym] = val;
-    }
+    readModel(syms);
   } else {
     r.status = Status::Unknown;
-    if (r.reason.empty())
-      r.reason = s.reason_unknown();
+    r.reason = a.reason;
     if (limitMs < timeoutMs_ && (r.reason == "canceled" || r.reason == "timeout" || r.ms >= limitMs))
       r.reason = "the time limit of the command (" + util::deadlineText() + ", --timeout) was reached";
     else if (r.reason == "canceled" || r.reason == "timeout" || r.ms >= timeoutMs_)
@@ -505,16 +615,19 @@ Result Solver::check(Term goal) {
   }
   if (remember_)
     answers_[key] = {r, limitMs};
-  // Unsat over a background known satisfiable: the slice alone is unsat. Unknown: only a query
-  // that ran to its own limit (not the command's deadline, not an error), reported again to a
-  // query with a limit no longer than this one's (an unknown is never wrong).
+  // Unsat over a background known satisfiable: the slice alone is unsat (also when asked over
+  // the slice: the slice solver may hold facts of other slices, satisfiable only because the
+  // background is). Unknown: only a query that ran to its own limit (not the command's deadline, not an
+  // error), reported again to a query with a limit no longer than this one's (an unknown is
+  // never wrong).
   bool timedOut = r.status == Status::Unknown && limitMs == timeoutMs_ && r.ms >= 0.9 * limitMs;
-  if (!slice.empty() && (timedOut || (r.status == Status::Unsat && satBackground_ == background_.size()))) {
+  bool sliceUnsat = r.status == Status::Unsat && satBackground_ == background_.size();
+  if (!sliceText.empty() && (timedOut || sliceUnsat)) {
     std::lock_guard<std::mutex> lk(sharedMutex);
-    if (sharedBytes + slice.size() <= kSharedBytesMax) {
-      auto [it, fresh] = sharedAnswers.try_emplace(slice, SharedAnswer{r.status, r.reason, limitMs});
+    if (sharedBytes + sliceText.size() <= kSharedBytesMax) {
+      auto [it, fresh] = sharedAnswers.try_emplace(sliceText, SharedAnswer{r.status, r.reason, limitMs});
       if (fresh)
-        sharedBytes += slice.size();
+        sharedBytes += sliceText.size();
       else if (it->second.status == Status::Unknown && (r.status == Status::Unsat || limitMs > it->second.limitMs))
         it->second = {r.status, r.reason, limitMs};
     }
@@ -522,19 +635,43 @@ Result Solver::check(Term goal) {
   return r;
 }
 
+namespace {
+
+std::optional<Value> valueOf(z3::model &model, const z3::expr &e, Sort sort) {
+  z3::expr v = model.eval(e, true);
+  Value val;
+  if (sort == Sort::Bool) {
+    val.num = v.is_true() ? 1 : 0;
+  } else if (sort == Sort::Int) {
+    if (!parseNumeral(v.get_decimal_string(0), val.num))
+      return std::nullopt;
+  } else {
+    if (!v.is_numeral())
+      return std::nullopt;
+    int128 n, d;
+    if (!parseNumeral(v.numerator().get_decimal_string(0), n) ||
+        !parseNumeral(v.denominator().get_decimal_string(0), d))
+      return std::nullopt;
+    val = {n, d};
+  }
+  return val;
+}
+
+} // namespace
+
 Result Solver::check(Term goal, const Query &q) {
   Result r = check(goal);
   if (log_) {
     last_ = &log_->add(q, r, background_, goal);
   } else {
-    unlogged_ = {q.name, r.status, r.ms, "", r.repeated};
+    unlogged_ = {q.name, r.status, r.ms, "", r.repeated, r.sliced};
     last_ = &unlogged_;
   }
   return r;
 }
 
 const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal) {
-  QueryRecord rec{q.name, r.status, r.ms, "", r.repeated};
+  QueryRecord rec{q.name, r.status, r.ms, "", r.repeated, r.sliced};
   if (q.header && !dumpDir_.empty()) {
     std::filesystem::create_directories(dumpDir_);
     std::vector<Term> all = background;

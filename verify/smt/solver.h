@@ -7,6 +7,7 @@
 
 #include "verify/smt/term.h"
 
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -27,6 +28,7 @@ struct Result {
   double ms = 0;
   Assignment model;   // for Sat: a value for every Var and App in the query
   bool repeated = false; // answered from the solver's memory of an identical earlier query
+  bool sliced = false;   // asked over the goal's slice, not the whole background (Solver::check)
 };
 
 // A query as the log and the dumps know it.
@@ -45,6 +47,7 @@ struct QueryRecord {
   double ms = 0;
   std::string file; // the dump's file name (in the dump directory); empty when not written
   bool repeated = false; // an identical earlier query's answer (Result::repeated)
+  bool sliced = false;   // asked over its slice (Result::sliced)
 };
 
 class QueryLog {
@@ -83,6 +86,14 @@ public:
   // (Z3 then starts the next query from other heuristic state, so single queries may get slower
   // or faster; on specs/fast/ the whole takes 16% less time. KSYNTH_ASK_EVERY_QUERY=1 in the
   // environment turns the memory off, to compare.)
+  // A goal whose slice is a small part of a large background (at most a quarter of 200 facts
+  // or more: a matmul's tile and loop facts, where the goal is about one index) is asked over
+  // its slice alone, on a second Z3 solver that keeps the facts of the slices asked before (what
+  // Z3 learns from one query then serves the next, as on the whole background's solver). Unsat
+  // there is unsat of the whole. Sat is taken only while a model of the whole background is
+  // known (the last sat answer over all of it, at its present size): the model is the slice's
+  // values joined with that model's for every other symbol, which satisfies every fact; without
+  // one the whole query is asked. The answers are those of the whole query (up to Z3's limits).
   Result check(Term goal);
   // Decides background ∧ goal and records it in the log (set with setLog; none: not logged).
   Result check(Term goal, const Query &q);
@@ -117,7 +128,16 @@ private:
   bool remember_ = true;
   // The background size at the last sat answer: background_[0, satBackground_) is satisfiable.
   size_t satBackground_ = 0;
-  std::string sliceKey(Term goal); // the goal's slice, written out (solver.cpp)
+  // The goal's slice: the indices of the background facts it keeps (ascending) in kept, and
+  // returned written out (empty when past 1 MiB). solver.cpp.
+  std::string slice(Term goal, std::vector<size_t> &kept);
+  // Queries are asked over their slice alone (Solver::check); KSYNTH_WHOLE_QUERIES=1 in the
+  // environment asks every one over the whole background, to compare.
+  bool slicing_ = true;
+  // A model of background_[0, bgModelSize_) (SIZE_MAX: none yet), from the last sat answer over
+  // the whole background: the values of the facts a slice leaves out.
+  Assignment bgModel_;
+  size_t bgModelSize_ = SIZE_MAX;
   QueryRecord unlogged_;
 };
 
