@@ -661,8 +661,24 @@ std::optional<Value> valueOf(z3::model &model, const z3::expr &e, Sort sort) {
 
 Result Solver::check(Term goal, const Query &q) {
   Result r = check(goal);
-  if (log_) {
-    last_ = &log_->add(q, r, background_, goal);
+  if (log_ && q.header && !log_->dumpDir().empty()) {
+    // The file holds the goal's slice where the background is known satisfiable: then the
+    // slice's answer is the whole query's (the facts left out share no symbol with it and can
+    // all be true). An unsat answer over a background not yet shown satisfiable asks that
+    // first (the background alone, once per size).
+    if (r.status == Status::Unsat && satBackground_ != background_.size() && util::secondsLeft() > 1)
+      check(tc_.tru());
+    std::vector<Term> facts = background_;
+    if (satBackground_ == background_.size()) {
+      std::vector<size_t> kept;
+      slice(goal, kept);
+      facts.clear();
+      for (size_t i : kept)
+        facts.push_back(background_[i]);
+    }
+    last_ = &log_->add(q, r, facts, goal, background_.size());
+  } else if (log_) {
+    last_ = &log_->add(q, r, background_, goal, background_.size());
   } else {
     unlogged_ = {q.name, r.status, r.ms, "", r.repeated, r.sliced};
     last_ = &unlogged_;
@@ -670,7 +686,8 @@ Result Solver::check(Term goal, const Query &q) {
   return r;
 }
 
-const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal) {
+const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal,
+                                  size_t backgroundSize) {
   QueryRecord rec{q.name, r.status, r.ms, "", r.repeated, r.sliced};
   if (q.header && !dumpDir_.empty()) {
     std::filesystem::create_directories(dumpDir_);
@@ -682,7 +699,11 @@ const QueryRecord &QueryLog::add(const Query &q, const Result &r, const std::vec
     for (char &c : rec.file)
       if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '_' && c != '-' && c != '!')
         c = '_';
-    std::ofstream(dumpDir_ + "/" + rec.file) << toSmtLib2(all, q.header(r.status), true);
+    std::string header = q.header(r.status);
+    if (background.size() < backgroundSize)
+      header += "\nthe " + std::to_string(backgroundSize - background.size()) + " of " + std::to_string(backgroundSize) +
+                " background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)";
+    std::ofstream(dumpDir_ + "/" + rec.file) << toSmtLib2(all, header, true);
   }
   records_.push_back(std::move(rec));
   return records_.back();

@@ -56,8 +56,11 @@ public:
   const std::string &dumpDir() const { return dumpDir_; }
   const std::deque<QueryRecord> &records() const { return records_; }
   // Records one answered query; writes background ∧ goal as NAME.smt2 when it has a header
-  // and the log a directory. Returns the record.
-  const QueryRecord &add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal);
+  // and the log a directory, saying so in the header when background holds fewer than the
+  // backgroundSize facts of the solver (Solver::check writes the goal's slice). Returns the
+  // record.
+  const QueryRecord &add(const Query &q, const Result &r, const std::vector<Term> &background, Term goal,
+                         size_t backgroundSize);
 
 private:
   std::string dumpDir_;

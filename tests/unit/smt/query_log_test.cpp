@@ -105,3 +105,42 @@ TEST_CASE("solver: an earlier unknown is reused only while the limit is no longe
   Result r3 = s.check(goal);
   CHECK_FALSE(r3.repeated); // asked again with the longer limit
 }
+
+TEST_CASE("query log: a file holds the goal's slice where the background is satisfiable, else all of it") {
+  fs::path dir = fs::temp_directory_path() / "ksynth_query_slice_test";
+  auto text = [&](const std::string &file) {
+    std::ifstream in(dir / file);
+    std::stringstream t;
+    t << in.rdbuf();
+    return t.str();
+  };
+  for (bool contradiction : {false, true}) {
+    fs::remove_all(dir);
+    TermContext tc;
+    Term x = tc.var("ql.x", Sort::Int), p = tc.var("ql.p", Sort::Int), y = tc.var("ql.y", Sort::Int);
+    Solver s(tc, 5000);
+    QueryLog log(dir.string());
+    s.setLog(&log);
+    s.addBackground(tc.le(tc.intConst(0), x));
+    s.addBackground(tc.eq(y, tc.intConst(3))); // shares no symbol with the goal
+    if (contradiction) {
+      s.addBackground(tc.lt(p, tc.intConst(0)));
+      s.addBackground(tc.lt(tc.intConst(0), p));
+    }
+    Result r = s.check(tc.lt(x, tc.intConst(0)), {"t.slice", [](Status) { return std::string("x >= 0"); }});
+    CHECK(r.status == Status::Unsat);
+    std::string t = text("t.slice.smt2");
+    CHECK(t.find("ql.x") != std::string::npos);
+    if (!contradiction) {
+      // The background was asked first and is satisfiable: y's fact is left out, and said so.
+      CHECK(t.find("ql.y") == std::string::npos);
+      CHECK(t.find("the 1 of 2 background facts that share no symbol with the goal are left out") != std::string::npos);
+    } else {
+      // The background is never satisfiable: the whole is written (a slice may be satisfiable
+      // where only the facts it leaves out make the whole unsat).
+      CHECK(t.find("ql.p") != std::string::npos);
+      CHECK(t.find("ql.y") != std::string::npos);
+      CHECK(t.find("left out") == std::string::npos);
+    }
+  }
+}
