@@ -484,6 +484,22 @@ Answer ask(z3::context &ctx, z3::solver &s, unsigned &paramMs, unsigned timeoutM
 // sym's value in model, if it is a number of at most 128 bits.
 std::optional<Value> valueOf(z3::model &model, const z3::expr &e, Sort sort);
 
+// Appends to out the symbols (Vars and Apps) of t's nodes not in seen, adding every node
+// walked to seen.
+void addSymbols(Term t, std::unordered_set<Term> &seen, std::vector<Term> &out) {
+  std::vector<Term> stack{t};
+  while (!stack.empty()) {
+    Term x = stack.back();
+    stack.pop_back();
+    if (!seen.insert(x).second)
+      continue;
+    if (x->kind == Kind::Var || x->kind == Kind::App)
+      out.push_back(x);
+    for (Term k : x->kids)
+      stack.push_back(k);
+  }
+}
+
 } // namespace
 
 Result Solver::check(Term goal) {
@@ -563,41 +579,17 @@ Result Solver::check(Term goal) {
     r.model = bgModel_;
     std::vector<Term> syms;
     std::unordered_set<Term> seen;
-    auto walk = [&](Term t) {
-      std::vector<Term> stack{t};
-      while (!stack.empty()) {
-        Term x = stack.back();
-        stack.pop_back();
-        if (!seen.insert(x).second)
-          continue;
-        if (x->kind == Kind::Var || x->kind == Kind::App)
-          syms.push_back(x);
-        for (Term k : x->kids)
-          stack.push_back(k);
-      }
-    };
     for (size_t i : kept)
-      walk(background_[i]);
-    walk(goal);
+      addSymbols(background_[i], seen, syms);
+    addSymbols(goal, seen, syms);
     for (Term sym : syms)
       r.model.erase(sym);
     readModel(syms);
   } else if (a.cr == z3::sat) {
     r.status = Status::Sat;
     satBackground_ = background_.size();
-    for (; bgDone_ < background_.size(); ++bgDone_) {
-      std::vector<Term> stack{background_[bgDone_]};
-      while (!stack.empty()) {
-        Term x = stack.back();
-        stack.pop_back();
-        if (!bgSeen_.insert(x).second)
-          continue;
-        if (x->kind == Kind::Var || x->kind == Kind::App)
-          bgSyms_.push_back(x);
-        for (Term k : x->kids)
-          stack.push_back(k);
-      }
-    }
+    for (; bgDone_ < background_.size(); ++bgDone_)
+      addSymbols(background_[bgDone_], bgSeen_, bgSyms_);
     readModel(bgSyms_);
     // The background's part of the model: the rest's values for later answers over a slice.
     bgModel_ = r.model;

@@ -30,15 +30,22 @@ bool satisfiesAll(const Solver &s, Term goal, const Assignment &m) {
   return v && v->num != 0;
 }
 
+// x in [0, 10] and 300 filler facts, then a sat answer over all of them (the model of the
+// whole background that sat answers over a slice need). Returns x.
+Term xAmongMany(TermContext &tc, Solver &s, const std::string &prefix) {
+  Term x = tc.var(prefix + ".x", Sort::Int);
+  s.addBackground(tc.inRange(x, 0, 10));
+  filler(tc, s, prefix + ".y", 300);
+  CHECK(s.check(tc.tru()).status == Status::Sat);
+  return x;
+}
+
 } // namespace
 
 TEST_CASE("slices: a goal about a few of many facts is asked over those, unsat and sat alike") {
   TermContext tc;
   Solver s(tc, 5000);
-  Term x = tc.var("sl1.x", Sort::Int);
-  s.addBackground(tc.inRange(x, 0, 10));
-  filler(tc, s, "sl1.y", 300);
-  CHECK(s.check(tc.tru()).status == Status::Sat); // a model of the whole background
+  Term x = xAmongMany(tc, s, "sl1");
 
   Result unsat = s.check(tc.lt(tc.intConst(10), x));
   CHECK(unsat.status == Status::Unsat);
@@ -69,10 +76,7 @@ TEST_CASE("slices: a fact added after the whole background's last model makes sa
   SUBCASE("a satisfiable fact: its value is in the model") {
     TermContext tc;
     Solver s(tc, 5000);
-    Term x = tc.var("sl3.x", Sort::Int), z = tc.var("sl3.z", Sort::Int);
-    s.addBackground(tc.inRange(x, 0, 10));
-    filler(tc, s, "sl3.y", 300);
-    CHECK(s.check(tc.tru()).status == Status::Sat);
+    Term x = xAmongMany(tc, s, "sl3"), z = tc.var("sl3.z", Sort::Int);
     s.addBackground(tc.eq(z, tc.intConst(7)));
     Term goal = tc.lt(tc.intConst(5), x);
     Result first = s.check(goal);
@@ -89,10 +93,7 @@ TEST_CASE("slices: a fact added after the whole background's last model makes sa
   SUBCASE("a contradiction: the query is unsat") {
     TermContext tc;
     Solver s(tc, 5000);
-    Term x = tc.var("sl4.x", Sort::Int), p = tc.var("sl4.p", Sort::Int);
-    s.addBackground(tc.inRange(x, 0, 10));
-    filler(tc, s, "sl4.y", 300);
-    CHECK(s.check(tc.tru()).status == Status::Sat);
+    Term x = xAmongMany(tc, s, "sl4"), p = tc.var("sl4.p", Sort::Int);
     s.addBackground(tc.lt(p, tc.intConst(0)));
     s.addBackground(tc.lt(tc.intConst(0), p));
     CHECK(s.check(tc.lt(tc.intConst(5), x)).status == Status::Unsat);
