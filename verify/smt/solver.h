@@ -96,9 +96,17 @@ public:
   // there is unsat of the whole. Sat is taken only while a model of the whole background is
   // known (the last sat answer over all of it, at its present size): the model is the slice's
   // values joined with that model's for every other symbol, which satisfies every fact; without
-  // one the whole query is asked. The answers are those of the whole query (up to Z3's limits).
+  // one the whole query is asked. (Values are per term: where the slice's values make the
+  // arguments of two applications of a function equal whose range facts the slice leaves out
+  // (a loaded value's), the two may keep different values, each within the ranges.) The
+  // answers are those of the whole query (up to Z3's limits). The file a logged query writes
+  // is its slice where the background is known satisfiable (check(goal, q)).
   Result check(Term goal);
   // Decides background ∧ goal and records it in the log (set with setLog; none: not logged).
+  // A query the log writes holds the goal's slice where the background is known satisfiable
+  // (for an unsat answer, the background alone is asked first when it is not yet), its header
+  // saying how many facts are left out: unsat of the slice is then unsat of the whole, and a
+  // reader re-checks a few kilobytes instead of the whole background.
   Result check(Term goal, const Query &q);
   // The last check(goal, q)'s record (its dump file); null before any.
   const QueryRecord *lastRecord() const { return last_; }
