@@ -518,6 +518,7 @@ Result Solver::check(Term goal) {
     Result again = it->second.first;
     again.ms = 0;
     again.repeated = true;
+    again.sliced = false; // not asked this time
     return again;
   }
   // The goal's slice: the answer another solver (or this one, over a smaller background) gave

@@ -50,6 +50,9 @@ TEST_CASE("slices: a goal about a few of many facts is asked over those, unsat a
   Result unsat = s.check(tc.lt(tc.intConst(10), x));
   CHECK(unsat.status == Status::Unsat);
   CHECK(unsat.sliced);
+  Result again = s.check(tc.lt(tc.intConst(10), x));
+  CHECK(again.repeated);
+  CHECK_FALSE(again.sliced); // answered from memory, not asked: not counted as asked over a slice
 
   Term goal = tc.lt(tc.intConst(5), x);
   Result sat = s.check(goal);
