@@ -487,17 +487,12 @@ std::optional<Value> valueOf(z3::model &model, const z3::expr &e, Sort sort);
 // Appends to out the symbols (Vars and Apps) of t's nodes not in seen, adding every node
 // walked to seen.
 void addSymbols(Term t, std::unordered_set<Term> &seen, std::vector<Term> &out) {
-  std::vector<Term> stack{t};
-  while (!stack.empty()) {
-    Term x = stack.back();
-    stack.pop_back();
-    if (!seen.insert(x).second)
-      continue;
-    if (x->kind == Kind::Var || x->kind == Kind::App)
-      out.push_back(x);
-    for (Term k : x->kids)
-      stack.push_back(k);
-  }
+  postOrder(
+      t, [&](Term x) { return seen.insert(x).second; },
+      [&](Term x) {
+        if (x->kind == Kind::Var || x->kind == Kind::App)
+          out.push_back(x);
+      });
 }
 
 } // namespace
