@@ -232,10 +232,10 @@ ThreadSyms makeThread(smt::TermContext &tc, const GlobalSyms &g, const std::stri
 std::vector<const ir::Stmt *> exchangeStores(const ir::Kernel &k);
 std::string exchangeName(const ir::Kernel &k, const ir::Stmt *store);
 
-// sharedContent: float loads of shared arrays are shm.NAME(bc, flat), the cell's content at
-// the start of the barrier interval; sound only where the thread did not store to that cell
-// earlier in the same interval (the equivalence prover checks it; the safety checker does
-// not use this).
+// sharedContent: float and integer loads of shared arrays (of the type the array holds) are
+// shm.NAME(bc, flat), the cell's content at the start of the barrier interval; sound only
+// where the thread did not store to that cell earlier in the same interval (the equivalence
+// prover checks it; the safety checker does not use this).
 ThreadModel execute(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g,
                     const ThreadSyms &t, const std::string &tag, bool wrapFreeSummaries = true,
                     bool sharedContent = false);

@@ -304,12 +304,13 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
       else
         sym = fresh("load." + v.name, sortOf(v.type));
     } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].space == ir::Space::Shared &&
-               k_.arrays[base].elem.isFloat() && v.type.isFloat()) {
+               ((k_.arrays[base].elem.isFloat() && v.type.isFloat()) ||
+                (k_.arrays[base].elem.isInt() && v.type.isInt() && k_.arrays[base].elem.bits == v.type.bits &&
+                 k_.arrays[base].elem.isSigned == v.type.isSigned))) {
       // The cell's content at the start of this barrier interval (valid only where the
-      // thread has not stored to it earlier in the interval: the caller checks).
-      const ir::Array &ra = k_.arrays[base];
-      (void)ra;
-      sym = tc_.app(shmName(k_, base), Sort::Real, {s.bc, flatOf(st, s)});
+      // thread has not stored to it earlier in the interval: the caller checks). An integer
+      // cell (an argmax's column beside its value) likewise, read as the type it holds.
+      sym = tc_.app(shmName(k_, base), sortOf(v.type), {s.bc, flatOf(st, s)});
     } else if (!v.type.isPtr()) {
       sym = fresh("load." + v.name, sortOf(v.type));
     }

@@ -95,15 +95,22 @@ bool Prover::lexPick(Term p, Term i1, Term i2, bool isMax, Term &v1, Term &v2) {
   };
   if (!atoms(p) || reals.size() != 2)
     return false;
-  Term a = tc_.fresh("lex.a", Sort::Real), b = tc_.fresh("lex.i", Sort::Int);
-  Term c = tc_.fresh("lex.b", Sort::Real), d = tc_.fresh("lex.j", Sort::Int);
+  // (A constant stays itself: a padding lane's index 8 shows in the condition only folded
+  // into others, `9 <= bi` for `8 < bi`, where no substitution can reach it.)
+  auto freeOr = [&](Term x, const char *name, Sort so) { return x->kind == smt::Kind::Const ? x : tc_.fresh(name, so); };
+  Term b = freeOr(i1, "lex.i", Sort::Int), d = freeOr(i2, "lex.j", Sort::Int);
   // (x, i) at least as good as (y, j).
   auto noWorse = [&](Term x, Term i, Term y, Term j) {
     return tc_.mkOr(isMax ? tc_.lt(y, x) : tc_.lt(x, y), tc_.mkAnd(tc_.eq(x, y), tc_.le(i, j)));
   };
   for (int order = 0; order < 2; ++order) {
     Term x1 = reals[order], x2 = reals[1 - order];
-    Term q = tc_.substitute(p, {{x1, a}, {i1, b}, {x2, c}, {i2, d}});
+    Term a = freeOr(x1, "lex.a", Sort::Real), c = freeOr(x2, "lex.b", Sort::Real);
+    std::unordered_map<Term, Term> abstract;
+    for (auto [from, to] : {std::pair{x1, a}, {i1, b}, {x2, c}, {i2, d}})
+      if (from != to)
+        abstract[from] = to;
+    Term q = tc_.substitute(p, abstract);
     std::vector<Term> syms;
     tc_.collectSymbols(q, syms);
     bool closed = true;
@@ -194,8 +201,11 @@ bool Prover::lexFoldLeaf(Term v, Term i, bool isMax, const std::vector<Term> &co
 // the rules at the top.
 bool Prover::lexCandidates(Term v, Term i, bool isMax, const std::vector<Term> &conds,
                            const std::vector<Term> &levels, Term ctx, std::vector<PairCandidate> &out, int depth) {
-  if (out.size() > 256 || depth > 24)
+  if (out.size() > 1024 || depth > 24) {
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "argmax: too many candidates (%zu) or too deep (%d)\n", out.size(), depth);
     return false;
+  }
   if (i->kind == smt::Kind::Ite) {
     Term p = i->kids[0], v1 = nullptr, v2 = nullptr;
     if (lexPick(p, i->kids[1], i->kids[2], isMax, v1, v2)) {
@@ -208,6 +218,9 @@ bool Prover::lexCandidates(Term v, Term i, bool isMax, const std::vector<Term> &
       return lexCandidates(v1, i->kids[1], isMax, conds, levels, ctx, out, depth + 1) &&
              lexCandidates(v2, i->kids[2], isMax, conds, levels, ctx, out, depth + 1);
     }
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "argmax: a choice that is not a pick of the better pair (depth %d): %s\n", depth,
+              smt::show(p, 300).c_str());
     Term va = v, vb = v;
     if (v && v->kind == smt::Kind::Ite && v->kids[0] == p)
       va = v->kids[1], vb = v->kids[2];
@@ -219,8 +232,28 @@ bool Prover::lexCandidates(Term v, Term i, bool isMax, const std::vector<Term> &
   }
   if (isFoldApp(i, isMax ? "larg." : "largmin."))
     return lexFoldLeaf(v, i, isMax, conds, levels, ctx, out);
-  if (!v)
+  if (!v) {
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "argmax: an index without its value: %s\n", smt::show(i, 300).c_str());
     return false;
+  }
+  // A pair read back from shared memory (a block reduction's warp results, `pv[lane]` and
+  // `pi[lane]`): each read replaced by what its writer stored there, which is the same value,
+  // so the pair is the same pair; then taken apart as the writer's own selection (its lanes'
+  // values named by the stores they stand for). Nothing here presumes the two cells have one
+  // writer: the rules above match the value beside each selection term by term, and a leaf
+  // left over is asked to be a term of the spec's range.
+  if (hasAppWithPrefix(v, "shm.") || hasAppWithPrefix(i, "shm.")) {
+    Term dom = tc_.mkAnd(ctx, tc_.mkAnd(conds));
+    Term v2 = resolveShared(v, dom, 0), i2 = resolveShared(i, dom, 0);
+    if (v2 != v || i2 != i) {
+      if (hasAppWithPrefix(v2, "lanev.") || hasAppWithPrefix(i2, "lanev.")) {
+        v2 = expandLaneValues(v2);
+        i2 = expandLaneValues(i2);
+      }
+      return lexCandidates(canonicalKernel(v2), canonicalKernel(i2), isMax, conds, levels, ctx, out, depth + 1);
+    }
+  }
   out.push_back({levels, conds, v, i});
   return true;
 }

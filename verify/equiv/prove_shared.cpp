@@ -118,9 +118,12 @@ Term Prover::resolveShared(Term t, Term ctx, int depth) {
   if (apps.empty() || depth > 4)
     return t;
   // A read under a condition (`lane < 8 ? part[lane] : 0`) has a writer only where the
-  // condition holds: each arm is resolved under its own.
+  // condition holds: each arm is resolved under its own. The condition's own reads (a block
+  // argmax's `ov > bv || (ov == bv && oi < bi)` over warp results) under the context alone;
+  // the arms under the condition as it was (the same value, and the form ctx facts are in).
   if (t->kind == smt::Kind::Ite)
-    return tc_.ite(t->kids[0], resolveShared(t->kids[1], tc_.mkAnd(ctx, t->kids[0]), depth),
+    return tc_.ite(resolveShared(t->kids[0], ctx, depth),
+                   resolveShared(t->kids[1], tc_.mkAnd(ctx, t->kids[0]), depth),
                    resolveShared(t->kids[2], tc_.mkAnd(ctx, tc_.mkNot(t->kids[0])), depth));
   std::unordered_map<Term, Term> sub;
   for (Term X : apps) {

@@ -420,6 +420,8 @@ Term TermContext::eq(Term a, Term b) {
 Term TermContext::le(Term a, Term b) {
   if (a->kind == Kind::Const && b->kind == Kind::Const)
     return boolConst(a->num * b->den <= b->num * a->den);
+  if (a == b) // (terms are integers or reals: no NaN)
+    return tru();
   if (a->sort == Sort::Int) {
     Term d = sub(b, a);
     int128 v;
@@ -439,6 +441,8 @@ Term TermContext::le(Term a, Term b) {
 Term TermContext::lt(Term a, Term b) {
   if (a->kind == Kind::Const && b->kind == Kind::Const)
     return boolConst(a->num * b->den < b->num * a->den);
+  if (a == b)
+    return fls();
   if (a->sort == Sort::Int)
     return le(add(a, intConst(1)), b);
   Node n{Kind::Lt, Sort::Bool};

@@ -1,0 +1,48 @@
+// ksynth:spec argmax_rows expect=equivalence
+// ksynth:launch grid=(R) block=(256)
+// Bug: warp 0's padding lanes start at value 0, not -FLT_MAX: in a row of negative numbers a
+// padding lane's column wins.
+#include <cfloat>
+
+__global__ void argmax_block(const float *__restrict__ X, int *__restrict__ I, int R, int C) {
+  __shared__ float pv[8];
+  __shared__ int pi[8];
+  int r = blockIdx.x;
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float bv = -FLT_MAX;
+  int bi = threadIdx.x;
+  for (int c = threadIdx.x; c < C; c += 256) {
+    float v = X[r * C + c];
+    if (v > bv) {
+      bv = v;
+      bi = c;
+    }
+  }
+  for (int off = 16; off > 0; off >>= 1) {
+    float ov = __shfl_xor_sync(0xffffffffu, bv, off);
+    int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+    if (ov > bv || (ov == bv && oi < bi)) {
+      bv = ov;
+      bi = oi;
+    }
+  }
+  if (lane == 0) {
+    pv[warp] = bv;
+    pi[warp] = bi;
+  }
+  __syncthreads();
+  if (warp == 0) {
+    bv = lane < 8 ? pv[lane] : 0.0f;
+    bi = lane < 8 ? pi[lane] : lane;
+    for (int off = 16; off > 0; off >>= 1) {
+      float ov = __shfl_xor_sync(0xffffffffu, bv, off);
+      int oi = __shfl_xor_sync(0xffffffffu, bi, off);
+      if (ov > bv || (ov == bv && oi < bi)) {
+        bv = ov;
+        bi = oi;
+      }
+    }
+    if (lane == 0)
+      I[r] = bi;
+  }
+}
