@@ -471,6 +471,73 @@ TEST_CASE("prove: a shuffle butterfly of (value, index) pairs is the spec's argm
 
 namespace {
 
+// A block of 256 per row: each warp's butterfly of (value, column) pairs, lane 0 of each warp
+// leaves its pair in shared memory, warp 0 combines the 8 pairs by a second butterfly. Each
+// part can be replaced.
+struct BlockArg {
+  std::string shuffle = "__shfl_xor_sync", valueStore = "lane == 0", indexStore = "lane == 0";
+  std::string readIndex = "pi[lane]", padIndex = "lane";
+};
+
+std::string blockArgKernel(const BlockArg &a) {
+  std::string fly = R"(
+    for (int off = 16; off > 0; off >>= 1) {
+      float ov = )" + a.shuffle + R"((0xffffffffu, bv, off);
+      int oi = )" + a.shuffle + R"((0xffffffffu, bi, off);
+      if (ov > bv || (ov == bv && oi < bi)) {
+        bv = ov;
+        bi = oi;
+      }
+    })";
+  return R"(
+__global__ void block_arg(const float *X, int *I, int R, int C) {
+  __shared__ float pv[8];
+  __shared__ int pi[8];
+  int r = blockIdx.x;
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float bv = -3.402823466e+38f;
+  int bi = threadIdx.x;
+  for (int c = threadIdx.x; c < C; c += 256) {
+    float v = X[r * C + c];
+    if (v > bv) {
+      bv = v;
+      bi = c;
+    }
+  })" + fly + R"(
+  if ()" + a.valueStore + R"()
+    pv[warp] = bv;
+  if ()" + a.indexStore + R"()
+    pi[warp] = bi;
+  __syncthreads();
+  if (warp == 0) {
+    bv = lane < 8 ? pv[lane] : -3.402823466e+38f;
+    bi = lane < 8 ? )" + a.readIndex + " : " + a.padIndex + ";" + fly + R"(
+    if (lane == 0)
+      I[r] = bi;
+  }
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a block argmax, warp pairs through shared memory, is the spec's argmax; near misses are not") {
+  BlockArg ok, down;
+  down.shuffle = "__shfl_down_sync"; // lane 0 alone ends with the pair, and stores both
+  for (const BlockArg *a : {&ok, &down})
+    CHECK(prove(make(kArgmaxRows, blockArgKernel(*a), {"256"}, {"R"}), "I").equivalence == Status::Proven);
+  std::vector<BlockArg> wrong(3);
+  wrong[0].readIndex = "pi[(lane + 1) % 8]"; // warp w's value beside warp w + 1's column
+  wrong[1].padIndex = "-1";                  // an all -FLT_MAX row gives -1
+  wrong[2].shuffle = "__shfl_down_sync";     // only lane 0 ends with the warp's pair ...
+  wrong[2].indexStore = "lane == 1";         // ... but lane 1 stores the column
+  for (size_t i = 0; i < wrong.size(); ++i) {
+    CAPTURE(i);
+    CHECK(prove(make(kArgmaxRows, blockArgKernel(wrong[i]), {"256"}, {"R"}), "I").equivalence != Status::Proven);
+  }
+}
+
+namespace {
+
 const char *kScaleBySum = R"((spec scale_by_sum (dims R C) (assume (<= R 4096) (<= C 4096))
   (tensor X f32 (R C) in) (tensor Y f32 (R C) out)
   (ensures (Y r c) (* (X r c) (sum k 0 C (X r k))))))";
