@@ -81,6 +81,7 @@ fast() {
   run row_max_warp_f4 $S/fast/row_max_warp_f4.cu $S/row_max.smt --size R=$N2 C=$N2
   run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
   run argmax_warp $S/fast/argmax_warp.cu $S/argmax_rows.smt --size R=$N2 C=$N2
+  run argmax_block $S/fast/argmax_block.cu $S/argmax_rows.smt --size R=$N2 C=$N2
   run gemv_warp $S/fast/gemv_warp.cu $S/gemv.smt --size M=$N2 N=$N2
   run rmsnorm_warp $S/fast/rmsnorm_warp.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run rmsnorm_warp8 $S/fast/rmsnorm_warp8.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
