@@ -179,6 +179,11 @@ smt::Result Prover::ask(Term goal) {
 }
 
 bool Prover::unsat(Term goal) {
+  // A goal the terms fold to false needs no solver (and no file in a bundle: 2340 of the 3338
+  // queries of fast/argmax_block were `(assert false)`, its lanes' ownership facts folded on
+  // constant cells).
+  if (goal == tc_.fls())
+    return true;
   smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal, 500).c_str());
