@@ -1,10 +1,13 @@
 ; ksynth query argmax_rows.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'I': every element is stored by some thread
+; establishes: equivalence of 'I': the value stored at line 14 equals the spec's ensures for that element
+;   within it: the kernel's running argmax walks the spec's 'sarg.0' range in order, replacing only on a strictly better term
+;   within it: the range is not empty, and the start is its first term and index
 ; source lines: 14
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 47 of 100 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 46 of 100 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -12,6 +15,7 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.I Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
@@ -63,9 +67,10 @@
 (assert (and (<= 0 (+ len.I (* (- 1) param.R))) (<= (+ len.I (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.I) param.R)) (<= (+ (* (- 1) len.I) param.R) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 127)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 511)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (and (<= (+ |elem.j0!0| 1) param.R) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.R 127) 128))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= (+ w1.threadIdx.x (* 128 w1.blockIdx.x) 1) param.R) (not (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 2) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 1) param.C)) (= (+ w1.threadIdx.x (* 128 w1.blockIdx.x)) |elem.j0!0|) (not (= (mem.X.0 (* param.C (+ w1.threadIdx.x (* 128 w1.blockIdx.x)))) (mem.X.0 (* param.C |elem.j0!0|))))))
 (check-sat)

@@ -2,7 +2,7 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 14 equals the spec's ensures for that element
 ;   within it: the kernel's running argmax walks the spec's 'sarg.0' range in order, replacing only on a strictly better term
-;   within it: the range is not empty, and the start is its first term and index
+;   within it: iteration j compares the range's term lo + 1 + j and records that index
 ; source lines: 14
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 46 of 100 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -17,6 +17,7 @@
 (declare-const len.I Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |arg.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -72,5 +73,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= (+ w1.threadIdx.x (* 128 w1.blockIdx.x) 1) param.R) (not (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 2) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 1) param.C)) (= (+ w1.threadIdx.x (* 128 w1.blockIdx.x)) |elem.j0!0|) (not (= (mem.X.0 (* param.C (+ w1.threadIdx.x (* 128 w1.blockIdx.x)))) (mem.X.0 (* param.C |elem.j0!0|))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= (+ w1.threadIdx.x (* 128 w1.blockIdx.x) 1) param.R) (not (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 2) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0) 1) param.C)) (= (+ w1.threadIdx.x (* 128 w1.blockIdx.x)) |elem.j0!0|) (<= 0 |arg.j!0|) (<= (+ |arg.j!0| 1) (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (not (= (mem.X.0 (+ (* param.C (+ w1.threadIdx.x (* 128 w1.blockIdx.x))) |arg.j!0| 1)) (mem.X.0 (+ (* param.C |elem.j0!0|) |arg.j!0| 1))))))
 (check-sat)

@@ -36,5 +36,5 @@
 (assert true)
 (assert true)
 (push 1)
-(assert (and (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 256) (= 0 (mod |tree.k!0| 2)) (not (and (= 0 (mod |tree.k!0| 2)) (<= (+ |tree.k!0| 1) 256)))))
+(assert (and (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 256) (= 0 (mod |tree.k!0| 64)) (not (and (= 0 (mod |tree.k!0| 64)) (<= (+ |tree.k!0| 1) 256)))))
 (check-sat)

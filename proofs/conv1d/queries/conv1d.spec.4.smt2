@@ -1,10 +1,14 @@
 ; ksynth query conv1d.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 8 equals the spec's ensures for that element
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
 ; source lines: 8
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 23 of 84 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 22 of 84 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.W.1 (Int) Real)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)
 (declare-const param.K Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +17,9 @@
 (declare-const len.X Int)
 (declare-const len.W Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -72,9 +78,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.W) param.K)) (<= (+ (* (- 1) len.W) param.K) 0)))
 (assert (and (<= 1 (+ len.Y (* (- 1) param.N) param.K)) (<= (+ len.Y (* (- 1) param.N) param.K) 1)))
 (assert (and (<= (- 1) (+ (* (- 1) len.Y) param.N (* (- 1) param.K))) (<= (+ (* (- 1) len.Y) param.N (* (- 1) param.K)) (- 1))))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 4095)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 4095)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 4095)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.N (* (- 1) param.K) 1)) (not (and (<= (+ |elem.j0!0| 1) (+ param.N (* (- 1) param.K) 1)) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.N (* (- 1) param.K) 256) 256))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.N (* (- 1) param.K) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ param.N (* (- 1) param.K) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j0!0|) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.K) (not (= (* (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) |eq.j!0|)) (mem.W.1 |eq.j!0|)) (* (mem.X.0 (+ |elem.j0!0| |eq.j!0|)) (mem.W.1 |eq.j!0|))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query conv2d.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 11 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 68 of 145 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 66 of 145 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.KW Int)
@@ -18,6 +19,8 @@
 (declare-const len.X Int)
 (declare-const len.Wt Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -91,12 +94,14 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.H param.W))) (<= (+ (* (- 1) len.X) (* param.H param.W)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Wt) (* param.KH param.KW))) (<= (+ (* (- 1) len.Wt) (* param.KH param.KW)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ param.W (* (- 1) param.KW) 1) (+ param.H (* (- 1) param.KH) 1)))) (<= (+ (* (- 1) len.Y) (* (+ param.W (* (- 1) param.KW) 1) (+ param.H (* (- 1) param.KH) 1))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 15)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (* (- 1) param.KW) 1)) (not (or (and (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ |elem.j0!0| 1) (+ param.W (* (- 1) param.KW) 1)) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16))) (and (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)) 1) (+ param.W (* (- 1) param.KW) 1)) (= |elem.j1!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)))) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16))) (and (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ |elem.j1!0| 1) (+ param.W (* (- 1) param.KW) 1)) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.W (* (- 1) param.KW) 16) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H (* (- 1) param.KH) 16) 16)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (* (- 1) param.KH) 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (* (- 1) param.KW) 1)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H (* (- 1) param.KH) 1)) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (* (- 1) param.KW) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (* (- 1) param.KW) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (* (- 1) param.KW) 1) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (* (- 1) param.KW) 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (* (- 1) param.KW) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (* (- 1) param.KW) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (* (- 1) param.KW) 1) |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|))))
 (check-sat)

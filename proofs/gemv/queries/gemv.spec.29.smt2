@@ -1,10 +1,12 @@
 ; ksynth query gemv.spec.29 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: the store at line 14 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 14 18
+;   within it: a read of shared 'red' gets the value stored at line 14 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 10 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 10 14 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 85 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 30 of 86 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,7 +16,9 @@
 (declare-const param.N Int)
 (declare-const len.x Int)
 (declare-const len.y Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |tree.k!1| Int)
+(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -66,9 +70,11 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.N))) (<= (+ (* (- 1) len.A) (* param.M param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.x) param.N)) (<= (+ (* (- 1) len.x) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.y) param.M)) (<= (+ (* (- 1) len.y) param.M) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 127)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65535)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
+(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 127)))
 (push 1)
-(assert (and (not (<= (+ (* 128 (div (+ param.N (- 1)) 128)) 129) param.N)) (or (= 0 (+ (div (+ param.N (- 1)) 128) 1)) (<= (+ (* 128 (div (+ param.N (- 1)) 128)) 1) param.N)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 4) (not (and (not (<= (+ |tree.k!0| (* 128 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 128) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 128) 1) 0)) (<= (+ |tree.k!0| (* 128 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 128) 1) 0)) (- 127)) param.N)) (<= (+ |tree.k!0| 1) 4)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (not (<= (+ w1.threadIdx.x (* 128 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 128) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 128) 1) 0)) (<= (+ w1.threadIdx.x (* 128 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 128) 1) 0)) (- 127)) param.N)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x |elem.j0!0|) (not (and (not (<= (+ |tree.k!1| (* 128 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 128) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 128) 1) 0)) (<= (+ |tree.k!1| (* 128 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 128) 1) 0)) (- 127)) param.N))))))
 (check-sat)

@@ -2,9 +2,8 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
 ;   within it: a read of shared 'red' gets the value stored at line 14 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 10 by one writer thread
 ;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 10 14 33
+; source lines: 14 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 47 of 116 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
@@ -26,11 +25,9 @@
 (declare-const w2.threadIdx.z Int)
 (declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!4| Int)
-(declare-const |tree.k!3| Int)
+(declare-const |w2.iter!1| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!0| Int)
-(declare-const |bij.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -99,7 +96,7 @@
 (assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 63)))
-(assert (and (<= 0 |tree.k!3|) (<= |tree.k!3| 255)))
+(assert (and (<= 0 |w2.iter!1|) (<= |w2.iter!1| 7)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!3| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!3| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!3|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= w2.threadIdx.x |tree.k!3|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!3|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ w2.threadIdx.x 1) (ite (= 0 |w2.iter!1|) 128 (ite (= 1 |w2.iter!1|) 64 (ite (= 2 |w2.iter!1|) 32 (ite (= 3 |w2.iter!1|) 16 (ite (= 4 |w2.iter!1|) 8 (ite (= 5 |w2.iter!1|) 4 (ite (= 6 |w2.iter!1|) 2 1)))))))) (= 0 w2.threadIdx.x) (<= 8 (+ |w2.iter!1| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z) (= 7 |w2.iter!1|)))))
 (check-sat)

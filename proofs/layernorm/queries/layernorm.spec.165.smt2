@@ -1,12 +1,12 @@
 ; ksynth query layernorm.spec.165 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 28 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 24 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 14 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 10 by one writer thread
 ;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 24 28 33
+; source lines: 10 14 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 49 of 118 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 50 of 119 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -26,9 +26,11 @@
 (declare-const w2.threadIdx.z Int)
 (declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!4| Int)
-(declare-const |tree.k!5| Int)
+(declare-const |tree.k!6| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |bij.j!12| Int)
+(declare-const |bij.j!13| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -97,7 +99,7 @@
 (assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 63)))
-(assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
+(assert (and (<= 0 |tree.k!6|) (<= |tree.k!6| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (<= (+ |tree.k!5| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!5| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!5| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!5| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!5| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= w2.threadIdx.x |tree.k!5|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!5|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!12|) (<= (+ |bij.j!12| 1) 256) (<= 0 |bij.j!13|) (<= (+ |bij.j!13| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!12| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!12|) (- 1)) 256) 1) 0)) (not (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!6| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!6| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!6|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= w2.threadIdx.x |tree.k!6|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!6|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

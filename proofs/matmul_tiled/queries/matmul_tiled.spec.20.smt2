@@ -1,12 +1,13 @@
 ; ksynth query matmul_tiled.spec.20 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
-;   within it: a read of shared 'Bs' gets the value stored at line 13 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 13 20
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 60 of 136 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 66 of 136 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.A.0 (Int) Real)
+(declare-fun mem.B.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -21,12 +22,6 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
-(declare-const |w2.iter!2| Int)
 (declare-const |bij.j!1| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
@@ -96,17 +91,11 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 1023)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 1023)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 15)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 1023)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 15)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 1023)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 1023)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 1023)))
-(assert (and (<= 0 |w2.iter!2|) (<= |w2.iter!2| 1023)))
 (assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!0|) (<= (+ (* 16 |bij.j!0|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!0|) 1) param.K) (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ w2.threadIdx.x (* 16 w2.threadIdx.y)) (+ w1.threadIdx.x (* 16 |bij.j!1|))) (<= (* 2 |bij.j!0|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!0|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.x w2.threadIdx.x) (= w2.threadIdx.y |bij.j!1|) (= 0 w2.threadIdx.z) (= |w2.iter!2| |bij.j!0|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (or (and (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!0|) |bij.j!1|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!0|) |bij.j!1| 1) param.K) (= (* (ite (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ (* 16 |bij.j!0|) |bij.j!1| 1) param.K)) (mem.A.0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* 16 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0)) (ite (and (<= (+ (* 16 |bij.j!0|) |bij.j!1| 1) param.K) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N)) (mem.B.1 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ (* 16 |bij.j!0|) |bij.j!1|)))) (/ 0.0 1.0))) (* (mem.A.0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* 16 |bij.j!0|) |bij.j!1|)) (mem.B.1 (+ |elem.j1!0| (* param.N (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!0|) |bij.j!1|))))))) (and (not (and (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!0|) |bij.j!1|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!0|) |bij.j!1| 1) param.K))) (= (/ 0.0 1.0) (* (ite (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ (* 16 |bij.j!0|) |bij.j!1| 1) param.K)) (mem.A.0 (+ (* param.K (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) (* 16 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0)) (ite (and (<= (+ (* 16 |bij.j!0|) |bij.j!1| 1) param.K) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N)) (mem.B.1 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ (* 16 |bij.j!0|) |bij.j!1|)))) (/ 0.0 1.0)))))))))
 (check-sat)

@@ -1,15 +1,16 @@
 ; ksynth query mse_loss.spec.26 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
+;   within it: a read of shared 'red' gets the value stored at line 15 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
 ; source lines: 15 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 36 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 35 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const len.P Int)
 (declare-const param.N Int)
 (declare-const len.T Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
 (assert true)
 (assert true)
 (assert true)
@@ -53,6 +54,7 @@
 (assert (and (<= 0 (+ len.T (* (- 1) param.N))) (<= (+ len.T (* (- 1) param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.P) param.N)) (<= (+ (* (- 1) len.P) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.T) param.N)) (<= (+ (* (- 1) len.T) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 257) param.N)) (or (= 0 (+ (div (+ param.N (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 1) param.N)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 16) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.N)) (<= (+ |tree.k!0| 1) 16)))))
+(assert (and (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= 0 w1.threadIdx.x) (not (and (not (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 257) param.N)) (or (= 0 (+ (div (+ param.N (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 1) param.N))))))
 (check-sat)

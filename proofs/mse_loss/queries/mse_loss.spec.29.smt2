@@ -1,11 +1,18 @@
 ; ksynth query mse_loss.spec.29 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a read of shared 'red' gets the value stored at line 15 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 11 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 11 15 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 45 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 35 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const len.P Int)
+(declare-const param.N Int)
+(declare-const len.T Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |tree.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -40,6 +47,17 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.P param.N))
+(assert (= len.T param.N))
+(assert (and (<= 0 len.P) (<= len.P 4611686018427387904)))
+(assert (and (<= 0 len.T) (<= len.T 4611686018427387904)))
+(assert (and (<= 1 param.N) (<= param.N 1073741824)))
+(assert (and (<= 0 (+ len.P (* (- 1) param.N))) (<= (+ len.P (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ len.T (* (- 1) param.N))) (<= (+ len.T (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.P) param.N)) (<= (+ (* (- 1) len.P) param.N) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.T) param.N)) (<= (+ (* (- 1) len.T) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
+(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (push 1)
-(assert false)
+(assert (and (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= 0 w1.threadIdx.x) (not (and (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.N))))))
 (check-sat)

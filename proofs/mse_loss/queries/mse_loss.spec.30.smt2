@@ -1,15 +1,27 @@
 ; ksynth query mse_loss.spec.30 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a read of shared 'red' gets the value stored at line 15 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 11 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 11 15 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 36 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 26 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const len.P Int)
 (declare-const param.N Int)
 (declare-const len.T Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.blockIdx.x Int)
+(declare-const w1.blockIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.blockIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.blockIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
+(declare-const |tree.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -53,6 +65,17 @@
 (assert (and (<= 0 (+ len.T (* (- 1) param.N))) (<= (+ len.T (* (- 1) param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.P) param.N)) (<= (+ (* (- 1) len.P) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.T) param.N)) (<= (+ (* (- 1) len.T) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
+(assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 0)))
+(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
+(assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 0)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
+(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
+(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 257) param.N)) (or (= 0 (+ (div (+ param.N (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 1) param.N)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 4) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.N)) (<= (+ |tree.k!0| 1) 4)))))
+(assert (and (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= 0 w1.threadIdx.x) (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!1| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.N)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w2.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w2.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w2.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= w2.threadIdx.x |tree.k!1|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!1|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

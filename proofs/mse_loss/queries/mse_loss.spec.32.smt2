@@ -1,15 +1,19 @@
 ; ksynth query mse_loss.spec.32 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 36 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 36 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.P.0 (Int) Real)
+(declare-fun mem.T.1 (Int) Real)
 (declare-const len.P Int)
 (declare-const param.N Int)
 (declare-const len.T Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -53,6 +57,7 @@
 (assert (and (<= 0 (+ len.T (* (- 1) param.N))) (<= (+ len.T (* (- 1) param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.P) param.N)) (<= (+ (* (- 1) len.P) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.T) param.N)) (<= (+ (* (- 1) len.T) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 257) param.N)) (or (= 0 (+ (div (+ param.N (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.N (- 1)) 256)) 1) param.N)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 2) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.N) |tree.k!0| 1) 0) (+ (div (+ param.N (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.N)) (<= (+ |tree.k!0| 1) 2)))))
+(assert (and (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= 0 w1.threadIdx.x) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.N) |bij.j!0| 1) 0) (+ (div (+ param.N (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ |bij.j!0| (* 256 |bij.j!1|))) (<= (+ |bij.j!0| (* 256 |bij.j!1|) 1) param.N)) (and (not (and (<= 0 (+ |bij.j!0| (* 256 |bij.j!1|))) (<= (+ |bij.j!0| (* 256 |bij.j!1|) 1) param.N))) (= (/ 0.0 1.0) (* (+ (mem.P.0 (+ |bij.j!0| (* 256 |bij.j!1|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |bij.j!0| (* 256 |bij.j!1|))))) (+ (mem.P.0 (+ |bij.j!0| (* 256 |bij.j!1|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |bij.j!0| (* 256 |bij.j!1|))))))))))))
 (check-sat)

@@ -1,11 +1,20 @@
 ; ksynth query mse_loss.spec.33 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 45 of 79 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 36 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const len.P Int)
+(declare-const param.N Int)
+(declare-const len.T Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
+(declare-const |bij.j!2| Int)
+(declare-const |bij.j!3| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -40,6 +49,16 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.P param.N))
+(assert (= len.T param.N))
+(assert (and (<= 0 len.P) (<= len.P 4611686018427387904)))
+(assert (and (<= 0 len.T) (<= len.T 4611686018427387904)))
+(assert (and (<= 1 param.N) (<= param.N 1073741824)))
+(assert (and (<= 0 (+ len.P (* (- 1) param.N))) (<= (+ len.P (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ len.T (* (- 1) param.N))) (<= (+ len.T (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.P) param.N)) (<= (+ (* (- 1) len.P) param.N) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.T) param.N)) (<= (+ (* (- 1) len.T) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert false)
+(assert (and (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.N) w1.threadIdx.x 1) 0) (+ (div (+ param.N (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.N)) (= 0 w1.threadIdx.x) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.N) |bij.j!0| 1) 0) (+ (div (+ param.N (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) 256) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) (ite (<= (+ (* (- 1) param.N) |bij.j!2| 1) 0) (+ (div (+ param.N (* (- 1) |bij.j!2|) (- 1)) 256) 1) 0)) (<= 0 (+ |bij.j!0| (* 256 |bij.j!1|))) (<= (+ |bij.j!0| (* 256 |bij.j!1|) 1) param.N) (<= 0 (+ |bij.j!2| (* 256 |bij.j!3|))) (<= (+ |bij.j!2| (* 256 |bij.j!3|) 1) param.N) (= (+ |bij.j!0| (* 256 |bij.j!1|)) (+ |bij.j!2| (* 256 |bij.j!3|))) (or (not (= |bij.j!0| |bij.j!2|)) (not (= |bij.j!1| |bij.j!3|)))))
 (check-sat)

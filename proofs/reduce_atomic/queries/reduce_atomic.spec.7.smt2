@@ -4,8 +4,10 @@
 ;   within it: the writer thread stores the cell in an earlier barrier interval
 ; source lines: 7
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 42 of 70 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 40 of 70 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (assert true)
 (assert true)
 (assert true)
@@ -34,6 +36,8 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
 (push 1)
-(assert false)
+(assert (and (= 0 w1.threadIdx.x) (not (= 0 w1.threadIdx.y))))
 (check-sat)

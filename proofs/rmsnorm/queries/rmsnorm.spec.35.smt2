@@ -1,10 +1,11 @@
 ; ksynth query rmsnorm.spec.35 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
-;   within it: the store at line 16 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 16 21
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 39 of 93 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 38 of 94 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,7 +15,14 @@
 (declare-const param.C Int)
 (declare-const len.G Int)
 (declare-const len.Y Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |w1.iter!2| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
+(declare-const |bij.j!2| Int)
+(declare-const |bij.j!3| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -66,9 +74,11 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.G) param.C)) (<= (+ (* (- 1) len.G) param.C) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.R param.C))) (<= (+ (* (- 1) len.Y) (* param.R param.C)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
+(assert (and (<= 0 |w1.iter!2|) (<= |w1.iter!2| 63)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 1) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ |tree.k!0| 1) 1)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!0| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) 256) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!2| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!2|) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|) 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|)) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!2| (* 256 |bij.j!3|))) (or (not (= |bij.j!0| |bij.j!2|)) (not (= |bij.j!1| |bij.j!3|)))))
 (check-sat)

@@ -1,9 +1,9 @@
 ; ksynth query rmsnorm.spec.51 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 21 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 12 21
+; source lines: 16 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 38 of 94 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)

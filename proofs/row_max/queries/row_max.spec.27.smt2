@@ -1,10 +1,11 @@
 ; ksynth query row_max.spec.27 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'part': each round's storing threads and operand cells
+;   within it: a read of shared 'part' gets the value stored at line 15 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
 ; source lines: 15 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 30 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +14,8 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -60,9 +62,10 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) param.R))) (<= (+ len.Y (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) param.R)) (<= (+ (* (- 1) len.Y) param.R) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 16) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ |tree.k!0| 1) 16)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x |elem.j0!0|) (not (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C))))))
 (check-sat)

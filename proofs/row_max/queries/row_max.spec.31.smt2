@@ -1,10 +1,12 @@
 ; ksynth query row_max.spec.31 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'part': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a read of shared 'part' gets the value stored at line 15 by one writer thread
+;   within it: a read of shared 'part' gets the value stored at line 11 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 11 15 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 23 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +15,16 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.blockIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.blockIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
+(declare-const |tree.k!1| Int)
+(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -60,9 +71,18 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) param.R))) (<= (+ len.Y (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) param.R)) (<= (+ (* (- 1) len.Y) param.R) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
+(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
+(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
+(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 4) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ |tree.k!0| 1) 4)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x |elem.j0!0|) (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!1| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= w2.threadIdx.x |tree.k!1|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!1|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

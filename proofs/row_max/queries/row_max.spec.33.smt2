@@ -1,10 +1,11 @@
 ; ksynth query row_max.spec.33 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 19 equals the spec's ensures for that element
-;   within it: the store at line 15 is a halving tree reduction over shared 'part': each round's storing threads and operand cells
-; source lines: 15 19
+;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
+;   within it: every index of the spec's range is the mapped index of a candidate that takes part
+; source lines: 19
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 32 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +14,8 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
-(declare-const |tree.k!0| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |ext.k!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -64,5 +66,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 2) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!0| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.C)) (<= (+ |tree.k!0| 1) 2)))))
+(assert (and (= w1.blockIdx.x |elem.j0!0|) (<= 0 |elem.j0!0|) (<= 0 |ext.k!0|) (<= (+ |ext.k!0| 1) param.C) (not (and (<= 1 (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256)) (- 1)) 256) 1) 0)) (<= 0 (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256)) (<= (+ (div (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256) 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C w1.blockIdx.x)) (* param.C |elem.j0!0|) |ext.k!0|) 256)) (- 1)) 256) 1) 0))))))
 (check-sat)

@@ -1,10 +1,13 @@
 ; ksynth query row_sum_bf16.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 10 equals the spec's ensures for that element
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 23 of 76 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 22 of 76 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -12,7 +15,9 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -63,9 +68,10 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) param.R))) (<= (+ len.Y (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) param.R)) (<= (+ (* (- 1) len.Y) param.R) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 127)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 511)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (and (<= (+ |elem.j0!0| 1) param.R) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.R 127) 128))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= (+ w1.threadIdx.x (* 128 w1.blockIdx.x) 1) param.R) (= (+ w1.threadIdx.x (* 128 w1.blockIdx.x)) |elem.j0!0|) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.C) (not (= (mem.X.0 (+ (* param.C (+ w1.threadIdx.x (* 128 w1.blockIdx.x))) |eq.j!0|)) (mem.X.0 (+ (* param.C |elem.j0!0|) |eq.j!0|))))))
 (check-sat)

@@ -1,17 +1,22 @@
 ; ksynth query saxpy.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'y': every element is stored by some thread
+; establishes: equivalence of 'y': the value stored at line 6 equals the spec's ensures for that element
+;   within it: the two values are equal
 ; source lines: 6
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 15 of 63 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 14 of 63 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.x.0 (Int) Real)
+(declare-fun mem.y.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
 (declare-const w3.blockIdx.x Int)
 (declare-const len.x Int)
 (declare-const len.y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
+(declare-const param.a Real)
 (assert true)
 (assert true)
 (assert true)
@@ -57,9 +62,10 @@
 (assert (and (<= 0 (+ (* (- 1) param.N) len.y)) (<= (+ (* (- 1) param.N) len.y) 0)))
 (assert (and (<= 0 (+ param.N (* (- 1) len.x))) (<= (+ param.N (* (- 1) len.x)) 0)))
 (assert (and (<= 0 (+ param.N (* (- 1) len.y))) (<= (+ param.N (* (- 1) len.y)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 127)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 16777214)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 16777214)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 16777214)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (and (<= (+ |elem.j0!0| 1) param.N) (<= 0 (div |elem.j0!0| 128)) (<= (+ (div |elem.j0!0| 128) 1) (div (+ param.N 127) 128))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x (* 128 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 128 w1.blockIdx.x)) |elem.j0!0|) (not (= (+ (* param.a (mem.x.0 |elem.j0!0|)) (mem.y.1 |elem.j0!0|)) (+ (* param.a (mem.x.0 (+ w1.threadIdx.x (* 128 w1.blockIdx.x)))) (mem.y.1 (+ w1.threadIdx.x (* 128 w1.blockIdx.x))))))))
 (check-sat)

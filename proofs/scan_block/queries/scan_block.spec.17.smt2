@@ -1,11 +1,19 @@
 ; ksynth query scan_block.spec.17 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 18 equals the spec's ensures for that element
-;   within it: the store at line 14 is an inclusive scan over shared 'buf': in each round every thread k stores A[R + k] + (k >= 2^r ? A[R + k - 2^r] : 0)
-; source lines: 14 18
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
+; source lines: 18
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 59 of 92 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 50 of 93 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
+(declare-const len.X Int)
+(declare-const param.N Int)
+(declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -39,6 +47,16 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.X param.N))
+(assert (= len.Y param.N))
+(assert (and (<= 0 len.X) (<= len.X 4611686018427387904)))
+(assert (and (<= 0 len.Y) (<= len.Y 4611686018427387904)))
+(assert (and (<= 1 param.N) (<= param.N 256)))
+(assert (and (<= 0 (+ len.X (* (- 1) param.N))) (<= (+ len.X (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ len.Y (* (- 1) param.N))) (<= (+ len.Y (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.X) param.N)) (<= (+ (* (- 1) len.X) param.N) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.Y) param.N)) (<= (+ (* (- 1) len.Y) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x 1) param.N) (= w1.threadIdx.x |elem.j0!0|) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) (+ w1.threadIdx.x 1)) (not (= (mem.X.0 |eq.j!0|) (ite (<= (+ |eq.j!0| 1) param.N) (mem.X.0 |eq.j!0|) (/ 0.0 1.0))))))
 (check-sat)

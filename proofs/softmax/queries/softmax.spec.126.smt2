@@ -1,10 +1,9 @@
 ; ksynth query softmax.spec.126 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 24 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 12 16 33
+; source lines: 24 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 55 of 107 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
@@ -16,8 +15,8 @@
 (declare-const param.C Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |w1.iter!4| Int)
-(declare-const |tree.k!4| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -68,10 +67,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.R param.C))) (<= (+ (* (- 1) len.Y) (* param.R param.C)) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 63)))
-(assert (and (<= 0 |tree.k!4|) (<= |tree.k!4| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ |tree.k!4| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!4| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!4|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) |tree.k!4| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!4|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!4| (* 256 (ite (<= (+ (* (- 1) param.C) |tree.k!4| 1) 0) (+ (div (+ param.C (* (- 1) |tree.k!4|) (- 1)) 256) 1) 0)) (- 255)) param.C))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ w1.threadIdx.y (* 256 (div (+ param.C (* (- 1) w1.threadIdx.y) (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (* (- 1) w1.threadIdx.y) (- 1)) 256) 1)) (<= (+ w1.threadIdx.y (* 256 (div (+ param.C (* (- 1) w1.threadIdx.y) (- 1)) 256)) 1) param.C)) (= 0 w1.threadIdx.y)))))
 (check-sat)

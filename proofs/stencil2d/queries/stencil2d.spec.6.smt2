@@ -1,9 +1,10 @@
 ; ksynth query stencil2d.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 7 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 7
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 12 of 72 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 10 of 72 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.H Int)
@@ -15,6 +16,8 @@
 (declare-const w3.blockIdx.y Int)
 (declare-const len.X Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -71,12 +74,14 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) (* (+ param.W (- 2)) (+ param.H (- 2)))))) (<= (+ len.Y (* (- 1) (* (+ param.W (- 2)) (+ param.H (- 2))))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.H param.W))) (<= (+ (* (- 1) len.X) (* param.H param.W)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ param.W (- 2)) (+ param.H (- 2))))) (<= (+ (* (- 1) len.Y) (* (+ param.W (- 2)) (+ param.H (- 2)))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 15)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 511)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 511)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 511)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 511)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (not (or (and (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= (+ |elem.j0!0| 1) (+ param.W (- 2))) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.W 13) 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H 13) 16))) (and (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)) 1) (+ param.W (- 2))) (= |elem.j1!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)))) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.W 13) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H 13) 16))) (and (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.W 13) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.H 13) 16)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H (- 2))) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|))))
 (check-sat)

@@ -1,11 +1,12 @@
 ; ksynth query stencil2d.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 7 equals the spec's ensures for that element
-;   within it: coordinate 1 of the element is the storing thread's
+;   within it: the two values are equal
 ; source lines: 7
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 10 of 72 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.W Int)
 (declare-const param.H Int)
 (declare-const w1.blockIdx.x Int)
@@ -83,5 +84,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H (- 2))) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.H (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ param.H (- 2))) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ param.W (- 2))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.W (- 2))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ param.W (- 2)) (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* (+ param.W (- 2)) |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (* (/ 1.0 5.0) (+ (+ (+ (+ (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 1)) (mem.X.0 (+ (* (- 1) param.W) w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 1))) (mem.X.0 (+ param.W w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 1))) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1))))) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 2)))) (* (/ 1.0 5.0) (+ (+ (+ (+ (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 1)) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y))) 1))) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 2)) 1))) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1))))) (mem.X.0 (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.W (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1)) 2))))))))
 (check-sat)

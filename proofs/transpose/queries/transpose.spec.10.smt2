@@ -2,10 +2,10 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Out': the value stored at line 13 equals the spec's ensures for that element
 ;   within it: a read of shared 'tile' gets the value stored at line 8 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
+;   within it: no other store to the cell comes between the writer's store and the read
 ; source lines: 8 13
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 10 of 70 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 5 of 70 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.H Int)
@@ -19,6 +19,11 @@
 (declare-const len.Out Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -77,10 +82,15 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 511)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 511)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 15)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 511)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 15)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 511)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y)) |elem.j1!0|))) (not (and (<= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y 1) param.W) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y)) |elem.j1!0|))) (<= (+ w2.threadIdx.x (* 16 w2.blockIdx.x) 1) param.W) (<= (+ w2.threadIdx.y (* 16 w2.blockIdx.y) 1) param.H) (= (+ (* 17 w1.threadIdx.x) w1.threadIdx.y) (+ w2.threadIdx.x (* 17 w2.threadIdx.y))) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.y w2.threadIdx.x) (= w1.threadIdx.x w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

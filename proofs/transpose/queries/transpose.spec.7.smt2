@@ -1,7 +1,7 @@
 ; ksynth query transpose.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Out': the value stored at line 13 equals the spec's ensures for that element
-;   within it: coordinate 0 of the element is the storing thread's
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 13
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 10 of 70 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -81,5 +81,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 511)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y)) |elem.j1!0|))) (not (= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y) |elem.j0!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y 1) param.W) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y) (* param.H (+ (* 16 w1.blockIdx.x) w1.threadIdx.y))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 16 w1.blockIdx.x) w1.threadIdx.y) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 16 w1.blockIdx.y)) |elem.j1!0|))))
 (check-sat)

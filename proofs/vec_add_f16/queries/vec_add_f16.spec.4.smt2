@@ -1,10 +1,13 @@
 ; ksynth query vec_add_f16.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'C': every element is stored by some thread
+; establishes: equivalence of 'C': the value stored at line 7 equals the spec's ensures for that element
+;   within it: the two values are equal
 ; source lines: 7
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 15 of 69 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 14 of 69 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.A.0 (Int) Real)
+(declare-fun mem.B.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -12,6 +15,7 @@
 (declare-const len.A Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
@@ -64,9 +68,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) param.N)) (<= (+ (* (- 1) len.A) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) param.N)) (<= (+ (* (- 1) len.B) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) param.N)) (<= (+ (* (- 1) len.C) param.N) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 3906249)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 3906249)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 3906249)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (and (<= (+ |elem.j0!0| 1) param.N) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.N 255) 256))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j0!0|) (not (= (+ (mem.A.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x))) (mem.B.1 (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (+ (mem.A.0 |elem.j0!0|) (mem.B.1 |elem.j0!0|))))))
 (check-sat)

@@ -2,11 +2,10 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
 ;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
-;   within it: a read of shared 'pv' gets the value stored at line 34 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 34 50
+;   within it: every index of the spec's range is the index of a candidate that takes part
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 72 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 80 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -15,15 +14,7 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.I Int)
-(declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.blockIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
-(declare-const |elem.j0!0| Int)
+(declare-const |cover.t!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -114,17 +105,9 @@
 (assert (and (<= 0 (+ len.I (* (- 1) param.R))) (<= (+ len.I (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.I) param.R)) (<= (+ (* (- 1) len.I) param.R) 0)))
-(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65535)))
-(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
-(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 97) 0) (+ (div (+ param.C (- 97)) 256) 1) 0)) 97) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 97) 0) (+ (div (+ param.C (- 97)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 97) 0) (+ (div (+ param.C (- 97)) 256) 1) 0)) (- 159)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (mod w2.threadIdx.x 32)) (= 3 (div w2.threadIdx.x 32)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x 96) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 (+ (* 256 |cover.t!0|) 119)) (<= (+ (* 256 |cover.t!0|) 120) param.C) (not (and (<= 0 |cover.t!0|) (<= (+ |cover.t!0| 1) (ite (<= (+ (* (- 1) param.C) 120) 0) (+ (div (+ param.C (- 120)) 256) 1) 0))))))
 (check-sat)

@@ -404,5 +404,5 @@
 (assert (and (<= (- 2147483648) ksynth.s.8) (<= ksynth.s.8 2147483647)))
 (assert (and (<= (- 2147483648) ksynth.s.9) (<= ksynth.s.9 2147483647)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x ksynth.s.11 1) param.C)) (or (= 0 ksynth.s.10) (<= (+ w1.threadIdx.x ksynth.s.11 (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 ksynth.s.6) (= w1.blockIdx.x |elem.j0!0|) (not (or (< ksynth.s.144 ksynth.s.276) (and (= ksynth.s.144 ksynth.s.276) (<= (+ (ite ksynth.s.146 (ite ksynth.s.275 ksynth.s.274 ksynth.s.273) ksynth.s.277) 1) ksynth.s.277)))) (not ksynth.s.143) (not ksynth.s.75) (not ksynth.s.41) ksynth.s.24 (not ksynth.s.19) ksynth.s.12))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x ksynth.s.11 1) param.C)) (or (= 0 ksynth.s.10) (<= (+ w1.threadIdx.x ksynth.s.11 (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 ksynth.s.6) (= w1.blockIdx.x |elem.j0!0|) (or (< ksynth.s.144 ksynth.s.276) (and (= ksynth.s.144 ksynth.s.276) (<= (+ (ite ksynth.s.146 (ite ksynth.s.275 ksynth.s.274 ksynth.s.273) ksynth.s.277) 1) ksynth.s.277))) (not ksynth.s.146) (not ksynth.s.143) (not ksynth.s.75) ksynth.s.41 (not ksynth.s.27) (not ksynth.s.24) ksynth.s.12))
 (check-sat)

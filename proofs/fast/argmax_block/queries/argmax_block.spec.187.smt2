@@ -1,12 +1,13 @@
 ; ksynth query argmax_block.spec.187 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
-;   within it: a read of shared 'pv' gets the value stored at line 34 by one writer thread
-;   within it: in the warp exchange at line 26, the lane owning the cell read stores it there
-; source lines: 26 34 50
+;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
+;   within it: the context fixes the reading thread's coordinate
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 98 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 97 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.z Int)
 (assert true)
 (assert true)
 (assert true)
@@ -82,6 +83,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.z) (<= w1.threadIdx.z 0)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.z)))
 (check-sat)

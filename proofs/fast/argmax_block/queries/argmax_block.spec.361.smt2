@@ -1,12 +1,16 @@
 ; ksynth query argmax_block.spec.361 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
-;   within it: a read of shared 'pi' gets the value stored at line 35 by one writer thread
-;   within it: in the warp exchange at line 27, the lane owning the cell read stores it there
-; source lines: 27 35 50
+;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
+;   within it: the condition picks the better of two (value, index) pairs, for every value they take
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 98 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const |lex.b!155| Real)
+(declare-const |lex.a!155| Real)
+(declare-const |lex.i!71| Int)
+(declare-const |lex.j!143| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -83,5 +87,5 @@
 (assert true)
 (assert true)
 (push 1)
-(assert false)
+(assert (not (and (or (not (or (< |lex.b!155| |lex.a!155|) (and (= |lex.a!155| |lex.b!155|) (<= (+ |lex.i!71| 1) |lex.j!143|)))) (< |lex.b!155| |lex.a!155|) (and (= |lex.a!155| |lex.b!155|) (<= |lex.i!71| |lex.j!143|))) (or (< |lex.b!155| |lex.a!155|) (and (= |lex.a!155| |lex.b!155|) (<= (+ |lex.i!71| 1) |lex.j!143|)) (< |lex.a!155| |lex.b!155|) (and (= |lex.a!155| |lex.b!155|) (<= |lex.j!143| |lex.i!71|))))))
 (check-sat)

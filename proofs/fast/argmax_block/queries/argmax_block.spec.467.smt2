@@ -1,12 +1,16 @@
 ; ksynth query argmax_block.spec.467 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
-;   within it: a read of shared 'pv' gets the value stored at line 34 by one writer thread
-;   within it: in the warp exchange at line 26, the lane owning the cell read stores it there
-; source lines: 26 34 50
+;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
+;   within it: the condition picks the better of two (value, index) pairs, for every value they take
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 98 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const |lex.b!255| Real)
+(declare-const |lex.a!255| Real)
+(declare-const |lex.i!119| Int)
+(declare-const |lex.j!243| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -83,5 +87,5 @@
 (assert true)
 (assert true)
 (push 1)
-(assert false)
+(assert (not (and (or (not (or (< |lex.b!255| |lex.a!255|) (and (= |lex.a!255| |lex.b!255|) (<= (+ |lex.i!119| 1) |lex.j!243|)))) (< |lex.b!255| |lex.a!255|) (and (= |lex.a!255| |lex.b!255|) (<= |lex.i!119| |lex.j!243|))) (or (< |lex.b!255| |lex.a!255|) (and (= |lex.a!255| |lex.b!255|) (<= (+ |lex.i!119| 1) |lex.j!243|)) (< |lex.a!255| |lex.b!255|) (and (= |lex.a!255| |lex.b!255|) (<= |lex.j!243| |lex.i!119|))))))
 (check-sat)

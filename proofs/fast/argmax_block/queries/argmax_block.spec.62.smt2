@@ -1,8 +1,8 @@
 ; ksynth query argmax_block.spec.62 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 42, the lane owning the cell read stores it there
-; source lines: 42 50
+;   within it: in the warp exchange at line 43, the lane owning the cell read stores it there
+; source lines: 43 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 97 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
@@ -84,5 +84,5 @@
 (assert true)
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 8) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 8) 2)) 11) 32) 16)) 27) 256) 32)))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 4) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 4) 2)) 7) 32) 16)) 23) 256) 32)))))
 (check-sat)

@@ -2,12 +2,12 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
 ;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
-;   within it: a read of shared 'pv' gets the value stored at line 34 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 34 50
+;   within it: a candidate is the spec's term at its index, in the range
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 79 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -17,6 +17,7 @@
 (declare-const len.I Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |lex.j!240| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -112,5 +113,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (not (and (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) 225) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) (- 31)) param.C))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |lex.j!240|) (<= (+ |lex.j!240| 1) (ite (<= (+ (* (- 1) param.C) 55) 0) (+ (div (+ param.C (- 55)) 256) 1) 0)) (not (and (<= 0 (+ (* 256 |lex.j!240|) 54)) (<= (+ (* 256 |lex.j!240|) 55) param.C) (= (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 256 |lex.j!240|) 54)) (mem.X.0 (+ (* param.C |elem.j0!0|) (* 256 |lex.j!240|) 54)))))))
 (check-sat)

@@ -2,12 +2,12 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 50 equals the spec's ensures for that element
 ;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
-;   within it: a read of shared 'pi' gets the value stored at line 35 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 35 50
+;   within it: a candidate is the spec's term at its index, in the range
+; source lines: 50
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 72 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 79 of 173 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -16,14 +16,8 @@
 (declare-const param.C Int)
 (declare-const len.I Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.blockIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |elem.j0!0| Int)
+(declare-const |lex.j!376| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -116,15 +110,8 @@
 (assert (and (<= 0 (+ (* (- 1) len.I) param.R)) (<= (+ (* (- 1) len.I) param.R) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65535)))
-(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
-(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (not (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) 225) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) (<= (+ (* 256 (ite (<= (+ (* (- 1) param.C) 225) 0) (+ (div (+ param.C (- 225)) 256) 1) 0)) (- 31)) param.C)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (mod w2.threadIdx.x 32)) (= 7 (div w2.threadIdx.x 32)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x 224) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |lex.j!376|) (<= (+ |lex.j!376| 1) (ite (<= (+ (* (- 1) param.C) 91) 0) (+ (div (+ param.C (- 91)) 256) 1) 0)) (not (and (<= 0 (+ (* 256 |lex.j!376|) 90)) (<= (+ (* 256 |lex.j!376|) 91) param.C) (= (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 256 |lex.j!376|) 90)) (mem.X.0 (+ (* param.C |elem.j0!0|) (* 256 |lex.j!376|) 90)))))))
 (check-sat)

@@ -1,11 +1,16 @@
 ; ksynth query argmax_warp.spec.48 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 31 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 23, the lane owning the cell read stores it there
-; source lines: 23 31
+;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
+;   within it: the condition picks the better of two (value, index) pairs, for every value they take
+; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 80 of 131 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const |lex.b!39| Real)
+(declare-const |lex.a!39| Real)
+(declare-const |lex.i!19| Int)
+(declare-const |lex.j!35| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -58,5 +63,5 @@
 (assert true)
 (assert true)
 (push 1)
-(assert false)
+(assert (not (and (or (not (or (< |lex.b!39| |lex.a!39|) (and (= |lex.a!39| |lex.b!39|) (<= (+ |lex.i!19| 1) |lex.j!35|)))) (< |lex.b!39| |lex.a!39|) (and (= |lex.a!39| |lex.b!39|) (<= |lex.i!19| |lex.j!35|))) (or (< |lex.b!39| |lex.a!39|) (and (= |lex.a!39| |lex.b!39|) (<= (+ |lex.i!19| 1) |lex.j!35|)) (< |lex.a!39| |lex.b!39|) (and (= |lex.a!39| |lex.b!39|) (<= |lex.j!35| |lex.i!19|))))))
 (check-sat)

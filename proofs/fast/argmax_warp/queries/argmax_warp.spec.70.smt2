@@ -2,11 +2,15 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 31 equals the spec's ensures for that element
 ;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
-;   within it: the spec's range is not empty
+;   within it: the condition picks the better of two (value, index) pairs, for every value they take
 ; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 80 of 131 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const |lex.b!61| Real)
+(declare-const |lex.a!61| Real)
+(declare-const |lex.i!30| Int)
+(declare-const |lex.j!60| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -59,5 +63,5 @@
 (assert true)
 (assert true)
 (push 1)
-(assert false)
+(assert (not (and (or (not (or (< |lex.b!61| |lex.a!61|) (and (= |lex.a!61| |lex.b!61|) (<= (+ |lex.i!30| 1) |lex.j!60|)))) (< |lex.b!61| |lex.a!61|) (and (= |lex.a!61| |lex.b!61|) (<= |lex.i!30| |lex.j!60|))) (or (< |lex.b!61| |lex.a!61|) (and (= |lex.a!61| |lex.b!61|) (<= (+ |lex.i!30| 1) |lex.j!60|)) (< |lex.a!61| |lex.b!61|) (and (= |lex.a!61| |lex.b!61|) (<= |lex.j!60| |lex.i!30|))))))
 (check-sat)

@@ -1,11 +1,13 @@
 ; ksynth query argmax_warp.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 31 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 23, the lane owning the cell read stores it there
-; source lines: 23 31
+;   within it: the kernel's index is that of the best (value, index) pair of a set of candidates, and the candidates are the spec's 'sarg.0' terms and pairs no better than one of them
+;   within it: the context fixes the reading thread's coordinate
+; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 80 of 131 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 79 of 131 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.z Int)
 (assert true)
 (assert true)
 (assert true)
@@ -57,6 +59,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.z) (<= w1.threadIdx.z 0)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.z)))
 (check-sat)

@@ -1,12 +1,16 @@
 ; ksynth query atomic_sum_warp.spec.141 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: atomic additions to 'S' at line 12: whether one thread per block, or one lane per warp, adds (a model, then a proof that it is always that thread or lane)
-;   within it: a condition is decided where the term is used
+; establishes: equivalence of 'S': its initial content plus every atomic addition equals the spec's ensures
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 37 of 71 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 35 of 73 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-const w1.threadIdx.x Int)
+(declare-const len.X Int)
+(declare-const param.N Int)
+(declare-const |bij.k!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -40,7 +44,11 @@
 (assert true)
 (assert true)
 (assert true)
-(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
+(assert (= len.X param.N))
+(assert (and (<= 0 len.X) (<= len.X 4611686018427387904)))
+(assert (and (<= 1 param.N) (<= param.N 1073741824)))
+(assert (and (<= 0 (+ len.X (* (- 1) param.N))) (<= (+ len.X (* (- 1) param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.X) param.N)) (<= (+ (* (- 1) len.X) param.N) 0)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 15) 32) 17) 32) (<= (+ w1.threadIdx.x 32) 256)))))
+(assert (and (<= 0 |bij.k!0|) (<= (+ |bij.k!0| 1) param.N) (not (and (<= (+ (mod |bij.k!0| 32) 1) (ite (and (not (<= (+ (* 32 (div (mod |bij.k!0| 67584) 32)) (* 67584 (ite (<= (+ (* (- 1) param.N) (* 32 (div (mod |bij.k!0| 67584) 32)) 1) 0) (+ (div (+ param.N (* (- 32) (div (mod |bij.k!0| 67584) 32)) (- 1)) 67584) 1) 0)) 1) param.N)) (or (= 0 (ite (<= (+ (* (- 1) param.N) (* 32 (div (mod |bij.k!0| 67584) 32)) 1) 0) (+ (div (+ param.N (* (- 32) (div (mod |bij.k!0| 67584) 32)) (- 1)) 67584) 1) 0)) (<= (+ (* 32 (div (mod |bij.k!0| 67584) 32)) (* 67584 (ite (<= (+ (* (- 1) param.N) (* 32 (div (mod |bij.k!0| 67584) 32)) 1) 0) (+ (div (+ param.N (* (- 32) (div (mod |bij.k!0| 67584) 32)) (- 1)) 67584) 1) 0)) (- 67583)) param.N))) 32 0)) (<= 0 (div |bij.k!0| 67584)) (<= (+ (div |bij.k!0| 67584) 1) (ite (<= (+ (* (- 1) param.N) (mod |bij.k!0| 32) (* 32 (div (mod |bij.k!0| 67584) 32)) 1) 0) (+ (div (+ param.N (* (- 1) (mod |bij.k!0| 32)) (* (- 32) (div (mod |bij.k!0| 67584) 32)) (- 1)) 67584) 1) 0)) (= |bij.k!0| (+ (mod |bij.k!0| 32) (* 32 (div (mod |bij.k!0| 67584) 32)) (* 67584 (div |bij.k!0| 67584))))))))
 (check-sat)

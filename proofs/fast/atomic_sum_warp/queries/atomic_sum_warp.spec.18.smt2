@@ -1,11 +1,12 @@
 ; ksynth query atomic_sum_warp.spec.18 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: atomic additions to 'S' at line 12: whether one thread per block, or one lane per warp, adds (a model, then a proof that it is always that thread or lane)
-;   within it: in the warp exchange at line 10, the lane owning the cell read stores it there
-; source lines: 10 12
+;   within it: a condition is decided where the term is used
+; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 33 of 66 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 37 of 71 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.x Int)
 (assert true)
 (assert true)
 (assert true)
@@ -39,6 +40,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert false)
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 4) 32) 17) 32) (<= (+ w1.threadIdx.x 21) 256)))))
 (check-sat)

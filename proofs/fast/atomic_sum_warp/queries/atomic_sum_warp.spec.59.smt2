@@ -42,5 +42,5 @@
 (assert true)
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 10) 32) 17) 32) (<= (+ w1.threadIdx.x 27) 256)))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 1) 32) 9) 32) (<= (+ w1.threadIdx.x 10) 256)))))
 (check-sat)

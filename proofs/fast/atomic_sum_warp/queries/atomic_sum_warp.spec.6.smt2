@@ -1,11 +1,12 @@
 ; ksynth query atomic_sum_warp.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: atomic additions to 'S' at line 12: whether one thread per block, or one lane per warp, adds (a model, then a proof that it is always that thread or lane)
-;   within it: in the warp exchange at line 10, the lane owning the cell read stores it there
-; source lines: 10 12
+;   within it: the context fixes the reading thread's coordinate
+; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 33 of 66 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 32 of 66 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.y Int)
 (assert true)
 (assert true)
 (assert true)
@@ -39,6 +40,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.y)))
 (check-sat)

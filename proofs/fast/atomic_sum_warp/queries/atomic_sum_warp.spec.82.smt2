@@ -42,5 +42,5 @@
 (assert true)
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 11) 32) 17) 32) (<= (+ w1.threadIdx.x 28) 256)))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (and (<= (+ (mod (+ w1.threadIdx.x 2) 32) 17) 32) (<= (+ w1.threadIdx.x 19) 256)))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query gemv_warp.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'y': every element is stored by some thread
-; source lines: 17
+; establishes: equivalence of 'y': the value stored at line 17 equals the spec's ensures for that element
+;   within it: in the warp exchange at line 15, the lane owning the cell read stores it there
+; source lines: 15 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 23 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 22 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +14,7 @@
 (declare-const param.N Int)
 (declare-const len.x Int)
 (declare-const len.y Int)
-(declare-const |elem.j0!0| Int)
+(declare-const w1.threadIdx.x Int)
 (assert true)
 (assert true)
 (assert true)
@@ -69,9 +70,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.N))) (<= (+ (* (- 1) len.A) (* param.M param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.x) param.N)) (<= (+ (* (- 1) len.x) param.N) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.y) param.M)) (<= (+ (* (- 1) len.y) param.M) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8191)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (not (or (and (not (<= param.M (+ (* 8 (div |elem.j0!0| 256)) (div (mod |elem.j0!0| 256) 32)))) (= 0 (mod |elem.j0!0| 32)) (= |elem.j0!0| (+ (* 8 (div |elem.j0!0| 256)) (div (mod |elem.j0!0| 256) 32))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.M 7) 8))) (and (not (<= param.M (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 256))))) (= |elem.j0!0| (+ (mod |elem.j0!0| 8) (* 8 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.M 7) 8))) (and (not (<= param.M |elem.j0!0|)) (<= 0 (div |elem.j0!0| 8)) (<= (+ (div |elem.j0!0| 8) 1) (div (+ param.M 7) 8)))))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (not (<= param.M (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.M (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 16) (mod (div (mod w1.threadIdx.x 32) 8) 2)) 8) 256) 32)))))
 (check-sat)

@@ -1,11 +1,10 @@
 ; ksynth query matmul_dbuf.spec.1365 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: a read of shared 'As' gets the value stored at line 24 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 24 70
+;   within it: coordinate 0 of the element is the storing thread's
+; source lines: 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 772 of 846 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 780 of 847 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -21,16 +20,8 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
-(declare-const |w2.iter!2| Int)
-(declare-const |bij.j!33| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!32| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -94,17 +85,10 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 15)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 15)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |w2.iter!2|) (<= |w2.iter!2| 1023)))
-(assert (and (<= 0 |bij.j!33|) (<= |bij.j!33| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!32|) (<= (+ |bij.j!32| 1) (div (+ param.K 15) 16)) (= 0 |bij.j!32|) (<= (+ |bij.j!33| (* 16 (mod |bij.j!32| 2)) 1) 16) (<= 1 (+ |bij.j!32| 1)) (or (and (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= 0 (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 16) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= 0 (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 32) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= 0 (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x (+ |bij.j!33| (* 16 (mod |bij.j!32| 2)))) (= w1.threadIdx.y w2.threadIdx.y) (= 0 w2.threadIdx.z)))) (and (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 48) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= 0 (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= |w2.iter!2| (div (+ param.K 15) 16))) (<= (+ |w2.iter!2| 1) (div (+ param.K 15) 16)) (<= (+ |w2.iter!2| 2) (div (+ param.K 15) 16)) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y (* 1040 (ite (= 1 (mod |w2.iter!2| 2)) 0 1))) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= (+ |w2.iter!2| 1) (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= |w2.iter!2| (div (+ param.K 15) 16))) (<= (+ |w2.iter!2| 1) (div (+ param.K 15) 16)) (<= (+ |w2.iter!2| 2) (div (+ param.K 15) 16)) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y (* 1040 (ite (= 1 (mod |w2.iter!2| 2)) 0 1)) 16) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= (+ |w2.iter!2| 1) (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= |w2.iter!2| (div (+ param.K 15) 16))) (<= (+ |w2.iter!2| 1) (div (+ param.K 15) 16)) (<= (+ |w2.iter!2| 2) (div (+ param.K 15) 16)) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y (* 1040 (ite (= 1 (mod |w2.iter!2| 2)) 0 1)) 32) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= (+ |w2.iter!2| 1) (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= |w2.iter!2| (div (+ param.K 15) 16))) (<= (+ |w2.iter!2| 1) (div (+ param.K 15) 16)) (<= (+ |w2.iter!2| 2) (div (+ param.K 15) 16)) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y (* 1040 (ite (= 1 (mod |w2.iter!2| 2)) 0 1)) 48) (+ w1.threadIdx.y (* 65 |bij.j!33|) (* 1040 (mod |bij.j!32| 2)) 32)) (<= (+ |w2.iter!2| 1) (+ |bij.j!32| 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 32) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|))))
 (check-sat)

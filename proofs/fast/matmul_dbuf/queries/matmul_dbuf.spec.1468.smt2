@@ -1,10 +1,10 @@
 ; ksynth query matmul_dbuf.spec.1468 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: the read's iteration counter 'bij.j!36' is never negative
+;   within it: the read's iteration counter 'bij.j!40' is never negative
 ; source lines: 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 780 of 847 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 781 of 848 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -22,7 +22,7 @@
 (declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!36| Int)
+(declare-const |bij.j!40| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -91,5 +91,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (<= 0 |bij.j!36|) (<= (+ |bij.j!36| 1) (div (+ param.K 15) 16)) (<= (+ |bij.j!36| 1) 0)))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 32) |elem.j1!0|))) (<= 0 |bij.j!40|) (<= (+ |bij.j!40| 1) (div (+ param.K 15) 16)) (<= (+ |bij.j!40| 1) 0)))
 (check-sat)

@@ -1,10 +1,12 @@
 ; ksynth query matmul_dbuf.spec.1670 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 29, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 29 70
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
+; source lines: 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 780 of 848 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 782 of 849 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -20,10 +22,9 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!41| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!40| Int)
+(declare-const |bij.k!11| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -91,7 +92,6 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!41|) (<= |bij.j!41| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 32) |elem.j1!0|))) (<= 0 |bij.j!40|) (<= (+ |bij.j!40| 1) (div (+ param.K 15) 16)) (= 0 |bij.j!40|) (not (and (<= (+ |bij.j!41| (* 16 (mod |bij.j!40| 2)) 1) 16) (<= 1 (+ |bij.j!40| 1))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.k!11|) (<= (+ |bij.k!11| 1) param.K) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32))) (* param.K |elem.j0!0|) |bij.k!11|) 16)) (<= (+ (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32))) (* param.K |elem.j0!0|) |bij.k!11|) 16) 1) (div (+ param.K 15) 16))))))
 (check-sat)

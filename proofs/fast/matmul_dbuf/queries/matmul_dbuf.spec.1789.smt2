@@ -1,11 +1,10 @@
 ; ksynth query matmul_dbuf.spec.1789 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: a read of shared 'As' gets the value stored at line 39 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 39 70
+;   within it: where the cell's digit names the store at line 29, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 29 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 781 of 849 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 782 of 850 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -21,10 +20,10 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!45| Int)
+(declare-const |bij.j!49| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!44| Int)
+(declare-const |bij.j!48| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -92,7 +91,7 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!45|) (<= |bij.j!45| 15)))
+(assert (and (<= 0 |bij.j!49|) (<= |bij.j!49| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.j!44|) (<= (+ |bij.j!44| 1) (div (+ param.K 15) 16)) (<= 1 |bij.j!44|) (not (and (<= 0 (+ |bij.j!44| (- 1))) (<= |bij.j!44| (div (+ param.K 15) 16)) (or (= 0 (+ |bij.j!44| (- 1))) (<= (+ |bij.j!44| (- 1)) (div (+ param.K 15) 16))) (<= (+ |bij.j!44| 1) (div (+ param.K 15) 16)) (= (+ w1.threadIdx.y (* 65 |bij.j!45|) (* 1040 (mod |bij.j!44| 2)) 32) (+ w1.threadIdx.y (* 65 |bij.j!45|) (* 1040 (ite (= 1 (mod (+ |bij.j!44| (- 1)) 2)) 0 1)) 32))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 49) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!48|) (<= (+ |bij.j!48| 1) (div (+ param.K 15) 16)) (= 0 |bij.j!48|) (not (and (<= (+ |bij.j!49| (* 16 (mod |bij.j!48| 2)) 1) 16) (<= 1 (+ |bij.j!48| 1))))))
 (check-sat)

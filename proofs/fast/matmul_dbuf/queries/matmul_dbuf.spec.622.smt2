@@ -1,11 +1,12 @@
 ; ksynth query matmul_dbuf.spec.622 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: a read of shared 'As' gets the value stored at line 39 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 39 70
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
+; source lines: 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 773 of 841 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 774 of 841 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -21,10 +22,9 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!13| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!12| Int)
+(declare-const |bij.k!3| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -92,7 +92,6 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!13|) (<= |bij.j!13| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.j!12|) (<= (+ |bij.j!12| 1) (div (+ param.K 15) 16)) (<= 1 |bij.j!12|) (not (and (<= 0 (+ |bij.j!12| (- 1))) (<= |bij.j!12| (div (+ param.K 15) 16)) (or (= 0 (+ |bij.j!12| (- 1))) (<= (+ |bij.j!12| (- 1)) (div (+ param.K 15) 16))) (<= (+ |bij.j!12| 1) (div (+ param.K 15) 16)) (= (+ w1.threadIdx.y (* 65 |bij.j!13|) (* 1040 (mod |bij.j!12| 2))) (+ w1.threadIdx.y (* 65 |bij.j!13|) (* 1040 (ite (= 1 (mod (+ |bij.j!12| (- 1)) 2)) 0 1))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.k!3|) (<= (+ |bij.k!3| 1) param.K) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!3|) 16)) (<= (+ (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!3|) 16) 1) (div (+ param.K 15) 16))))))
 (check-sat)

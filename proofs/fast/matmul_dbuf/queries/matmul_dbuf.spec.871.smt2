@@ -1,11 +1,10 @@
 ; ksynth query matmul_dbuf.spec.871 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 70 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
-; source lines: 70
+;   within it: where the cell's digit names the store at line 29, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 29 70
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 774 of 842 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 775 of 843 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -21,12 +20,10 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!17| Int)
+(declare-const |bij.j!21| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!16| Int)
-(declare-const |bij.j!18| Int)
-(declare-const |bij.j!19| Int)
+(declare-const |bij.j!20| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -94,7 +91,7 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!17|) (<= |bij.j!17| 15)))
+(assert (and (<= 0 |bij.j!21|) (<= |bij.j!21| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!16|) (<= (+ |bij.j!16| 1) (div (+ param.K 15) 16)) (<= 0 |bij.j!18|) (<= (+ |bij.j!18| 1) (div (+ param.K 15) 16)) (<= 0 |bij.j!19|) (<= (+ |bij.j!19| 1) 16) (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!16|) |bij.j!17|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!16|) |bij.j!17| 1) param.K) (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!18|) |bij.j!19|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!18|) |bij.j!19| 1) param.K) (= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!16|) |bij.j!17|) (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!18|) |bij.j!19|)) (or (not (= |bij.j!16| |bij.j!18|)) (not (= |bij.j!17| |bij.j!19|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (<= 0 |bij.j!20|) (<= (+ |bij.j!20| 1) (div (+ param.K 15) 16)) (= 0 |bij.j!20|) (not (and (<= (+ |bij.j!21| (* 16 (mod |bij.j!20| 2)) 1) 16) (<= 1 (+ |bij.j!20| 1))))))
 (check-sat)

@@ -1,11 +1,10 @@
 ; ksynth query matmul_regtile.spec.122 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 55 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 55
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 700 of 768 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 703 of 770 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -21,12 +20,8 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!9| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!8| Int)
-(declare-const |bij.j!10| Int)
-(declare-const |bij.j!11| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -94,7 +89,6 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!9|) (<= |bij.j!9| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 32) |elem.j1!0|))) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (+ (div (+ param.K (- 1)) 16) 1)) (<= 0 |bij.j!10|) (<= (+ |bij.j!10| 1) (+ (div (+ param.K (- 1)) 16) 1)) (<= 0 |bij.j!11|) (<= (+ |bij.j!11| 1) 16) (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!8|) |bij.j!9|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!8|) |bij.j!9| 1) param.K) (<= 0 (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!10|) |bij.j!11|)) (<= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!10|) |bij.j!11| 1) param.K) (= (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!8|) |bij.j!9|) (+ (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!10|) |bij.j!11|)) (or (not (= |bij.j!8| |bij.j!10|)) (not (= |bij.j!9| |bij.j!11|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|))))
 (check-sat)

@@ -1,12 +1,10 @@
 ; ksynth query matmul_regtile.spec.157 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 55 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
-;   within it: the index map reaches every index of the spec's range
-; source lines: 55
+;   within it: where the cell's digit names the store at line 29, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 29 55
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 702 of 769 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 705 of 772 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -24,7 +22,7 @@
 (declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.k!3| Int)
+(declare-const |bij.j!24| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -93,5 +91,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.k!3|) (<= (+ |bij.k!3| 1) param.K) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!3|) 16)) (<= (+ (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!3|) 16) 1) (+ (div (+ param.K (- 1)) 16) 1))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 33) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 32) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 32) |elem.j1!0|))) (<= 0 |bij.j!24|) (<= (+ |bij.j!24| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (and (<= 0 |bij.j!24|) (<= (+ |bij.j!24| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!24|) (<= (+ (* 16 |bij.j!24|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!24|) 1) param.K)))))
 (check-sat)

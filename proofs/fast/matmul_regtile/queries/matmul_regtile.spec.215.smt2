@@ -1,10 +1,11 @@
 ; ksynth query matmul_regtile.spec.215 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 55 equals the spec's ensures for that element
+;   within it: a read of shared 'As' gets the value stored at line 24 by one writer thread
 ;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 55
+; source lines: 24 55
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 697 of 771 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 701 of 775 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -26,10 +27,10 @@
 (declare-const w2.threadIdx.z Int)
 (declare-const w2.blockIdx.z Int)
 (declare-const |w2.iter!2| Int)
-(declare-const |bij.j!21| Int)
+(declare-const |bij.j!37| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!20| Int)
+(declare-const |bij.j!36| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -103,7 +104,7 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (assert (and (<= 0 |w2.iter!2|) (<= |w2.iter!2| 1023)))
-(assert (and (<= 0 |bij.j!21|) (<= |bij.j!21| 15)))
+(assert (and (<= 0 |bij.j!37|) (<= |bij.j!37| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (<= 0 |bij.j!20|) (<= (+ |bij.j!20| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ w2.threadIdx.x (* 64 w2.threadIdx.y)) (+ w1.threadIdx.x (* 64 |bij.j!21|) 16)) (<= (* 2 |bij.j!20|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!20|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ w2.threadIdx.x (* 64 w2.threadIdx.y) 16) (+ w1.threadIdx.x (* 64 |bij.j!21|) 16)) (<= (* 2 |bij.j!20|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!20|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w1.threadIdx.x w2.threadIdx.x) (= w2.threadIdx.y |bij.j!21|) (= 0 w2.threadIdx.z) (= |w2.iter!2| |bij.j!20|)))) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ w2.threadIdx.x (* 64 w2.threadIdx.y) 32) (+ w1.threadIdx.x (* 64 |bij.j!21|) 16)) (<= (* 2 |bij.j!20|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!20|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ w2.threadIdx.x (* 64 w2.threadIdx.y) 48) (+ w1.threadIdx.x (* 64 |bij.j!21|) 16)) (<= (* 2 |bij.j!20|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!20|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 33) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32)) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 32) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (<= 0 |bij.j!36|) (<= (+ |bij.j!36| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!36|) (<= (+ (* 16 |bij.j!36|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!36|) 1) param.K) (or (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y) (+ w1.threadIdx.y (* 65 |bij.j!37|) 32)) (<= (* 2 |bij.j!36|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!36|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 16) (+ w1.threadIdx.y (* 65 |bij.j!37|) 32)) (<= (* 2 |bij.j!36|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!36|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 32) (+ w1.threadIdx.y (* 65 |bij.j!37|) 32)) (<= (* 2 |bij.j!36|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!36|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |bij.j!37|) (= w1.threadIdx.y w2.threadIdx.y) (= 0 w2.threadIdx.z) (= |w2.iter!2| |bij.j!36|)))) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 48) (+ w1.threadIdx.y (* 65 |bij.j!37|) 32)) (<= (* 2 |bij.j!36|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!36|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)))))
 (check-sat)

@@ -1,10 +1,11 @@
 ; ksynth query matmul_regtile.spec.274 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 55 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 29, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 29 55
+;   within it: a read of shared 'As' gets the value stored at line 24 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 24 55
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 706 of 773 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 711 of 778 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -22,7 +23,7 @@
 (declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!28| Int)
+(declare-const |bij.j!48| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -91,5 +92,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 17) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 49) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16)) 48) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 16) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 48) |elem.j1!0|))) (<= 0 |bij.j!28|) (<= (+ |bij.j!28| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (and (<= 0 |bij.j!28|) (<= (+ |bij.j!28| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!28|) (<= (+ (* 16 |bij.j!28|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!28|) 1) param.K)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 49) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 48) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!48|) (<= (+ |bij.j!48| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (and (<= 0 |bij.j!48|) (<= (+ |bij.j!48| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!48|) (<= (+ (* 16 |bij.j!48|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!48|) 1) param.K)))))
 (check-sat)

@@ -1,12 +1,11 @@
 ; ksynth query matmul_regtile.spec.55 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 55 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
-;   within it: the index map reaches every index of the spec's range
-; source lines: 55
+;   within it: a read of shared 'As' gets the value stored at line 24 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 24 55
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 699 of 766 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 693 of 767 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -22,9 +21,16 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
+(declare-const |w2.iter!2| Int)
+(declare-const |bij.j!5| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.k!0| Int)
+(declare-const |bij.j!4| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -88,10 +94,17 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 15)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 15)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
+(assert (and (<= 0 |w2.iter!2|) (<= |w2.iter!2| 1023)))
+(assert (and (<= 0 |bij.j!5|) (<= |bij.j!5| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.k!0|) (<= (+ |bij.k!0| 1) param.K) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!0|) 16)) (<= (+ (div (+ (* (- 1) (* param.K (+ w1.threadIdx.y (* 64 w1.blockIdx.y)))) (* param.K |elem.j0!0|) |bij.k!0|) 16) 1) (+ (div (+ param.K (- 1)) 16) 1))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ w1.threadIdx.y (* 64 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 17) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 64 w1.blockIdx.y))) 16) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 64 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 64 w1.blockIdx.x) 16) |elem.j1!0|))) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!4|) (<= (+ (* 16 |bij.j!4|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!4|) 1) param.K) (or (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y) (+ w1.threadIdx.y (* 65 |bij.j!5|))) (<= (* 2 |bij.j!4|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!4|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |bij.j!5|) (= w1.threadIdx.y w2.threadIdx.y) (= 0 w2.threadIdx.z) (= |w2.iter!2| |bij.j!4|)))) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 16) (+ w1.threadIdx.y (* 65 |bij.j!5|))) (<= (* 2 |bij.j!4|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!4|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 32) (+ w1.threadIdx.y (* 65 |bij.j!5|))) (<= (* 2 |bij.j!4|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!4|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 65 w2.threadIdx.x) w2.threadIdx.y 48) (+ w1.threadIdx.y (* 65 |bij.j!5|))) (<= (* 2 |bij.j!4|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!4|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)))))
 (check-sat)

@@ -1,13 +1,11 @@
 ; ksynth query matmul_regtile_v4.spec.179 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 49 equals the spec's ensures for that element
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 49
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 313 of 381 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 319 of 386 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-fun mem.A.0 (Int) Real)
-(declare-fun mem.B.1 (Int) Real)
 (declare-const param.N Int)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -22,10 +20,8 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const |bij.j!29| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!28| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -93,7 +89,6 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |bij.j!29|) (<= |bij.j!29| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) 3) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 4) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) 3) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 3) |elem.j1!0|))) (<= 0 |bij.j!28|) (<= (+ |bij.j!28| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (or (and (<= 0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!28|) |bij.j!29|)) (<= (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!28|) |bij.j!29| 1) param.K) (= (* (ite (and (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) param.M) (<= (+ (* 16 |bij.j!28|) |bij.j!29| 1) param.K)) (mem.A.0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* 16 |bij.j!28|) |bij.j!29|)) (/ 0.0 1.0)) (ite (and (<= (+ (* 16 |bij.j!28|) |bij.j!29| 1) param.K) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 4) param.N)) (mem.B.1 (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 16 |bij.j!28|) |bij.j!29|)) 3)) (/ 0.0 1.0))) (* (mem.A.0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* 16 |bij.j!28|) |bij.j!29|)) (mem.B.1 (+ |elem.j1!0| (* param.N (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!28|) |bij.j!29|))))))) (and (not (and (<= 0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!28|) |bij.j!29|)) (<= (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!28|) |bij.j!29| 1) param.K))) (= (/ 0.0 1.0) (* (ite (and (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) param.M) (<= (+ (* 16 |bij.j!28|) |bij.j!29| 1) param.K)) (mem.A.0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 1)) (* 16 |bij.j!28|) |bij.j!29|)) (/ 0.0 1.0)) (ite (and (<= (+ (* 16 |bij.j!28|) |bij.j!29| 1) param.K) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 4) param.N)) (mem.B.1 (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 16 |bij.j!28|) |bij.j!29|)) 3)) (/ 0.0 1.0)))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 4) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))) (not (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))))
 (check-sat)

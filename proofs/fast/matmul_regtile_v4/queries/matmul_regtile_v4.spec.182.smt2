@@ -1,10 +1,10 @@
 ; ksynth query matmul_regtile_v4.spec.182 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 49 equals the spec's ensures for that element
-;   within it: coordinate 0 of the element is the storing thread's
-; source lines: 49
+;   within it: where the cell's digit names the store at line 24, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 24 49
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 314 of 381 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 320 of 387 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -22,6 +22,7 @@
 (declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |bij.j!52| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -90,5 +91,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) |elem.j0!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 4) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))) (<= 0 |bij.j!52|) (<= (+ |bij.j!52| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (and (<= 0 |bij.j!52|) (<= (+ |bij.j!52| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!52|) (<= (+ (* 16 |bij.j!52|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!52|) 1) param.K)))))
 (check-sat)

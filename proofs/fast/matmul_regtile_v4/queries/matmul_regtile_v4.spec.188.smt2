@@ -1,10 +1,11 @@
 ; ksynth query matmul_regtile_v4.spec.188 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 49 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 24, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 24 49
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 49
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 315 of 382 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 319 of 387 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -20,9 +21,12 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
+(declare-const |bij.j!53| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!32| Int)
+(declare-const |bij.j!52| Int)
+(declare-const |bij.j!54| Int)
+(declare-const |bij.j!55| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -90,6 +94,7 @@
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
+(assert (and (<= 0 |bij.j!53|) (<= |bij.j!53| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!32|) (<= (+ |bij.j!32| 1) (+ (div (+ param.K (- 1)) 16) 1)) (not (and (<= 0 |bij.j!32|) (<= (+ |bij.j!32| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (= 0 |bij.j!32|) (<= (+ (* 16 |bij.j!32|) (- 15)) param.K)) (<= (+ (* 16 |bij.j!32|) 1) param.K)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 4) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))) (<= 0 |bij.j!52|) (<= (+ |bij.j!52| 1) (+ (div (+ param.K (- 1)) 16) 1)) (<= 0 |bij.j!54|) (<= (+ |bij.j!54| 1) (+ (div (+ param.K (- 1)) 16) 1)) (<= 0 |bij.j!55|) (<= (+ |bij.j!55| 1) 16) (<= 0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!52|) |bij.j!53|)) (<= (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!52|) |bij.j!53| 1) param.K) (<= 0 (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!54|) |bij.j!55|)) (<= (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!54|) |bij.j!55| 1) param.K) (= (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!52|) |bij.j!53|) (+ (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) (* (- 1) (* param.K |elem.j0!0|)) (* 16 |bij.j!54|) |bij.j!55|)) (or (not (= |bij.j!52| |bij.j!54|)) (not (= |bij.j!53| |bij.j!55|)))))
 (check-sat)

@@ -1,10 +1,12 @@
 ; ksynth query matmul_regtile_v4.spec.189 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 49 equals the spec's ensures for that element
-;   within it: no other store to the cell comes between the writer's store and the read
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
 ; source lines: 49
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 308 of 382 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 320 of 387 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -20,16 +22,9 @@
 (declare-const len.C Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
-(declare-const |w2.iter!2| Int)
-(declare-const |bij.j!33| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!32| Int)
+(declare-const |bij.k!13| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -93,17 +88,10 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 15)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 15)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
-(assert (and (<= 0 |w2.iter!2|) (<= |w2.iter!2| 1023)))
-(assert (and (<= 0 |bij.j!33|) (<= |bij.j!33| 15)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 2) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |bij.j!32|) (<= (+ |bij.j!32| 1) (+ (div (+ param.K (- 1)) 16) 1)) (or (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 68 w2.threadIdx.x) (* 4 w2.threadIdx.y)) (+ (* 4 w1.threadIdx.y) (* 68 |bij.j!33|) 2)) (<= (* 2 |bij.j!32|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!32|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 68 w2.threadIdx.x) (* 4 w2.threadIdx.y) 1) (+ (* 4 w1.threadIdx.y) (* 68 |bij.j!33|) 2)) (<= (* 2 |bij.j!32|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!32|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 68 w2.threadIdx.x) (* 4 w2.threadIdx.y) 2) (+ (* 4 w1.threadIdx.y) (* 68 |bij.j!33|) 2)) (<= (* 2 |bij.j!32|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!32|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |bij.j!33|) (= w1.threadIdx.y w2.threadIdx.y) (= 0 w2.threadIdx.z) (= |w2.iter!2| |bij.j!32|)))) (and (or (= 0 |w2.iter!2|) (<= (+ (* 16 |w2.iter!2|) (- 15)) param.K)) (<= (+ (* 16 |w2.iter!2|) 1) param.K) (= (+ (* 68 w2.threadIdx.x) (* 4 w2.threadIdx.y) 3) (+ (* 4 w1.threadIdx.y) (* 68 |bij.j!33|) 2)) (<= (* 2 |bij.j!32|) (* 2 |w2.iter!2|)) (<= (* 2 |w2.iter!2|) (+ (* 2 |bij.j!32|) 1)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 4) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))) (<= 0 |bij.k!13|) (<= (+ |bij.k!13| 1) param.K) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 17) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 16) 1)) (<= (+ (* 16 (div (+ param.K (- 1)) 16)) 1) param.K)) (<= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 4) param.M) (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 2) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) (* param.N (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3)) 1) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3) |elem.j0!0|) (= (+ (* 4 w1.threadIdx.x) (* 64 w1.blockIdx.x) 1) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3))) (* param.K |elem.j0!0|) |bij.k!13|) 16)) (<= (+ (div (+ (* (- 1) (* param.K (+ (* 4 w1.threadIdx.y) (* 64 w1.blockIdx.y) 3))) (* param.K |elem.j0!0|) |bij.k!13|) 16) 1) (+ (div (+ param.K (- 1)) 16) 1))))))
 (check-sat)

@@ -2,7 +2,7 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 12 equals the spec's ensures for that element
 ;   within it: the two values are equal
-;   within it: the two values are equal where the condition holds, and where it does not
+;   within it: the kernel's choice and the spec's take the same case
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 22 of 69 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -64,5 +64,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 2097151)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 2097151)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1) |elem.j0!0|) (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1))) (not (= (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 1)) (mem.X.0 |elem.j0!0|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 2) |elem.j0!0|) (not (= (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 2))) (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|))))))
 (check-sat)

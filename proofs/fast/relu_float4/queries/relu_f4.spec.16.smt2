@@ -64,5 +64,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 2097151)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 2097151)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 2) |elem.j0!0|) (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 2))) (not (= (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 2)) (mem.X.0 |elem.j0!0|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3) |elem.j0!0|) (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3))) (not (= (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3)) (mem.X.0 |elem.j0!0|)))))
 (check-sat)

@@ -1,11 +1,11 @@
 ; ksynth query relu_f4.spec.18 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: equivalence of 'Y': the value stored at line 12 equals the spec's ensures for that element
+; establishes: equivalence of 'Y': the value stored at line 15 equals the spec's ensures for that element
 ;   within it: the two values are equal
-;   within it: the kernel's choice and the spec's take the same case
-; source lines: 12
+;   within it: the two values are equal where the condition holds, and where it does not
+; source lines: 15
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 22 of 69 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 21 of 69 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)
@@ -15,6 +15,7 @@
 (declare-const len.X Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
+(declare-const |w1.iter!0| Int)
 (declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
@@ -63,6 +64,7 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 2097151)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 2097151)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 2097151)))
+(assert (and (<= 0 |w1.iter!0|) (<= |w1.iter!0| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3) |elem.j0!0|) (not (= (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 3))) (<= (/ 0.0 1.0) (mem.X.0 |elem.j0!0|))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (not (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) 4) param.N)) (or (= 0 |w1.iter!0|) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|) param.N)) (<= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0| 1) param.N) (= (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|) |elem.j0!0|) (<= (/ 0.0 1.0) (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|))) (not (= (mem.X.0 (+ (* 4 w1.threadIdx.x) (* 1024 w1.blockIdx.x) |w1.iter!0|)) (mem.X.0 |elem.j0!0|)))))
 (check-sat)

@@ -1,12 +1,14 @@
 ; ksynth query rmsnorm_block.spec.20 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
-;   within it: a read of shared 'total' gets the value stored at line 27 by one writer thread
-;   within it: in the warp exchange at line 25, the lane owning the cell read stores it there
-; source lines: 25 27 32
+;   within it: a read of shared 'part' gets the value stored at line 20 by one writer thread
+;   within it: the value is the sum over the 32 lanes of the reader's segment of what each stored in the exchange at line 18
+; source lines: 18 20 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 53 of 85 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 54 of 87 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun lanev.0 (Int) Real)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -39,6 +41,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (push 1)
-(assert false)
+(assert (and (<= (+ |bij.j!0| 1) 8) (not (= (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (lanev.0 (* 32 |bij.j!0|)) (lanev.0 (+ (* 32 |bij.j!0|) 1))) (lanev.0 (+ (* 32 |bij.j!0|) 2))) (lanev.0 (+ (* 32 |bij.j!0|) 3))) (lanev.0 (+ (* 32 |bij.j!0|) 4))) (lanev.0 (+ (* 32 |bij.j!0|) 5))) (lanev.0 (+ (* 32 |bij.j!0|) 6))) (lanev.0 (+ (* 32 |bij.j!0|) 7))) (lanev.0 (+ (* 32 |bij.j!0|) 8))) (lanev.0 (+ (* 32 |bij.j!0|) 9))) (lanev.0 (+ (* 32 |bij.j!0|) 10))) (lanev.0 (+ (* 32 |bij.j!0|) 11))) (lanev.0 (+ (* 32 |bij.j!0|) 12))) (lanev.0 (+ (* 32 |bij.j!0|) 13))) (lanev.0 (+ (* 32 |bij.j!0|) 14))) (lanev.0 (+ (* 32 |bij.j!0|) 15))) (lanev.0 (+ (* 32 |bij.j!0|) 16))) (lanev.0 (+ (* 32 |bij.j!0|) 17))) (lanev.0 (+ (* 32 |bij.j!0|) 18))) (lanev.0 (+ (* 32 |bij.j!0|) 19))) (lanev.0 (+ (* 32 |bij.j!0|) 20))) (lanev.0 (+ (* 32 |bij.j!0|) 21))) (lanev.0 (+ (* 32 |bij.j!0|) 22))) (lanev.0 (+ (* 32 |bij.j!0|) 23))) (lanev.0 (+ (* 32 |bij.j!0|) 24))) (lanev.0 (+ (* 32 |bij.j!0|) 25))) (lanev.0 (+ (* 32 |bij.j!0|) 26))) (lanev.0 (+ (* 32 |bij.j!0|) 27))) (lanev.0 (+ (* 32 |bij.j!0|) 28))) (lanev.0 (+ (* 32 |bij.j!0|) 29))) (lanev.0 (+ (* 32 |bij.j!0|) 30))) (lanev.0 (+ (* 32 |bij.j!0|) 31))) (+ (+ (+ (+ (+ (lanev.0 (* 32 |bij.j!0|)) (lanev.0 (+ (* 32 |bij.j!0|) 16))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 8)) (lanev.0 (+ (* 32 |bij.j!0|) 24)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 4)) (lanev.0 (+ (* 32 |bij.j!0|) 20))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 12)) (lanev.0 (+ (* 32 |bij.j!0|) 28))))) (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 2)) (lanev.0 (+ (* 32 |bij.j!0|) 18))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 10)) (lanev.0 (+ (* 32 |bij.j!0|) 26)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 6)) (lanev.0 (+ (* 32 |bij.j!0|) 22))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 14)) (lanev.0 (+ (* 32 |bij.j!0|) 30)))))) (+ (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 1)) (lanev.0 (+ (* 32 |bij.j!0|) 17))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 9)) (lanev.0 (+ (* 32 |bij.j!0|) 25)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 5)) (lanev.0 (+ (* 32 |bij.j!0|) 21))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 13)) (lanev.0 (+ (* 32 |bij.j!0|) 29))))) (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 3)) (lanev.0 (+ (* 32 |bij.j!0|) 19))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 11)) (lanev.0 (+ (* 32 |bij.j!0|) 27)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!0|) 7)) (lanev.0 (+ (* 32 |bij.j!0|) 23))) (+ (lanev.0 (+ (* 32 |bij.j!0|) 15)) (ite (<= (+ (* 32 |bij.j!0|) 32) 256) (lanev.0 (+ (* 32 |bij.j!0|) 31)) (lanev.0 (+ (* 32 |bij.j!0|) 15))))))))))))
 (check-sat)

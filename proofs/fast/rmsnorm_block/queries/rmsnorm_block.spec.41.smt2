@@ -1,12 +1,14 @@
 ; ksynth query rmsnorm_block.spec.41 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
-;   within it: a read of shared 'total' gets the value stored at line 27 by one writer thread
-;   within it: in the warp exchange at line 25, the lane owning the cell read stores it there
-; source lines: 25 27 32
+;   within it: a read of shared 'part' gets the value stored at line 20 by one writer thread
+;   within it: the value is the sum over the 32 lanes of the reader's segment of what each stored in the exchange at line 18
+; source lines: 18 20 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 53 of 85 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 55 of 88 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun lanev.0 (Int) Real)
+(declare-const |bij.j!6| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -39,6 +41,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 |bij.j!6|) (<= |bij.j!6| 31)))
 (push 1)
-(assert false)
+(assert (and (<= (+ |bij.j!6| 1) 8) (not (= (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (+ (lanev.0 (* 32 |bij.j!6|)) (lanev.0 (+ (* 32 |bij.j!6|) 1))) (lanev.0 (+ (* 32 |bij.j!6|) 2))) (lanev.0 (+ (* 32 |bij.j!6|) 3))) (lanev.0 (+ (* 32 |bij.j!6|) 4))) (lanev.0 (+ (* 32 |bij.j!6|) 5))) (lanev.0 (+ (* 32 |bij.j!6|) 6))) (lanev.0 (+ (* 32 |bij.j!6|) 7))) (lanev.0 (+ (* 32 |bij.j!6|) 8))) (lanev.0 (+ (* 32 |bij.j!6|) 9))) (lanev.0 (+ (* 32 |bij.j!6|) 10))) (lanev.0 (+ (* 32 |bij.j!6|) 11))) (lanev.0 (+ (* 32 |bij.j!6|) 12))) (lanev.0 (+ (* 32 |bij.j!6|) 13))) (lanev.0 (+ (* 32 |bij.j!6|) 14))) (lanev.0 (+ (* 32 |bij.j!6|) 15))) (lanev.0 (+ (* 32 |bij.j!6|) 16))) (lanev.0 (+ (* 32 |bij.j!6|) 17))) (lanev.0 (+ (* 32 |bij.j!6|) 18))) (lanev.0 (+ (* 32 |bij.j!6|) 19))) (lanev.0 (+ (* 32 |bij.j!6|) 20))) (lanev.0 (+ (* 32 |bij.j!6|) 21))) (lanev.0 (+ (* 32 |bij.j!6|) 22))) (lanev.0 (+ (* 32 |bij.j!6|) 23))) (lanev.0 (+ (* 32 |bij.j!6|) 24))) (lanev.0 (+ (* 32 |bij.j!6|) 25))) (lanev.0 (+ (* 32 |bij.j!6|) 26))) (lanev.0 (+ (* 32 |bij.j!6|) 27))) (lanev.0 (+ (* 32 |bij.j!6|) 28))) (lanev.0 (+ (* 32 |bij.j!6|) 29))) (lanev.0 (+ (* 32 |bij.j!6|) 30))) (lanev.0 (+ (* 32 |bij.j!6|) 31))) (+ (+ (+ (+ (+ (lanev.0 (* 32 |bij.j!6|)) (lanev.0 (+ (* 32 |bij.j!6|) 16))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 8)) (lanev.0 (+ (* 32 |bij.j!6|) 24)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 4)) (lanev.0 (+ (* 32 |bij.j!6|) 20))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 12)) (lanev.0 (+ (* 32 |bij.j!6|) 28))))) (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 2)) (lanev.0 (+ (* 32 |bij.j!6|) 18))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 10)) (lanev.0 (+ (* 32 |bij.j!6|) 26)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 6)) (lanev.0 (+ (* 32 |bij.j!6|) 22))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 14)) (lanev.0 (+ (* 32 |bij.j!6|) 30)))))) (+ (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 1)) (lanev.0 (+ (* 32 |bij.j!6|) 17))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 9)) (lanev.0 (+ (* 32 |bij.j!6|) 25)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 5)) (lanev.0 (+ (* 32 |bij.j!6|) 21))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 13)) (lanev.0 (+ (* 32 |bij.j!6|) 29))))) (+ (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 3)) (lanev.0 (+ (* 32 |bij.j!6|) 19))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 11)) (lanev.0 (+ (* 32 |bij.j!6|) 27)))) (+ (+ (lanev.0 (+ (* 32 |bij.j!6|) 7)) (lanev.0 (+ (* 32 |bij.j!6|) 23))) (+ (lanev.0 (+ (* 32 |bij.j!6|) 15)) (ite (<= (+ (* 32 |bij.j!6|) 32) 256) (lanev.0 (+ (* 32 |bij.j!6|) 31)) (lanev.0 (+ (* 32 |bij.j!6|) 15))))))))))))
 (check-sat)

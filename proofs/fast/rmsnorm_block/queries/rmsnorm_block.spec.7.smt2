@@ -1,9 +1,11 @@
 ; ksynth query rmsnorm_block.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
-; source lines: 32
+; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
+;   within it: a read of shared 'total' gets the value stored at line 27 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 27 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 85 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 29 of 85 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,6 +15,8 @@
 (declare-const param.C Int)
 (declare-const len.G Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |w1.iter!1| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -66,9 +70,11 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.G) param.C)) (<= (+ (* (- 1) len.G) param.C) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.R param.C))) (<= (+ (* (- 1) len.Y) (* param.R param.C)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
+(assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 63)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (or (and (or (= 0 (div |elem.j0!0| 256)) (<= (+ |elem.j0!0| (- 255)) param.C)) (<= (+ |elem.j0!0| 1) param.C) (= |elem.j0!0| (div |elem.j0!0| 256)) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) param.R) (<= (+ (div |elem.j0!0| 256) 1) (ite (<= (+ (* (- 1) param.C) (mod |elem.j0!0| 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j0!0| 256)) (- 1)) 256) 1) 0))) (and (or (= 0 (div |elem.j1!0| 256)) (<= (+ |elem.j1!0| (- 255)) param.C)) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 (div |elem.j1!0| 256)) (<= (+ (div |elem.j1!0| 256) 1) (ite (<= (+ (* (- 1) param.C) (mod |elem.j1!0| 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j1!0| 256)) (- 1)) 256) 1) 0)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!1|)) |elem.j1!0|))) (not (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C))))))
 (check-sat)

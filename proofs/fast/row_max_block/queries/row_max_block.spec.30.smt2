@@ -40,5 +40,5 @@
 (assert true)
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div (mod w1.threadIdx.x 32) 2) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div (mod w1.threadIdx.x 32) 2) 2)) 2) 32) 8) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div (mod w1.threadIdx.x 32) 2) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div (mod w1.threadIdx.x 32) 2) 2)) 2) 32) 8) 2)) 10) 32) 16)) 26) 256) 32)))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 4) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 4) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 2) 2)) 3) 32) 4) 2)) 7) 32) 8) 2)) 15) 256) 32)))))
 (check-sat)

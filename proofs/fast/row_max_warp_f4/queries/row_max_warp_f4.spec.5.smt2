@@ -1,9 +1,10 @@
 ; ksynth query row_max_warp_f4.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
-; source lines: 23
+; establishes: equivalence of 'Y': the value stored at line 23 equals the spec's ensures for that element
+;   within it: in the warp exchange at line 21, the lane owning the cell read stores it there
+; source lines: 21 23
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 28 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -12,7 +13,9 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
-(declare-const |elem.j0!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
+(declare-const w1.threadIdx.z Int)
 (assert true)
 (assert true)
 (assert true)
@@ -59,9 +62,12 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) param.R))) (<= (+ len.Y (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) param.R)) (<= (+ (* (- 1) len.Y) param.R) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 31)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
+(assert (and (<= 0 w1.threadIdx.z) (<= w1.threadIdx.z 0)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (or (and (or (and (= 0 (mod param.C 4)) (not (<= (+ (mod |elem.j0!0| 32) (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ (* (- 1) (div param.C 4)) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) (<= (+ (mod |elem.j0!0| 32) (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) (- 31)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ (mod |elem.j0!0| 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) (<= (+ (mod |elem.j0!0| 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod |elem.j0!0| 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod |elem.j0!0| 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)))) (= 0 (mod |elem.j0!0| 32)) (= |elem.j0!0| (div |elem.j0!0| 32)) (<= 0 (div |elem.j0!0| 32)) (<= (+ (div |elem.j0!0| 32) 1) param.R)) (and (or (and (= 0 (mod param.C 4)) (not (<= (+ (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (div param.C 4) (- 1)) 32) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (div param.C 4) (- 1)) 32) 1) 0)) (<= (+ (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (div param.C 4) (- 1)) 32) 1) 0)) (- 31)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ (* 32 (div (+ param.C (- 1)) 32)) 33) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 32) 1)) (<= (+ (* 32 (div (+ param.C (- 1)) 32)) 1) param.C)))) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R))))))
+(assert (and (= 0 w1.threadIdx.x) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 32 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 32) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 32) 1) 0)) (<= (+ w1.threadIdx.x (* 32 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 32) 1) 0)) (- 31)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 32 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 32) 1) 0)) (<= (+ w1.threadIdx.x (* 32 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 32) 1) 0)) (- 31)) param.C)))) (not (or (and (= 0 (mod param.C 4)) (not (<= (+ (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) (<= (+ (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) (* 32 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) (- 31)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) (<= (+ (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ w1.threadIdx.x (* 32 w1.threadIdx.y) (* 32 w1.threadIdx.z) (* (- 2) (mod w1.threadIdx.x 2)) 1) 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)))))))
 (check-sat)

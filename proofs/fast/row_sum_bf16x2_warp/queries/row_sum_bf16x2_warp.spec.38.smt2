@@ -4,8 +4,9 @@
 ;   within it: the context fixes the reading thread's coordinate
 ; source lines: 25
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 49 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 48 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.z Int)
 (assert true)
 (assert true)
 (assert true)
@@ -37,6 +38,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.z) (<= w1.threadIdx.z 0)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.z)))
 (check-sat)

@@ -40,5 +40,5 @@
 (assert true)
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (push 1)
-(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x 3) 256) 32)))))
+(assert (and (= 0 (mod w1.threadIdx.x 32)) (= 0 (div w1.threadIdx.x 32)) (not (= 0 (div (mod (+ w1.threadIdx.x 26) 256) 32)))))
 (check-sat)

@@ -2,10 +2,10 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
 ;   within it: a read of shared 'part' gets the value stored at line 25 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 25 32
+;   within it: in the warp exchange at line 23, the lane owning the cell read stores it there
+; source lines: 23 25 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 24 of 82 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 32 of 82 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,16 +14,7 @@
 (declare-const len.X Int)
 (declare-const param.C Int)
 (declare-const len.Y Int)
-(declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.blockIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |bij.j!0| Int)
-(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -70,18 +61,10 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) param.R))) (<= (+ len.Y (* (- 1) param.R)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.R param.C))) (<= (+ (* (- 1) len.X) (* param.R param.C)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) param.R)) (<= (+ (* (- 1) len.Y) param.R) 0)))
-(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65535)))
-(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
-(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= (+ |bij.j!0| 1) 8) (<= (+ (* 32 |bij.j!0|) 1) 256) (or (and (= 0 (mod param.C 4)) (not (<= (+ (* 32 |bij.j!0|) (* 256 (ite (<= (+ (* (- 1) (div param.C 4)) (* 32 |bij.j!0|) 1) 0) (+ (div (+ (div param.C 4) (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ (* (- 1) (div param.C 4)) (* 32 |bij.j!0|) 1) 0) (+ (div (+ (div param.C 4) (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) (<= (+ (* 32 |bij.j!0|) (* 256 (ite (<= (+ (* (- 1) (div param.C 4)) (* 32 |bij.j!0|) 1) 0) (+ (div (+ (div param.C 4) (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ (* 32 |bij.j!0|) (* 256 (ite (<= (+ (* (- 1) param.C) (* 32 |bij.j!0|) 1) 0) (+ (div (+ param.C (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (* 32 |bij.j!0|) 1) 0) (+ (div (+ param.C (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) (<= (+ (* 32 |bij.j!0|) (* 256 (ite (<= (+ (* (- 1) param.C) (* 32 |bij.j!0|) 1) 0) (+ (div (+ param.C (* (- 32) |bij.j!0|) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (or (and (= 0 (mod param.C 4)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ w2.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w2.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w2.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w2.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ w2.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w2.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w2.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (mod w2.threadIdx.x 32)) (= (div w2.threadIdx.x 32) |bij.j!0|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x (* 32 |bij.j!0|)) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= (+ |bij.j!0| 1) 8) (not (or (and (= 0 (mod param.C 4)) (not (<= (+ (mod (+ (* 32 |bij.j!0|) 4) 256) (* 256 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) (<= (+ (mod (+ (* 32 |bij.j!0|) 4) 256) (* 256 (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ (mod (+ (* 32 |bij.j!0|) 4) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) (<= (+ (mod (+ (* 32 |bij.j!0|) 4) 256) (* 256 (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) 4) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) 4) 256)) (- 1)) 256) 1) 0)) (- 255)) param.C)))))))
 (check-sat)

@@ -1,13 +1,13 @@
 ; ksynth query row_sum_block_f4.spec.83 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
-;   within it: a read of shared 'part' gets the value stored at line 25 by one writer thread
 ;   within it: indices are already reduced and conditions hold where the term is used
-; source lines: 25 32
+; source lines: 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 50 of 82 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -41,5 +41,5 @@
 (assert true)
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (push 1)
-(assert (and (<= (+ |bij.j!0| 1) 8) (not (and (<= (+ (* 32 |bij.j!0|) 8) 256) (<= (+ (* 32 |bij.j!0|) 12) 256) (<= (+ (* 32 |bij.j!0|) 20) 256) (<= (+ (* 32 |bij.j!0|) 28) 256) (<= (+ (* 32 |bij.j!0|) 16) 256) (<= (+ (* 32 |bij.j!0|) 24) 256) (<= (+ (* 32 |bij.j!0|) 32) 256) (<= (+ (* 32 |bij.j!0|) 14) 256) (<= (+ (* 32 |bij.j!0|) 22) 256) (<= (+ (* 32 |bij.j!0|) 30) 256) (<= (+ (* 32 |bij.j!0|) 26) 256) (<= (+ (* 32 |bij.j!0|) 15) 256) (<= (+ (* 32 |bij.j!0|) 23) 256) (<= (+ (* 32 |bij.j!0|) 31) 256) (<= (+ (* 32 |bij.j!0|) 27) 256) (<= (+ (* 32 |bij.j!0|) 29) 256)))))
+(assert (and (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!1|) (not (and (<= 0 (+ (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 32 |bij.j!0|) |bij.j!1| 1) 256)))))
 (check-sat)

@@ -2,11 +2,11 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 32 equals the spec's ensures for that element
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 83 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 32 of 83 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -16,14 +16,9 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |bij.j!0| Int)
-(declare-const |bij.chunk!0| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |bij.j!1| Int)
-(declare-const |bij.j!2| Int)
-(declare-const |bij.j!3| Int)
-(declare-const |bij.j!4| Int)
-(declare-const |bij.j!5| Int)
-(declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -75,7 +70,6 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
-(assert (and (<= 0 |bij.chunk!0|) (<= |bij.chunk!0| 3)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (= 0 (mod param.C 4)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) 32) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) (ite (<= (+ |bij.j!3| 1) 8) 32 0)) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) (div param.C 4)) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256) 1) 0) (+ (div (+ (div param.C 4) (* (- 1) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256)) (- 1)) 256) 1) 0)) (<= 0 |bij.j!6|) (<= (+ |bij.j!6| 1) 4) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!0|) (* 4 |bij.j!1|) (* 1024 |bij.j!2|) |bij.chunk!0|)) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!0|) (* 4 |bij.j!1|) (* 1024 |bij.j!2|) |bij.chunk!0| 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!3|) (* 4 |bij.j!4|) (* 1024 |bij.j!5|) |bij.j!6|)) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!3|) (* 4 |bij.j!4|) (* 1024 |bij.j!5|) |bij.j!6| 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!0|) (* 4 |bij.j!1|) (* 1024 |bij.j!2|) |bij.chunk!0|) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 128 |bij.j!3|) (* 4 |bij.j!4|) (* 1024 |bij.j!5|) |bij.j!6|)) (or (not (= |bij.j!0| |bij.j!3|)) (not (= |bij.j!1| |bij.j!4|)) (not (= |bij.j!2| |bij.j!5|)) (not (= |bij.chunk!0| |bij.j!6|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (not (= 0 (mod param.C 4))) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C))) (= (/ 0.0 1.0) (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|)))))))))
 (check-sat)

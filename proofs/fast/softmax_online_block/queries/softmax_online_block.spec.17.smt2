@@ -1,12 +1,13 @@
 ; ksynth query softmax_online_block.spec.17 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 53 equals the spec's ensures for that element
-;   within it: a read of shared 'td' gets the value stored at line 47 by one writer thread
-;   within it: in the warp exchange at line 39, the lane owning the cell read stores it there
-; source lines: 39 47 53
+;   within it: a read of shared 'pd' gets the value stored at line 32 by one writer thread
+;   within it: indices are already reduced and conditions hold where the term is used
+; source lines: 32 53
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 49 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 50 of 82 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -38,6 +39,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
 (push 1)
-(assert false)
+(assert (and (<= (+ |bij.j!0| 1) 8) (not (and (<= (+ (* 32 |bij.j!0|) 4) 256) (<= (+ (* 32 |bij.j!0|) 6) 256) (<= (+ (* 32 |bij.j!0|) 10) 256) (<= (+ (* 32 |bij.j!0|) 18) 256) (<= (+ (* 32 |bij.j!0|) 26) 256) (<= (+ (* 32 |bij.j!0|) 14) 256) (<= (+ (* 32 |bij.j!0|) 22) 256) (<= (+ (* 32 |bij.j!0|) 30) 256) (<= (+ (* 32 |bij.j!0|) 8) 256) (<= (+ (* 32 |bij.j!0|) 12) 256) (<= (+ (* 32 |bij.j!0|) 20) 256) (<= (+ (* 32 |bij.j!0|) 28) 256) (<= (+ (* 32 |bij.j!0|) 16) 256) (<= (+ (* 32 |bij.j!0|) 24) 256) (<= (+ (* 32 |bij.j!0|) 32) 256) (<= (+ (* 32 |bij.j!0|) 7) 256) (<= (+ (* 32 |bij.j!0|) 11) 256) (<= (+ (* 32 |bij.j!0|) 19) 256) (<= (+ (* 32 |bij.j!0|) 27) 256) (<= (+ (* 32 |bij.j!0|) 15) 256) (<= (+ (* 32 |bij.j!0|) 23) 256) (<= (+ (* 32 |bij.j!0|) 31) 256) (<= (+ (* 32 |bij.j!0|) 13) 256) (<= (+ (* 32 |bij.j!0|) 21) 256) (<= (+ (* 32 |bij.j!0|) 29) 256) (<= (+ (* 32 |bij.j!0|) 25) 256)))))
 (check-sat)

@@ -1,11 +1,12 @@
 ; ksynth query softmax_online_warp.spec.14 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 28 equals the spec's ensures for that element
-;   within it: in the warp exchange at line 21, the lane owning the cell read stores it there
-; source lines: 21 28
+;   within it: the context fixes the reading thread's coordinate
+; source lines: 28
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 49 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 49 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const w1.threadIdx.y Int)
 (assert true)
 (assert true)
 (assert true)
@@ -37,6 +38,7 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
 (push 1)
-(assert false)
+(assert (not (= 0 w1.threadIdx.y)))
 (check-sat)

@@ -1,10 +1,10 @@
 ; ksynth query transpose_tiled.spec.14 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Out': the value stored at line 21 equals the spec's ensures for that element
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 21
+;   within it: where the cell's digit names the store at line 14, the writer named by its other digits stores the cell in an earlier barrier interval
+; source lines: 14 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 12 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 17 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.H Int)
@@ -18,11 +18,6 @@
 (declare-const len.Out Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const w1.threadIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!0| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
@@ -82,16 +77,11 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
 (assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 7)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 31)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 7)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (assert (and (<= 0 |w1.iter!0|) (<= |w1.iter!0| 3)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (= 3 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (or (and (<= (+ w2.threadIdx.x (* 32 w2.blockIdx.x) 1) param.W) (<= (+ w2.threadIdx.y (* 32 w2.blockIdx.y) 1) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w2.threadIdx.x (* 33 w2.threadIdx.y))) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (<= (+ w2.threadIdx.x (* 32 w2.blockIdx.x) 1) param.W) (<= (+ w2.threadIdx.y (* 32 w2.blockIdx.y) 9) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w2.threadIdx.x (* 33 w2.threadIdx.y) 264)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (<= (+ w2.threadIdx.x (* 32 w2.blockIdx.x) 1) param.W) (<= (+ w2.threadIdx.y (* 32 w2.blockIdx.y) 17) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w2.threadIdx.x (* 33 w2.threadIdx.y) 528)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z)) (and (<= (+ w2.threadIdx.x (* 32 w2.blockIdx.x) 1) param.W) (<= (+ w2.threadIdx.y (* 32 w2.blockIdx.y) 25) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w2.threadIdx.x (* 33 w2.threadIdx.y) 792)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x (+ w1.threadIdx.y (* 8 |w1.iter!0|))) (= w2.threadIdx.y (mod w1.threadIdx.x 8)) (= 0 w2.threadIdx.z)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (= 2 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (not (and (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (<= (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8) 17) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w1.threadIdx.y (* 8 |w1.iter!0|) (* 33 (mod w1.threadIdx.x 8)) 528))))))
 (check-sat)

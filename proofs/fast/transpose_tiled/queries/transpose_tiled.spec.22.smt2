@@ -1,11 +1,12 @@
 ; ksynth query transpose_tiled.spec.22 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Out': the value stored at line 21 equals the spec's ensures for that element
-;   within it: where the cell's digit names the store at line 14, the writer named by its other digits stores the cell in an earlier barrier interval
-; source lines: 14 21
+;   within it: the two values are equal
+; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 17 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.In.0 (Int) Real)
 (declare-const param.W Int)
 (declare-const param.H Int)
 (declare-const w1.blockIdx.x Int)
@@ -83,5 +84,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (assert (and (<= 0 |w1.iter!0|) (<= |w1.iter!0| 3)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (= 0 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (not (and (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (<= (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8) 1) param.H) (= (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) (+ w1.threadIdx.y (* 8 |w1.iter!0|) (* 33 (mod w1.threadIdx.x 8))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (not (= (ite (= 0 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (mem.In.0 (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) (* param.W (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8))))) (ite (= 1 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (mem.In.0 (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) (* param.W (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8) 8)))) (ite (= 2 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (mem.In.0 (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) (* param.W (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8) 16)))) (mem.In.0 (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) (* param.W (+ (* 32 w1.blockIdx.y) (mod w1.threadIdx.x 8) 24))))))) (mem.In.0 (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) (* param.W (+ w1.threadIdx.x (* 32 w1.blockIdx.y)))))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query transpose_tiled.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Out': every element is stored by some thread
+; establishes: equivalence of 'Out': the value stored at line 21 equals the spec's ensures for that element
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 20 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 17 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.H Int)
@@ -15,6 +16,9 @@
 (declare-const w3.blockIdx.y Int)
 (declare-const len.In Int)
 (declare-const len.Out Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
+(declare-const |w1.iter!0| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -69,12 +73,15 @@
 (assert (and (<= 0 (+ len.Out (* (- 1) (* param.H param.W)))) (<= (+ len.Out (* (- 1) (* param.H param.W))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.In) (* param.H param.W))) (<= (+ (* (- 1) len.In) (* param.H param.W)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Out) (* param.H param.W))) (<= (+ (* (- 1) len.Out) (* param.H param.W)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 31)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 255)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 7)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 255)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 255)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
+(assert (and (<= 0 |w1.iter!0|) (<= |w1.iter!0| 3)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (not (and (<= (+ |elem.j1!0| 1) param.H) (<= (+ (* 32 (div |elem.j0!0| 32)) (mod |elem.j0!0| 8) (* 8 (mod (div |elem.j0!0| 8) 4)) 1) param.W) (= |elem.j0!0| (+ (* 32 (div |elem.j0!0| 32)) (mod |elem.j0!0| 8) (* 8 (mod (div |elem.j0!0| 8) 4)))) (<= 0 (div |elem.j0!0| 32)) (<= (+ (div |elem.j0!0| 32) 1) (div (+ param.W 31) 32)) (<= 0 (div |elem.j1!0| 32)) (<= (+ (div |elem.j1!0| 32) 1) (div (+ param.H 31) 32))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))))
 (check-sat)

@@ -1,8 +1,8 @@
 ; ksynth query transpose_tiled.spec.9 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Out': the value stored at line 21 equals the spec's ensures for that element
-;   within it: coordinate 0 of the element is the storing thread's
-; source lines: 21
+;   within it: the cell read from shared 'tile' is one of the 4 addresses of a family of stores (its digit for the family's index is one of theirs)
+; source lines: 14 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 17 of 78 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
@@ -83,5 +83,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 255)))
 (assert (and (<= 0 |w1.iter!0|) (<= |w1.iter!0| 3)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (not (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.W) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|) 1) param.W) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) 1) param.H) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.H) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y) (* param.H (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)))) (+ |elem.j1!0| (* param.H |elem.j0!0|))))) (and (= (+ (* 32 w1.blockIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 32 w1.blockIdx.y)) |elem.j1!0|))) (not (or (= 0 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (= 1 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (= 2 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264)) (= 3 (div (+ (* 33 w1.threadIdx.x) w1.threadIdx.y (* 8 |w1.iter!0|)) 264))))))
 (check-sat)

@@ -1,10 +1,11 @@
 ; ksynth query kb04_matvec.spec.27 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
-;   within it: the store at line 16 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
 ; source lines: 16 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 88 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 30 of 88 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,7 +15,9 @@
 (declare-const param.K Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -69,9 +72,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.K))) (<= (+ (* (- 1) len.A) (* param.M param.K)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) param.K)) (<= (+ (* (- 1) len.B) param.K) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) param.M)) (<= (+ (* (- 1) len.C) param.M) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 257) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 1) param.K)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 16) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.K)) (<= (+ |tree.k!0| 1) 16)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) 1) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.K)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x (+ |elem.j0!0| |elem.j1!0|)) (not (and (not (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 257) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 1) param.K))))))
 (check-sat)

@@ -1,10 +1,12 @@
 ; ksynth query kb04_matvec.spec.31 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
-;   within it: the store at line 16 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 16 20
+;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 12 16 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 88 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 23 of 89 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,7 +16,17 @@
 (declare-const param.K Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.blockIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.blockIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
+(declare-const |tree.k!1| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -69,9 +81,18 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.K))) (<= (+ (* (- 1) len.A) (* param.M param.K)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) param.K)) (<= (+ (* (- 1) len.B) param.K) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) param.M)) (<= (+ (* (- 1) len.C) param.M) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
+(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
+(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
+(assert (and (<= 0 |tree.k!1|) (<= |tree.k!1| 255)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 257) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 1) param.K)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 4) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.K)) (<= (+ |tree.k!0| 1) 4)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) 1) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.K)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x (+ |elem.j0!0| |elem.j1!0|)) (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!1| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) |tree.k!1| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!1| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.K)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w2.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) w2.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w2.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.K)) (= w2.threadIdx.x |tree.k!1|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!1|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

@@ -1,11 +1,13 @@
 ; ksynth query kb04_matvec.spec.33 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'C': the value stored at line 20 equals the spec's ensures for that element
-;   within it: the store at line 16 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 16 20
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 31 of 88 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 31 of 89 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.A.0 (Int) Real)
+(declare-fun mem.B.1 (Int) Real)
 (declare-const param.M Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -14,7 +16,11 @@
 (declare-const param.K Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
-(declare-const |tree.k!0| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -69,9 +75,10 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.K))) (<= (+ (* (- 1) len.A) (* param.M param.K)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) param.K)) (<= (+ (* (- 1) len.B) param.K) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) param.M)) (<= (+ (* (- 1) len.C) param.M) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 257) param.K)) (or (= 0 (+ (div (+ param.K (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.K (- 1)) 256)) 1) param.K)) (<= 0 |tree.k!0|) (<= (+ |tree.k!0| 1) 2) (not (and (not (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!0| (* 256 (ite (<= (+ (* (- 1) param.K) |tree.k!0| 1) 0) (+ (div (+ param.K (* (- 1) |tree.k!0|) (- 1)) 256) 1) 0)) (- 255)) param.K)) (<= (+ |tree.k!0| 1) 2)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) 1) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.K)) (or (= 0 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.K) w1.threadIdx.x 1) 0) (+ (div (+ param.K (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.K)) (= 0 w1.threadIdx.x) (= w1.blockIdx.x (+ |elem.j0!0| |elem.j1!0|)) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.K) |bij.j!0| 1) 0) (+ (div (+ param.K (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.K w1.blockIdx.x) (* (- 1) (* param.K |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.K w1.blockIdx.x) (* (- 1) (* param.K |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.K) (= (* (mem.A.0 (+ (* param.K w1.blockIdx.x) |bij.j!0| (* 256 |bij.j!1|))) (mem.B.1 (+ |bij.j!0| (* 256 |bij.j!1|)))) (* (mem.A.0 (+ (* param.K w1.blockIdx.x) |bij.j!0| (* 256 |bij.j!1|))) (mem.B.1 (+ (* param.K w1.blockIdx.x) |elem.j1!0| (* (- 1) (* param.K |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|)))))) (and (not (and (<= 0 (+ (* param.K w1.blockIdx.x) (* (- 1) (* param.K |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.K w1.blockIdx.x) (* (- 1) (* param.K |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.K))) (= (/ 0.0 1.0) (* (mem.A.0 (+ (* param.K w1.blockIdx.x) |bij.j!0| (* 256 |bij.j!1|))) (mem.B.1 (+ |bij.j!0| (* 256 |bij.j!1|))))))))))
 (check-sat)

@@ -1,7 +1,7 @@
 ; ksynth query kb100_hingeloss.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 9 equals the spec's ensures for that element
-;   within it: the two values are equal
+;   within it: the two values are equal, with each matched pair of sums one unknown
 ; source lines: 9
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 76 of 127 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -10,6 +10,7 @@
 (declare-const param.N Int)
 (declare-const len.P Int)
 (declare-const len.T Int)
+(declare-const |eq.sum!1| Real)
 (assert true)
 (assert true)
 (assert true)
@@ -62,5 +63,5 @@
 (assert (and (<= 0 (+ (* (- 1) len.P) (* param.B param.N))) (<= (+ (* (- 1) len.P) (* param.B param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.T) param.B)) (<= (+ (* (- 1) len.T) param.B) 0)))
 (push 1)
-(assert (not (= (* (to_real param.B) (to_real param.N)) (to_real (* param.B param.N)))))
+(assert (not (= (/ |eq.sum!1| (* (to_real param.B) (to_real param.N))) (/ |eq.sum!1| (to_real (* param.B param.N))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query kb11_4d_tensor_matmul.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'C': every element is stored by some thread
+; establishes: equivalence of 'C': the value stored at line 13 equals the spec's ensures for that element
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 13
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 17 of 102 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 16 of 102 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.K Int)
 (declare-const param.J Int)
@@ -22,6 +23,7 @@
 (declare-const param.L Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
@@ -102,6 +104,7 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.L (* param.J (* param.BATCH param.I))))) (<= (+ (* (- 1) len.A) (* param.L (* param.J (* param.BATCH param.I)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) (* param.L param.K))) (<= (+ (* (- 1) len.B) (* param.L param.K)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) (* param.K (* param.J (* param.BATCH param.I))))) (<= (+ (* (- 1) len.C) (* param.K (* param.J (* param.BATCH param.I)))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 65534)))
@@ -112,5 +115,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.BATCH) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (not (or (and (<= (+ |elem.j0!0| 1) param.K) (= |elem.j0!0| (div |elem.j0!0| param.I)) (= |elem.j1!0| (mod |elem.j0!0| param.I)) (= |elem.j0!0| |elem.j2!0|) (= |elem.j0!0| |elem.j3!0|) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.K 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.J) (<= (+ |elem.j0!0| 1) (* param.BATCH param.I))) (and (<= (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)) 1) param.K) (= |elem.j0!0| (div |elem.j0!0| param.I)) (= |elem.j1!0| (mod |elem.j0!0| param.I)) (= |elem.j3!0| (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.K 255) 256)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (* param.BATCH param.I))) (and (<= (+ (mod |elem.j3!0| 256) (* 256 (div |elem.j0!0| 256)) 1) param.K) (= |elem.j0!0| (div |elem.j0!0| param.I)) (= |elem.j1!0| (mod |elem.j0!0| param.I)) (= |elem.j3!0| (+ (mod |elem.j3!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.K 255) 256)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (* param.BATCH param.I))) (and (<= (+ (mod |elem.j3!0| 256) (* 256 (div |elem.j0!0| 256)) 1) param.K) (= |elem.j0!0| (div (+ |elem.j1!0| (* param.I |elem.j0!0|)) param.I)) (= |elem.j1!0| (mod (+ |elem.j1!0| (* param.I |elem.j0!0|)) param.I)) (= |elem.j3!0| (+ (mod |elem.j3!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.K 255) 256)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 (+ |elem.j1!0| (* param.I |elem.j0!0|))) (<= (+ |elem.j1!0| (* param.I |elem.j0!0|) 1) (* param.BATCH param.I))) (and (<= (+ |elem.j3!0| 1) param.K) (= |elem.j0!0| (div (+ |elem.j1!0| (* param.I |elem.j0!0|)) param.I)) (= |elem.j1!0| (mod (+ |elem.j1!0| (* param.I |elem.j0!0|)) param.I)) (<= 0 (div |elem.j3!0| 256)) (<= (+ (div |elem.j3!0| 256) 1) (div (+ param.K 255) 256)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 (+ |elem.j1!0| (* param.I |elem.j0!0|))) (<= (+ |elem.j1!0| (* param.I |elem.j0!0|) 1) (* param.BATCH param.I)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.BATCH) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.K) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.K) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.K (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))))) (+ |elem.j3!0| (* param.K (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.J) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.J) (= (+ w1.blockIdx.y (* param.J (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))))) (+ |elem.j2!0| (* param.J (+ |elem.j1!0| (* param.I |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.I) 1) param.I) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.I) (= (+ (mod w1.blockIdx.z param.I) (* param.I (div w1.blockIdx.z param.I))) (+ |elem.j1!0| (* param.I |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.I) |elem.j0!0|) (= (mod w1.blockIdx.z param.I) |elem.j1!0|))) (not (= (mod w1.blockIdx.z param.I) |elem.j1!0|))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query kb18_matmul_transposed_both.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'C': every element is stored by some thread
+; establishes: equivalence of 'C': the value stored at line 12 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 20 of 94 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 18 of 94 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.M Int)
@@ -17,6 +18,8 @@
 (declare-const param.K Int)
 (declare-const len.B Int)
 (declare-const len.C Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -87,12 +90,14 @@
 (assert (and (<= 0 (+ (* (- 1) len.A) (* param.M param.K))) (<= (+ (* (- 1) len.A) (* param.M param.K)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.B) (* param.K param.N))) (<= (+ (* (- 1) len.B) (* param.K param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.C) (* param.M param.N))) (<= (+ (* (- 1) len.C) (* param.M param.N)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 15)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 134217726)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 134217726)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 65534)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 134217726)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (not (or (and (<= (+ |elem.j0!0| 1) param.M) (<= (+ |elem.j0!0| 1) param.N) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.N 15) 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.M 15) 16))) (and (<= (+ |elem.j0!0| 1) param.M) (<= (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)) 1) param.N) (= |elem.j1!0| (+ (mod |elem.j0!0| 16) (* 16 (div |elem.j1!0| 16)))) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.N 15) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.M 15) 16))) (and (<= (+ |elem.j0!0| 1) param.M) (<= (+ |elem.j1!0| 1) param.N) (<= 0 (div |elem.j1!0| 16)) (<= (+ (div |elem.j1!0| 16) 1) (div (+ param.N 15) 16)) (<= 0 (div |elem.j0!0| 16)) (<= (+ (div |elem.j0!0| 16) 1) (div (+ param.M 15) 16)))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.M) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) param.M) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* param.N (+ w1.threadIdx.y (* 16 w1.blockIdx.y)))) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j0!0|))))
 (check-sat)

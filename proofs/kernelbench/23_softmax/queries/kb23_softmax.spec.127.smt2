@@ -1,11 +1,11 @@
 ; ksynth query kb23_softmax.spec.127 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 12 33
+;   within it: a read of shared 'red' gets the value stored at line 28 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 28 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 56 of 109 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 48 of 109 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -15,7 +15,15 @@
 (declare-const param.D Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
+(declare-const w1.blockIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.blockIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!4| Int)
+(declare-const |w2.iter!3| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -68,9 +76,17 @@
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.B param.D))) (<= (+ (* (- 1) len.Y) (* param.B param.D)) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
+(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
+(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 8388603)))
+(assert (and (<= 0 |w2.iter!3|) (<= |w2.iter!3| 7)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 1) param.D))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 1) param.D)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (<= (+ w2.threadIdx.x 1) (ite (= 0 |w2.iter!3|) 128 (ite (= 1 |w2.iter!3|) 64 (ite (= 2 |w2.iter!3|) 32 (ite (= 3 |w2.iter!3|) 16 (ite (= 4 |w2.iter!3|) 8 (ite (= 5 |w2.iter!3|) 4 (ite (= 6 |w2.iter!3|) 2 1)))))))) (= 0 w2.threadIdx.x) (<= 18 (+ |w2.iter!3| 11)) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z) (= 7 |w2.iter!3|)))))
 (check-sat)

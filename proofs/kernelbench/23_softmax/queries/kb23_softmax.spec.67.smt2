@@ -1,10 +1,11 @@
 ; ksynth query kb23_softmax.spec.67 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: the store at line 28 is a halving tree reduction over shared 'red': each round's storing threads and operand cells
-; source lines: 28 33
+;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
+;   within it: the writer thread stores the cell in an earlier barrier interval
+; source lines: 12 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 55 of 106 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 53 of 107 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -13,7 +14,13 @@
 (declare-const len.X Int)
 (declare-const param.D Int)
 (declare-const len.Y Int)
-(declare-const |tree.k!1| Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
+(declare-const |w1.iter!4| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -62,9 +69,12 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) (* param.B param.D)))) (<= (+ len.Y (* (- 1) (* param.B param.D))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.B param.D))) (<= (+ (* (- 1) len.X) (* param.B param.D)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.B param.D))) (<= (+ (* (- 1) len.Y) (* param.B param.D)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 0)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
+(assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 8388603)))
 (push 1)
-(assert (and (not (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 1) param.D)) (<= 0 |tree.k!1|) (<= (+ |tree.k!1| 1) 1) (not (and (not (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!1| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) |tree.k!1| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!1| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!1| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!1|) (- 1)) 256) 1) 0)) (- 255)) param.D)) (<= (+ |tree.k!1| 1) 1)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!0| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (and (not (<= (+ w1.threadIdx.y (* 256 (div (+ param.D (* (- 1) w1.threadIdx.y) (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (* (- 1) w1.threadIdx.y) (- 1)) 256) 1)) (<= (+ w1.threadIdx.y (* 256 (div (+ param.D (* (- 1) w1.threadIdx.y) (- 1)) 256)) 1) param.D)) (= 0 w1.threadIdx.y)))))
 (check-sat)

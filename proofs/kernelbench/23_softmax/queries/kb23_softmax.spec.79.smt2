@@ -1,13 +1,13 @@
 ; ksynth query kb23_softmax.spec.79 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 28 by one writer thread
-;   within it: a read of shared 'red' gets the value stored at line 24 by one writer thread
-;   within it: no other store to the cell comes between the writer's store and the read
-; source lines: 24 28 33
+;   within it: a kernel loop's sum is the spec's sum 'ssum.1' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+; source lines: 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 46 of 107 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 55 of 108 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun fn.exp (Real) Real)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -16,17 +16,12 @@
 (declare-const param.D Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.blockIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!4| Int)
-(declare-const |tree.k!2| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |bij.j!0| Int)
+(declare-const |bij.j!1| Int)
+(declare-const |eq.ext!0| Real)
 (assert true)
 (assert true)
 (assert true)
@@ -77,17 +72,9 @@
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.B param.D))) (<= (+ (* (- 1) len.Y) (* param.B param.D)) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
-(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
-(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 8388603)))
-(assert (and (<= 0 |tree.k!2|) (<= |tree.k!2| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (<= (+ |tree.k!2| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!2| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!2|) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) |tree.k!2| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!2|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!2| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!2| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!2|) (- 1)) 256) 1) 0)) (- 255)) param.D)) (not (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w2.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w2.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w2.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (= w2.threadIdx.x |tree.k!2|) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= w2.threadIdx.x |tree.k!2|) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) 256) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!0| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!0|) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.D)) (and (not (and (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!0| (* 256 |bij.j!1|) 1) param.D))) (= (/ 0.0 1.0) (fn.exp (+ (mem.X.0 (+ (* param.D w1.blockIdx.x) |bij.j!0| (* 256 |bij.j!1|))) (* (- (/ 1.0 1.0)) |eq.ext!0|)))))))))
 (check-sat)

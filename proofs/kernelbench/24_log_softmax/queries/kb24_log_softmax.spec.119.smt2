@@ -1,11 +1,11 @@
 ; ksynth query kb24_log_softmax.spec.119 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 16 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 24 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 16 33
+; source lines: 24 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 55 of 108 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 56 of 109 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)

@@ -1,11 +1,12 @@
 ; ksynth query kb24_log_softmax.spec.129 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 33 equals the spec's ensures for that element
+;   within it: a read of shared 'red' gets the value stored at line 28 by one writer thread
 ;   within it: a read of shared 'red' gets the value stored at line 12 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 12 33
+; source lines: 12 28 33
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 56 of 109 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 56 of 110 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -16,6 +17,7 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |w1.iter!4| Int)
+(declare-const |tree.k!5| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -71,6 +73,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 |w1.iter!4|) (<= |w1.iter!4| 8388603)))
+(assert (and (<= 0 |tree.k!5|) (<= |tree.k!5| 255)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.D (- 1)) 256)) 1) param.D))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!4|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!4|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!4|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!4|)) |elem.j1!0|))) (not (and (not (<= (+ |tree.k!5| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!5| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) |tree.k!5| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) (<= (+ |tree.k!5| (* 256 (ite (<= (+ (* (- 1) param.D) |tree.k!5| 1) 0) (+ (div (+ param.D (* (- 1) |tree.k!5|) (- 1)) 256) 1) 0)) (- 255)) param.D))))))
 (check-sat)

@@ -1,11 +1,16 @@
 ; ksynth query kb34_instancenorm.spec.11 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 31 equals the spec's ensures for that element
-;   within it: no other store to the cell comes between the writer's store and the read
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ; source lines: 31
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 228 of 297 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 233 of 297 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.C Int)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -19,17 +24,16 @@
 (declare-const param.H Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!10| Int)
 (declare-const |w1.iter!11| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
+(declare-const |eq.j!2| Int)
+(declare-const |bij.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -88,17 +92,12 @@
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
 (assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 65534)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (assert (and (<= 0 |w1.iter!10|) (<= |w1.iter!10| 2147483646)))
 (assert (and (<= 0 |w1.iter!11|) (<= |w1.iter!11| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!10|) (<= |w1.iter!10| param.H)) (<= (+ |w1.iter!10| 1) param.H) (or (= 0 |w1.iter!11|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!11|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!10| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!10| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (= 0 w2.threadIdx.x) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!10|) (<= |w1.iter!10| param.H)) (<= (+ |w1.iter!10| 1) param.H) (or (= 0 |w1.iter!11|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!11|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|)) (* 256 |w1.iter!11|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!11|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!10| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |w1.iter!10|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= |w1.iter!10| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.blockIdx.x (* param.C w1.blockIdx.y)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.H) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.W) (<= 0 |eq.j!2|) (<= (+ |eq.j!2| 1) param.H) (<= 0 |bij.j!0|) (<= (+ |bij.j!0| 1) param.W) (not (or (and (<= 0 (+ (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!2|)) (* (- 1) (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!2|))) |bij.j!0|)) (<= (+ (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!2|)) (* (- 1) (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!2|))) |bij.j!0| 1) param.W)) (and (not (and (<= 0 (+ (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!2|)) (* (- 1) (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!2|))) |bij.j!0|)) (<= (+ (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!2|)) (* (- 1) (* param.W (+ (* param.H (+ |elem.j1!0| (* param.C |elem.j0!0|))) |eq.j!2|))) |bij.j!0| 1) param.W))) (= (/ 0.0 1.0) (mem.X.0 (+ (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.C w1.blockIdx.y))) |eq.j!2|)) |bij.j!0|))))))))
 (check-sat)

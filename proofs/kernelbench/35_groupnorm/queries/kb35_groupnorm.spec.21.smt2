@@ -1,15 +1,11 @@
 ; ksynth query kb35_groupnorm.spec.21 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 34 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.5'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.4'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
-;   within it: the two values are equal
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 34
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 329 of 399 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.F Int)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -30,9 +26,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!0| Int)
-(declare-const |eq.j!1| Int)
-(declare-const |eq.j!2| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -104,5 +97,5 @@
 (assert (and (<= 0 |w1.iter!15|) (<= |w1.iter!15| 2147483646)))
 (assert (and (<= 0 |w1.iter!16|) (<= |w1.iter!16| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!15|) (<= |w1.iter!15| param.H)) (<= (+ |w1.iter!15| 1) param.H) (or (= 0 |w1.iter!16|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!16|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!15| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!15| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.F) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) (ite (<= (+ (* (- 1) (ite (= (div w1.blockIdx.x (div param.F param.G)) (ite (and (<= (+ |eq.j!0| 1) 0) (not (= 0 (mod |eq.j!0| (div param.F param.G))))) (ite (<= 1 (div param.F param.G)) (+ (div |eq.j!0| (div param.F param.G)) 1) (+ (div |eq.j!0| (div param.F param.G)) (- 1))) (div |eq.j!0| (div param.F param.G)))) param.H 0)) 1) 0) (ite (= (div w1.blockIdx.x (div param.F param.G)) (ite (and (<= (+ |eq.j!0| 1) 0) (not (= 0 (mod |eq.j!0| (div param.F param.G))))) (ite (<= 1 (div param.F param.G)) (+ (div |eq.j!0| (div param.F param.G)) 1) (+ (div |eq.j!0| (div param.F param.G)) (- 1))) (div |eq.j!0| (div param.F param.G)))) param.H 0) 0)) (<= 0 |eq.j!2|) (<= (+ |eq.j!2| 1) param.W) (not (= (* (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F w1.blockIdx.y) |eq.j!0|)))))) (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F w1.blockIdx.y) |eq.j!0|))))))) (* (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!0|)))))) (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!0|)))))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!15|) (<= |w1.iter!15| param.H)) (<= (+ |w1.iter!15| 1) param.H) (or (= 0 |w1.iter!16|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!16|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|)) (* 256 |w1.iter!16|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!16|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!15| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ w1.blockIdx.x (* param.F w1.blockIdx.y))) |w1.iter!15|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!15| |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.x 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ w1.blockIdx.x (* param.F w1.blockIdx.y)) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= w1.blockIdx.x |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

@@ -1,13 +1,11 @@
 ; ksynth query kb36_rmsnorm.spec.10 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 17 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
-;   within it: the two values are equal
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 47 of 117 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.W Int)
 (declare-const param.H Int)
 (declare-const param.B Int)
@@ -29,7 +27,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -101,5 +98,5 @@
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 2147483646)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.W) (or (= 0 |w1.iter!1|) (<= |w1.iter!1| param.F)) (<= (+ |w1.iter!1| 1) param.F) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F w1.blockIdx.z) |w1.iter!1|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!1| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F w1.blockIdx.z) |w1.iter!1|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= |w1.iter!1| |elem.j1!0|))) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.F) (not (= (* (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |eq.j!1|)))))) (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |eq.j!1|))))))) (* (mem.X.0 (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!1|)))))) (mem.X.0 (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!1|)))))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.W) (or (= 0 |w1.iter!1|) (<= |w1.iter!1| param.F)) (<= (+ |w1.iter!1| 1) param.F) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.W (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))))) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ w1.blockIdx.y (* param.H (+ (* param.F w1.blockIdx.z) |w1.iter!1|))) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F w1.blockIdx.z) |w1.iter!1|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= w1.blockIdx.y |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!1| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F w1.blockIdx.z) |w1.iter!1|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= |w1.iter!1| |elem.j1!0|))) (not (= |w1.iter!1| |elem.j1!0|))))
 (check-sat)

@@ -1,9 +1,9 @@
 ; ksynth query kb39_l2norm.spec.71 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 13 by one writer thread
+;   within it: a read of shared 'red' gets the value stored at line 17 by one writer thread
 ;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 13 22
+; source lines: 17 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 39 of 92 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)

@@ -1,11 +1,11 @@
 ; ksynth query kb39_l2norm.spec.78 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 22 equals the spec's ensures for that element
-;   within it: a read of shared 'red' gets the value stored at line 13 by one writer thread
-;   within it: the writer thread stores the cell in an earlier barrier interval
-; source lines: 13 22
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 38 of 92 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 40 of 93 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -15,10 +15,13 @@
 (declare-const param.D Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const w1.threadIdx.z Int)
 (declare-const |w1.iter!2| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |bij.j!8| Int)
+(declare-const |bij.j!9| Int)
+(declare-const |bij.j!10| Int)
+(declare-const |bij.j!11| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -69,10 +72,9 @@
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.B param.D))) (<= (+ (* (- 1) len.Y) (* param.B param.D)) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
-(assert (and (<= 0 w1.threadIdx.z) (<= w1.threadIdx.z 0)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 |w1.iter!2|) (<= |w1.iter!2| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (not (and (not (<= (+ w1.threadIdx.z (* 256 (div (+ param.D (* (- 1) w1.threadIdx.z) (- 1)) 256)) 257) param.D)) (or (= 0 (+ (div (+ param.D (* (- 1) w1.threadIdx.z) (- 1)) 256) 1)) (<= (+ w1.threadIdx.z (* 256 (div (+ param.D (* (- 1) w1.threadIdx.z) (- 1)) 256)) 1) param.D)) (= 0 w1.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.D)) (or (= 0 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.D) w1.threadIdx.x 1) 0) (+ (div (+ param.D (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.D)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.D)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.D) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D) (= (+ w1.threadIdx.x (* param.D w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.D |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) 256) (<= 0 |bij.j!9|) (<= (+ |bij.j!9| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!8| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!8|) (- 1)) 256) 1) 0)) (<= 0 |bij.j!10|) (<= (+ |bij.j!10| 1) 256) (<= 0 |bij.j!11|) (<= (+ |bij.j!11| 1) (ite (<= (+ (* (- 1) param.D) |bij.j!10| 1) 0) (+ (div (+ param.D (* (- 1) |bij.j!10|) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|) 1) param.D) (<= 0 (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!10| (* 256 |bij.j!11|))) (<= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!10| (* 256 |bij.j!11|) 1) param.D) (= (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!8| (* 256 |bij.j!9|)) (+ (* param.D w1.blockIdx.x) (* (- 1) (* param.D |elem.j0!0|)) |bij.j!10| (* 256 |bij.j!11|))) (or (not (= |bij.j!8| |bij.j!10|)) (not (= |bij.j!9| |bij.j!11|)))))
 (check-sat)

@@ -1,11 +1,15 @@
 ; ksynth query kb40_layernorm.spec.11 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 29 equals the spec's ensures for that element
-;   within it: no other store to the cell comes between the writer's store and the read
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.5'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.4'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: the two values are equal
 ; source lines: 29
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 484 of 553 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 491 of 553 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -16,13 +20,6 @@
 (declare-const param.F Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const w1.blockIdx.y Int)
-(declare-const w1.blockIdx.z Int)
-(declare-const w2.threadIdx.x Int)
-(declare-const w2.threadIdx.y Int)
-(declare-const w2.blockIdx.y Int)
-(declare-const w2.threadIdx.z Int)
-(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!21| Int)
 (declare-const |w1.iter!24| Int)
 (declare-const |w1.iter!25| Int)
@@ -30,6 +27,9 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
+(declare-const |eq.j!2| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -87,18 +87,11 @@
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.W (* param.H (* param.N param.F))))) (<= (+ (* (- 1) len.Y) (* param.W (* param.H (* param.N param.F)))) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 65534)))
-(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
-(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
-(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65534)))
-(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
-(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
-(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
-(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!21|) (<= |w1.iter!21| 2147483646)))
 (assert (and (<= 0 |w1.iter!24|) (<= |w1.iter!24| 2147483646)))
 (assert (and (<= 0 |w1.iter!25|) (<= |w1.iter!25| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!21|) (<= |w1.iter!21| param.F)) (<= (+ |w1.iter!21| 1) param.F) (or (= 0 |w1.iter!24|) (<= |w1.iter!24| param.H)) (<= (+ |w1.iter!24| 1) param.H) (or (= 0 |w1.iter!25|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!25|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!24| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!24| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!21| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= |w1.iter!21| |elem.j1!0|))) (= 0 w2.threadIdx.x) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!21|) (<= |w1.iter!21| param.F)) (<= (+ |w1.iter!21| 1) param.F) (or (= 0 |w1.iter!24|) (<= |w1.iter!24| param.H)) (<= (+ |w1.iter!24| 1) param.H) (or (= 0 |w1.iter!25|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!25|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|)) (* 256 |w1.iter!25|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!25|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!24| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F w1.blockIdx.x) |w1.iter!21|)) |w1.iter!24|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!24| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!21| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F w1.blockIdx.x) |w1.iter!21|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= |w1.iter!21| |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.F) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.H) (<= 0 |eq.j!2|) (<= (+ |eq.j!2| 1) param.W) (not (= (* (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F w1.blockIdx.x) |eq.j!0|)))))) (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F w1.blockIdx.x) |eq.j!0|))))))) (* (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!0|)))))) (mem.X.0 (+ |eq.j!2| (* param.W (+ |eq.j!1| (* param.H (+ (* param.F |elem.j0!0|) |eq.j!0|)))))))))))
 (check-sat)

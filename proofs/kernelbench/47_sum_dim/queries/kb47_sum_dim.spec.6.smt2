@@ -1,10 +1,13 @@
 ; ksynth query kb47_sum_dim.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 10 equals the spec's ensures for that element
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 20 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 19 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const param.D2 Int)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -16,9 +19,11 @@
 (declare-const len.X Int)
 (declare-const param.D1 Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
+(declare-const |eq.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -74,6 +79,7 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) (* param.B param.D2)))) (<= (+ len.Y (* (- 1) (* param.B param.D2))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.D2 (* param.B param.D1)))) (<= (+ (* (- 1) len.X) (* param.D2 (* param.B param.D1))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.B param.D2))) (<= (+ (* (- 1) len.Y) (* param.B param.D2)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
@@ -81,5 +87,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) 1) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (not (or (and (<= (+ |elem.j0!0| 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ |elem.j0!0| (* param.D2 |elem.j0!0|))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (or (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.D2) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ |elem.j0!0| (* param.D2 |elem.j0!0|))))) (and (= |elem.j0!0| (+ |elem.j0!0| |elem.j1!0|)) (= |elem.j0!0| |elem.j2!0|)))) (and (<= (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256)) 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256)) (* param.D2 |elem.j0!0|))) (<= 0 (div |elem.j1!0| 256)) (<= (+ (div |elem.j1!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (or (not (and (<= 0 (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256)))) (<= (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256)) 1) param.D2) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256)) (* param.D2 |elem.j0!0|))))) (and (= |elem.j0!0| (+ |elem.j0!0| |elem.j1!0|)) (= |elem.j2!0| (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j1!0| 256))))))) (and (<= (+ |elem.j2!0| 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ |elem.j2!0| (* param.D2 |elem.j0!0|))) (<= 0 (div |elem.j2!0| 256)) (<= (+ (div |elem.j2!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (or (not (and (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (= (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|))) (+ |elem.j2!0| (* param.D2 |elem.j0!0|))))) (= |elem.j0!0| (+ |elem.j0!0| |elem.j1!0|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) 1) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|)))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j2!0| (* param.D2 (+ |elem.j0!0| |elem.j1!0|)))))) (and (= w1.blockIdx.y (+ |elem.j0!0| |elem.j1!0|)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.D1) (not (= (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 (+ (* param.D1 w1.blockIdx.y) |eq.j!0|)))) (mem.X.0 (+ |elem.j2!0| (* param.D2 (+ (* param.D1 |elem.j0!0|) |eq.j!0|))))))))
 (check-sat)

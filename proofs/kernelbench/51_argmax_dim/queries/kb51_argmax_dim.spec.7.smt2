@@ -1,7 +1,7 @@
 ; ksynth query kb51_argmax_dim.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 17 equals the spec's ensures for that element
-;   within it: coordinate 0 of the element is the storing thread's
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 43 of 105 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -83,5 +83,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))))
 (check-sat)

@@ -2,7 +2,7 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'I': the value stored at line 17 equals the spec's ensures for that element
 ;   within it: the kernel's running argmin walks the spec's 'sargmin.0' range in order, replacing only on a strictly better term
-;   within it: the range is not empty, and the start is its first term and index
+;   within it: iteration j compares the range's term lo + 1 + j and records that index
 ; source lines: 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 43 of 105 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -22,6 +22,7 @@
 (declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |arg.j!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -85,5 +86,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 (* param.D1 w1.blockIdx.y)))) (mem.X.0 (+ |elem.j1!0| (* param.D2 (* param.D1 |elem.j0!0|))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (<= 0 |arg.j!0|) (<= (+ |arg.j!0| 1) (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (not (= (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 (+ (* param.D1 w1.blockIdx.y) |arg.j!0| 1)))) (mem.X.0 (+ |elem.j1!0| (* param.D2 (+ (* param.D1 |elem.j0!0|) |arg.j!0| 1))))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query kb52_argmin_dim.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'I': every element is stored by some thread
+; establishes: equivalence of 'I': the value stored at line 17 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 17
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 44 of 105 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 43 of 105 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.D2 Int)
 (declare-const param.B Int)
@@ -16,6 +17,7 @@
 (declare-const len.X Int)
 (declare-const param.D1 Int)
 (declare-const len.I Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -73,6 +75,7 @@
 (assert (and (<= 0 (+ len.I (* (- 1) (* param.B param.D2)))) (<= (+ len.I (* (- 1) (* param.B param.D2))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.D2 (* param.B param.D1)))) (<= (+ (* (- 1) len.X) (* param.D2 (* param.B param.D1))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.I) (* param.B param.D2))) (<= (+ (* (- 1) len.I) (* param.B param.D2)) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8388606)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8388606)))
@@ -80,5 +83,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (not (or (and (<= (+ |elem.j0!0| 1) param.D2) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B)) (and (<= (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)) 1) param.D2) (= |elem.j1!0| (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B)) (and (<= (+ |elem.j1!0| 1) param.D2) (<= 0 (div |elem.j1!0| 256)) (<= (+ (div |elem.j1!0| 256) 1) (div (+ param.D2 255) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

@@ -2,12 +2,11 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 10 equals the spec's ensures for that element
 ;   within it: a min computed by the kernel equals the spec's 'smin.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: a candidate of the kernel's fold is the spec's term at the mapped index, in the range
+;   within it: every index of the spec's range is the mapped index of a candidate that takes part
 ; source lines: 10
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 19 of 81 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.D2 Int)
 (declare-const param.B Int)
 (declare-const w1.blockIdx.x Int)
@@ -20,8 +19,9 @@
 (declare-const param.D1 Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |ext.k!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -85,5 +85,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8388606)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (<= 1 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0))) (not (and (<= 0 (+ (* param.D1 w1.blockIdx.y) (* (- 1) (* param.D1 |elem.j0!0|)) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2))) (<= (+ (* param.D1 w1.blockIdx.y) (* (- 1) (* param.D1 |elem.j0!0|)) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2) 1) param.D1) (= (mem.X.0 (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 (* param.D1 w1.blockIdx.y)))) (mem.X.0 (+ |elem.j1!0| (* param.D2 (+ (* param.D1 w1.blockIdx.y) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2))))))))))
+(assert (and (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.D2) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.D2 w1.blockIdx.y)) (+ |elem.j1!0| (* param.D2 |elem.j0!0|))) (or (= 0 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 1) param.D1)) (not (<= (+ (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0) 2) param.D1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.D2) (<= (+ |elem.j1!0| 1) param.D2) (<= 0 |elem.j1!0|) (<= 0 |elem.j0!0|) (<= 0 |ext.k!0|) (<= (+ |ext.k!0| 1) param.D1) (not (or (and (<= 1 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (= |ext.k!0| (+ (* param.D1 w1.blockIdx.y) (* (- 1) (* param.D1 |elem.j0!0|)) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2)))) (and (<= 1 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0)) (<= 0 (+ (* (- 1) (* param.D1 w1.blockIdx.y)) (* param.D1 |elem.j0!0|) |ext.k!0| (* (- 1) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2)) (- 1))) (<= (+ (* (- 1) (* param.D1 w1.blockIdx.y)) (* param.D1 |elem.j0!0|) |ext.k!0| (* (- 1) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2))) (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0))) (and (not (<= 1 (ite (<= (+ (* (- 1) param.D1) 2) 0) (+ param.D1 (- 1)) 0))) (= |ext.k!0| (+ (* param.D1 w1.blockIdx.y) (* (- 1) (* param.D1 |elem.j0!0|)) (div (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) |elem.j1!0|)) param.D2))))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query kb56_conv2d_asym_both.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 24 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 24
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 361 of 480 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 359 of 480 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.PW Int)
@@ -30,6 +31,8 @@
 (declare-const param.CI Int)
 (declare-const len.Wt Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
@@ -144,7 +147,9 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.CI))))) (<= (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.CI)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Wt) (* param.KW (* param.KH (* param.CI param.CO))))) (<= (+ (* (- 1) len.Wt) (* param.KW (* param.KH (* param.CI param.CO)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (* param.B param.CO))))) (<= (+ (* (- 1) len.Y) (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (* param.B param.CO)))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 15)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 4096)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 4096)))
 (assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 4096)))
@@ -154,5 +159,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 4096)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (not (and (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (= |elem.j0!0| (div (+ |elem.j1!0| (* param.CO |elem.j0!0|)) param.CO)) (= |elem.j1!0| (mod (+ |elem.j1!0| (* param.CO |elem.j0!0|)) param.CO)) (<= 0 (div |elem.j3!0| 16)) (<= (+ (div |elem.j3!0| 16) 1) (div (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 16) 16)) (<= 0 (div |elem.j2!0| 16)) (<= (+ (div |elem.j2!0| 16) 1) (div (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 16) 16)) (<= 0 (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (<= (+ |elem.j1!0| (* param.CO |elem.j0!0|) 1) (* param.B param.CO))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PW) (* (- 1) (* param.DW (+ param.KW (- 1)))) (- 1)) param.SW) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1)) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PH) (* (- 1) (* param.DH (+ param.KH (- 1)))) (- 1)) param.SH) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.CO) 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ (mod w1.blockIdx.z param.CO) (* param.CO (div w1.blockIdx.z param.CO))) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.CO) |elem.j0!0|) (= (mod w1.blockIdx.z param.CO) |elem.j1!0|))) (not (= (div w1.blockIdx.z param.CO) |elem.j0!0|))))
 (check-sat)

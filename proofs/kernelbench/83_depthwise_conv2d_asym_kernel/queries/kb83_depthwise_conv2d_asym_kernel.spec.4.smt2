@@ -1,9 +1,10 @@
 ; ksynth query kb83_depthwise_conv2d_asym_kernel.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 20 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 65 of 162 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 63 of 162 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.W Int)
 (declare-const param.PAD Int)
@@ -25,6 +26,8 @@
 (declare-const len.X Int)
 (declare-const len.Wt Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
+(declare-const w1.threadIdx.y Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
@@ -117,7 +120,9 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.C))))) (<= (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.C)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Wt) (* param.C param.KS))) (<= (+ (* (- 1) len.Wt) (* param.C param.KS)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (* param.B param.C))))) (<= (+ (* (- 1) len.Y) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (* param.B param.C)))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 15)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 4096)))
+(assert (and (<= 0 w1.threadIdx.y) (<= w1.threadIdx.y 15)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 4096)))
 (assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 4096)))
@@ -127,5 +132,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 4096)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (not (and (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (= |elem.j0!0| (div (+ |elem.j1!0| (* param.C |elem.j0!0|)) param.C)) (= |elem.j1!0| (mod (+ |elem.j1!0| (* param.C |elem.j0!0|)) param.C)) (<= 0 (div |elem.j3!0| 16)) (<= (+ (div |elem.j3!0| 16) 1) (div (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 16) 16)) (<= 0 (div |elem.j2!0| 16)) (<= (+ (div |elem.j2!0| 16) 1) (div (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 16) 16)) (<= 0 (+ |elem.j1!0| (* param.C |elem.j0!0|))) (<= (+ |elem.j1!0| (* param.C |elem.j0!0|) 1) (* param.B param.C))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x) (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))))) (+ |elem.j3!0| (* (+ (div (+ param.W (* 2 param.PAD) (- 1)) param.ST) 1) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))))) (and (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 16 w1.blockIdx.x)) |elem.j3!0|))) (or (not (and (<= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1)) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y) (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))))) (+ |elem.j2!0| (* (+ (div (+ param.H (* 2 param.PAD) (* (- 1) (* param.DIL (+ param.KS (- 1)))) (- 1)) param.ST) 1) (+ |elem.j1!0| (* param.C |elem.j0!0|))))))) (and (= (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (= (+ w1.threadIdx.y (* 16 w1.blockIdx.y)) |elem.j2!0|))) (or (not (and (<= (+ (mod w1.blockIdx.z param.C) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.blockIdx.z param.C) (* param.C (div w1.blockIdx.z param.C))) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (div w1.blockIdx.z param.C) |elem.j0!0|) (= (mod w1.blockIdx.z param.C) |elem.j1!0|))) (not (= (div w1.blockIdx.z param.C) |elem.j0!0|))))
 (check-sat)

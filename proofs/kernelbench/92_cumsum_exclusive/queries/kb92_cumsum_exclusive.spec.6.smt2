@@ -1,9 +1,10 @@
 ; ksynth query kb92_cumsum_exclusive.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 11 equals the spec's ensures for that element
+;   within it: coordinate 0 of the element is the storing thread's
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 20 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 19 of 80 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const param.B Int)
@@ -15,6 +16,7 @@
 (declare-const w3.blockIdx.y Int)
 (declare-const len.X Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (assert true)
@@ -71,6 +73,7 @@
 (assert (and (<= 0 (+ len.Y (* (- 1) (* (+ param.B (- 1)) (+ param.N 1))))) (<= (+ len.Y (* (- 1) (* (+ param.B (- 1)) (+ param.N 1)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.B param.N))) (<= (+ (* (- 1) len.X) (* param.B param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ param.B (- 1)) (+ param.N 1)))) (<= (+ (* (- 1) len.Y) (* (+ param.B (- 1)) (+ param.N 1))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 4194304)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 4194304)))
@@ -78,5 +81,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 4194304)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (not (or (and (<= |elem.j0!0| param.N) (= |elem.j0!0| |elem.j1!0|) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.N 256) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1)))) (and (<= (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256))) param.N) (= |elem.j1!0| (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ param.N 256) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1)))) (and (<= |elem.j1!0| param.N) (<= 0 (div |elem.j1!0| 256)) (<= (+ (div |elem.j1!0| 256) 1) (div (+ param.N 256) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (+ param.B (- 1))) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) param.N) (not (<= (+ (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) 1) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (or (= 0 (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0)) (<= (ite (<= (+ (* (- 1) w1.threadIdx.x) (* (- 256) w1.blockIdx.x) 1) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) 0) (+ w1.threadIdx.x (* 256 w1.blockIdx.x)))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ param.N 1)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) (+ param.N 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ param.N 1) w1.blockIdx.y)) (+ |elem.j1!0| (* (+ param.N 1) |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j0!0|))))
 (check-sat)

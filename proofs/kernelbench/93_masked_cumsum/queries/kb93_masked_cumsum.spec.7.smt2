@@ -1,7 +1,7 @@
 ; ksynth query kb93_masked_cumsum.spec.7 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 12 equals the spec's ensures for that element
-;   within it: coordinate 1 of the element is the storing thread's
+;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.0'
 ; source lines: 12
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 51 of 120 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -90,5 +90,5 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 4194303)))
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) param.N) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.N) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* param.N w1.blockIdx.y)) (+ |elem.j1!0| (* param.N |elem.j0!0|))))) (and (= w1.blockIdx.y |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j1!0|))) (not (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (ite (<= (+ |elem.j1!0| 2) 0) 0 (+ |elem.j1!0| 1))))))
 (check-sat)

@@ -1,10 +1,15 @@
 ; ksynth query kb94_mseloss.spec.4 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'L': every element is stored by some thread
+; establishes: equivalence of 'L': the value stored at line 9 equals the spec's ensures for that element
+;   within it: the two values are equal
 ; source lines: 9
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 88 of 124 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 76 of 124 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const len.P Int)
+(declare-const param.B Int)
+(declare-const param.N Int)
+(declare-const len.T Int)
 (assert true)
 (assert true)
 (assert true)
@@ -41,6 +46,18 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.P (* param.B param.N)))
+(assert (= len.T (* param.B param.N)))
+(assert (and (<= 0 len.P) (<= len.P 4611686018427387904)))
+(assert (and (<= 0 len.T) (<= len.T 4611686018427387904)))
+(assert (and (<= 1 param.B) (<= param.B 2147483647)))
+(assert (and (<= 1 param.N) (<= param.N 2147483647)))
+(assert (<= (* param.B param.N) 1073741824))
+(assert (<= (- 1073741824) (* (- 1) (* param.B param.N))))
+(assert (and (<= 0 (+ len.P (* (- 1) (* param.B param.N)))) (<= (+ len.P (* (- 1) (* param.B param.N))) 0)))
+(assert (and (<= 0 (+ len.T (* (- 1) (* param.B param.N)))) (<= (+ len.T (* (- 1) (* param.B param.N))) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.P) (* param.B param.N))) (<= (+ (* (- 1) len.P) (* param.B param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.T) (* param.B param.N))) (<= (+ (* (- 1) len.T) (* param.B param.N)) 0)))
 (push 1)
-(assert false)
+(assert (not (= (* (to_real param.B) (to_real param.N)) (to_real (* param.B param.N)))))
 (check-sat)

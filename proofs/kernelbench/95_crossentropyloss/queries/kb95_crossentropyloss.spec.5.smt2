@@ -1,11 +1,19 @@
 ; ksynth query kb95_crossentropyloss.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 24 equals the spec's ensures for that element
-;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.4'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
+;   within it: every index of the spec's range is the mapped index of a candidate that takes part
 ; source lines: 24
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 272 of 318 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 260 of 318 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-const len.X Int)
+(declare-const param.B Int)
+(declare-const param.C Int)
+(declare-const len.T Int)
+(declare-const |ext.k!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -52,6 +60,18 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.X (* param.B param.C)))
+(assert (= len.T param.B))
+(assert (and (<= 0 len.X) (<= len.X 4611686018427387904)))
+(assert (and (<= 0 len.T) (<= len.T 4611686018427387904)))
+(assert (and (<= 1 param.B) (<= param.B 1073741824)))
+(assert (and (<= 1 param.C) (<= param.C 1073741824)))
+(assert (<= (* param.B param.C) 2147483647))
+(assert (<= (- 2147483647) (* (- 1) (* param.B param.C))))
+(assert (and (<= 0 (+ len.X (* (- 1) (* param.B param.C)))) (<= (+ len.X (* (- 1) (* param.B param.C))) 0)))
+(assert (and (<= 0 (+ len.T (* (- 1) param.B))) (<= (+ len.T (* (- 1) param.B)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.X) (* param.B param.C))) (<= (+ (* (- 1) len.X) (* param.B param.C)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.T) param.B)) (<= (+ (* (- 1) len.T) param.B) 0)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |ext.k!0|) (<= (+ |ext.k!0| 1) param.C) (not (or (and (<= 1 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (= 0 |ext.k!0|)) (and (<= 1 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0)) (<= 0 (+ |ext.k!0| (- 1))) (<= |ext.k!0| (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0))) (and (not (<= 1 (ite (<= (+ (* (- 1) param.C) 2) 0) (+ param.C (- 1)) 0))) (= 0 |ext.k!0|))))))
 (check-sat)

@@ -1,15 +1,22 @@
 ; ksynth query kb96_huberloss.spec.5 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 11 equals the spec's ensures for that element
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
 ;   within it: the two values are equal
+;   within it: the kernel's choice and the spec's take the same case
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 76 of 124 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.P.0 (Int) Real)
+(declare-fun mem.T.1 (Int) Real)
 (declare-const len.P Int)
 (declare-const param.B Int)
 (declare-const param.N Int)
 (declare-const len.T Int)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -59,5 +66,5 @@
 (assert (and (<= 0 (+ (* (- 1) len.P) (* param.B param.N))) (<= (+ (* (- 1) len.P) (* param.B param.N)) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.T) (* param.B param.N))) (<= (+ (* (- 1) len.T) (* param.B param.N)) 0)))
 (push 1)
-(assert (not (= (* (to_real param.B) (to_real param.N)) (to_real (* param.B param.N)))))
+(assert (and (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.B) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.N) (not (= (< (ite (< (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (/ 1.0 1.0)) (< (ite (<= (/ 0.0 1.0) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))))) (/ 1.0 1.0))))))
 (check-sat)

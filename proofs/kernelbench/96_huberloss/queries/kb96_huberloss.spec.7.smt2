@@ -2,11 +2,21 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'L': the value stored at line 11 equals the spec's ensures for that element
 ;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
-;   within it: a sum computed by a kernel loop has as many terms as the spec's 'ssum.0'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
+;   within it: the two values are equal where the condition holds, and where it does not
 ; source lines: 11
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 88 of 124 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 76 of 124 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.P.0 (Int) Real)
+(declare-fun mem.T.1 (Int) Real)
+(declare-const len.P Int)
+(declare-const param.B Int)
+(declare-const param.N Int)
+(declare-const len.T Int)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -43,6 +53,18 @@
 (assert true)
 (assert true)
 (assert true)
+(assert (= len.P (* param.B param.N)))
+(assert (= len.T (* param.B param.N)))
+(assert (and (<= 0 len.P) (<= len.P 4611686018427387904)))
+(assert (and (<= 0 len.T) (<= len.T 4611686018427387904)))
+(assert (and (<= 1 param.B) (<= param.B 2147483647)))
+(assert (and (<= 1 param.N) (<= param.N 2147483647)))
+(assert (<= (* param.B param.N) 1073741824))
+(assert (<= (- 1073741824) (* (- 1) (* param.B param.N))))
+(assert (and (<= 0 (+ len.P (* (- 1) (* param.B param.N)))) (<= (+ len.P (* (- 1) (* param.B param.N))) 0)))
+(assert (and (<= 0 (+ len.T (* (- 1) (* param.B param.N)))) (<= (+ len.T (* (- 1) (* param.B param.N))) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.P) (* param.B param.N))) (<= (+ (* (- 1) len.P) (* param.B param.N)) 0)))
+(assert (and (<= 0 (+ (* (- 1) len.T) (* param.B param.N))) (<= (+ (* (- 1) len.T) (* param.B param.N)) 0)))
 (push 1)
-(assert false)
+(assert (and (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.B) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.N) (not (< (ite (< (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (/ 1.0 1.0))) (not (= (+ (ite (< (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (/ 0.0 1.0)) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (- (/ 1.0 2.0))) (+ (ite (<= (/ 0.0 1.0) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|)))))) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))) (* (- (/ 1.0 1.0)) (+ (mem.P.0 (+ |eq.j!1| (* param.N |eq.j!0|))) (* (- (/ 1.0 1.0)) (mem.T.1 (+ |eq.j!1| (* param.N |eq.j!0|))))))) (- (/ 1.0 2.0)))))))
 (check-sat)
