@@ -175,6 +175,7 @@ private:
                const ir::Type *ty = nullptr);
   Term tripCount(Term cn, Term n, uint32_t mark);
   Term constantTripCount(Term cn, Term n);
+  Term neverZeroThrough(Term cn, Term i, uint32_t mark);
   Term realDelta(Term v, Term e);
   Term realFactor(Term v, Term e);
   Term extremumStep(Term v, Term e, bool isMax);

@@ -131,6 +131,32 @@ Term Exec::tripCount(Term cn, Term n, uint32_t mark) {
   return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);
 }
 
+// For a test `D != 0` (`j != n`, or `j - n` as a condition) with D affine in the iteration
+// count with slope 1 or -1, what reaching iteration i says beyond the test before i - 1: the
+// test held before every iteration up to i, so D never met 0 on the way. D moves by one step
+// at a time, so it has not met 0 by iteration i exactly when it started on the side it moves
+// away from, or has not yet reached 0 (slope 1: D(0) > 0 or D(i) < 0). The local test at i
+// and i - 1 alone admits iterations past the one where the loop stops. nullptr for any
+// other test, or where D reads values unknown per iteration (symbols made after `mark`).
+Term Exec::neverZeroThrough(Term cn, Term i, uint32_t mark) {
+  if (cn->kind != smt::Kind::Not || cn->kids[0]->kind != smt::Kind::Eq || cn->kids[0]->kids[0]->sort != Sort::Int)
+    return nullptr;
+  Term D = tc_.sub(cn->kids[0]->kids[0], cn->kids[0]->kids[1]);
+  std::vector<Term> syms;
+  tc_.collectSymbols(D, syms);
+  for (Term x : syms)
+    if (x->kind == smt::Kind::Var && x->id > mark && x != i)
+      return nullptr;
+  Term d0 = tc_.substitute(D, {{i, tc_.intConst(0)}}), slope = tc_.sub(D, d0);
+  if (slope != i && slope != tc_.neg(i))
+    return nullptr;
+  if (slope != i) { // D != 0 is -D != 0
+    D = tc_.neg(D);
+    d0 = tc_.neg(d0);
+  }
+  return tc_.mkOr(tc_.lt(tc_.intConst(0), d0), tc_.lt(D, tc_.intConst(0)));
+}
+
 // The number of iterations when the test after each number of iterations folds to a
 // constant (a halving loop from a constant: `for (s = 128; s > 0; s >>= 1)` runs 8 times):
 // the first count whose test is false, or nullptr.
@@ -783,6 +809,19 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
     pendingExits_ = savedExits;
     dry_ = savedDry;
     extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), c));
+  }
+  if (L.testFirst && L.pre.empty()) {
+    // A `j != n` test: no earlier iteration met the end either (neverZeroThrough).
+    uint32_t mark = tc_.fresh("watermark", Sort::Bool)->id;
+    State probe = stateAt(s, f, i, "probe");
+    bool savedDry = dry_;
+    dry_ = true;
+    auto savedExits = pendingExits_;
+    Term c = eval(*L.cond, probe, probe.pc);
+    pendingExits_ = savedExits;
+    dry_ = savedDry;
+    if (Term never = neverZeroThrough(c, i, mark))
+      extra = tc_.mkAnd(extra, never);
   }
   iters_.push_back(i);
   auto savedExits = pendingExits_;

@@ -124,6 +124,65 @@ int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, con
   return xchg;
 }
 
+// A vote or warp reduction (name: __ballot_sync, __any_sync, __all_sync, __reduce_*_sync) of
+// v over the lanes of the calling lane's segment of `size` lanes (a warp, or a tile of
+// thread_block_tile<size>); a predicate's v is its u32 0 or 1. Every lane's operand goes
+// through the exchange; the result folds the segment's lanes that exist, in lane order: a
+// ballot's bit j is the segment's lane j (a tile's thread_rank() j).
+ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size) {
+  bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
+  Type et = isPred ? Type::u32() : rt;
+  ExprPtr tid = linearTid();
+  ExprPtr segBase = bin(Op::Sub, tid, bin(Op::Rem, linearTid(), i64c(size)));
+  int xchg = offerToLanes(sl, et, std::move(tid), std::move(v), name);
+  int acc = newTemp(rt, "vote");
+  Op fold = name == "__reduce_min_sync"   ? Op::Min
+            : name == "__reduce_max_sync" ? Op::Max
+            : name == "__reduce_and_sync" ? Op::BitAnd
+            : name == "__reduce_or_sync"  ? Op::BitOr
+            : name == "__reduce_xor_sync" ? Op::BitXor
+                                          : Op::Add;
+  // The fold's start: the identity of its operation (min over an empty set never happens: the
+  // calling lane exists).
+  ExprPtr start = name == "__all_sync" ? ir::mkConstInt(1, rt)
+                  : fold == Op::Min    ? ir::mkConstInt(rt.isSigned ? INT32_MAX : -1, rt)
+                  : fold == Op::Max    ? ir::mkConstInt(rt.isSigned ? INT32_MIN : 0, rt)
+                  : fold == Op::BitAnd ? ir::mkConstInt(-1, rt)
+                                       : ir::mkConstInt(0, rt);
+  auto init = emit(StmtKind::Assign, sl);
+  init->var = acc;
+  init->value = cast(start, rt);
+  ir::Block *saved = cur_;
+  for (int64_t j = 0; j < size; ++j) {
+    ExprPtr cell = bin(Op::Add, segBase, i64c(j));
+    auto br = emit(StmtKind::If, sl);
+    br->cond = cmp(Op::Lt, cell, blockThreads());
+    cur_ = &br->body;
+    int t = newTemp(et, "lane");
+    auto ld = emit(StmtKind::Load, sl);
+    ld->var = t;
+    ld->ptr = ir::mkArrayRef(xchg);
+    ld->index = {cell};
+    ld->text = name + " (lane " + std::to_string(j) + ")";
+    ExprPtr x = ir::mkVar(t, et), a = ir::mkVar(acc, rt), nv;
+    ExprPtr bit = cmp(Op::Ne, x, ir::mkConstInt(0, et));
+    if (name == "__ballot_sync")
+      nv = ir::mkSelect(rt, bit, ir::mkBinary(Op::Add, rt, a, ir::mkConstInt(int64_t{1} << j, rt)), a);
+    else if (name == "__any_sync")
+      nv = ir::mkSelect(rt, bit, ir::mkConstInt(1, rt), a);
+    else if (name == "__all_sync")
+      nv = ir::mkSelect(rt, bit, a, ir::mkConstInt(0, rt));
+    else
+      nv = ir::mkBinary(fold, rt, a, cast(x, rt));
+    auto as = emit(StmtKind::Assign, sl);
+    as->var = acc;
+    as->value = nv;
+    cur_ = saved;
+  }
+  warpBarrier(sl);
+  return ir::mkVar(acc, rt);
+}
+
 ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt) {
   SourceLocation sl = call->getExprLoc();
   std::string callText = text(call->getSourceRange());
@@ -140,63 +199,11 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
       discard(call->getArg(i));
     return ir::mkConstInt(0, rt);
   }
-  ExprPtr tid = linearTid();
-  ExprPtr lane = bin(Op::Rem, tid, i64c(kWarp));
-  ExprPtr warpBase = bin(Op::Sub, tid, lane);
-
   if (isVote(name)) {
-    // Every lane's operand goes through the exchange; the result folds the lanes that exist.
     bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
-    Type et = isPred ? Type::u32() : rt;
     ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
-                       : cast(rvalue(call->getArg(1)), et);
-    int xchg = offerToLanes(sl, et, tid, v, name);
-    int acc = newTemp(rt, "vote");
-    Op fold = name == "__reduce_min_sync"   ? Op::Min
-              : name == "__reduce_max_sync" ? Op::Max
-              : name == "__reduce_and_sync" ? Op::BitAnd
-              : name == "__reduce_or_sync"  ? Op::BitOr
-              : name == "__reduce_xor_sync" ? Op::BitXor
-                                            : Op::Add;
-    // The fold's start: the identity of its operation (min over an empty set never happens: the
-    // calling lane exists).
-    ExprPtr start = name == "__all_sync" ? ir::mkConstInt(1, rt)
-                    : fold == Op::Min    ? ir::mkConstInt(rt.isSigned ? INT32_MAX : -1, rt)
-                    : fold == Op::Max    ? ir::mkConstInt(rt.isSigned ? INT32_MIN : 0, rt)
-                    : fold == Op::BitAnd ? ir::mkConstInt(-1, rt)
-                                         : ir::mkConstInt(0, rt);
-    auto init = emit(StmtKind::Assign, sl);
-    init->var = acc;
-    init->value = cast(start, rt);
-    ir::Block *saved = cur_;
-    for (int64_t j = 0; j < kWarp; ++j) {
-      ExprPtr cell = bin(Op::Add, warpBase, i64c(j));
-      auto br = emit(StmtKind::If, sl);
-      br->cond = cmp(Op::Lt, cell, blockThreads());
-      cur_ = &br->body;
-      int t = newTemp(et, "lane");
-      auto ld = emit(StmtKind::Load, sl);
-      ld->var = t;
-      ld->ptr = ir::mkArrayRef(xchg);
-      ld->index = {cell};
-      ld->text = name + " (lane " + std::to_string(j) + ")";
-      ExprPtr x = ir::mkVar(t, et), a = ir::mkVar(acc, rt), nv;
-      ExprPtr bit = cmp(Op::Ne, x, ir::mkConstInt(0, et));
-      if (name == "__ballot_sync")
-        nv = ir::mkSelect(rt, bit, ir::mkBinary(Op::Add, rt, a, ir::mkConstInt(int64_t{1} << j, rt)), a);
-      else if (name == "__any_sync")
-        nv = ir::mkSelect(rt, bit, ir::mkConstInt(1, rt), a);
-      else if (name == "__all_sync")
-        nv = ir::mkSelect(rt, bit, a, ir::mkConstInt(0, rt));
-      else
-        nv = ir::mkBinary(fold, rt, a, cast(x, rt));
-      auto as = emit(StmtKind::Assign, sl);
-      as->var = acc;
-      as->value = nv;
-      cur_ = saved;
-    }
-    warpBarrier(sl);
-    return ir::mkVar(acc, rt);
+                       : cast(rvalue(call->getArg(1)), rt);
+    return vote(sl, name, rt, std::move(v), kWarp);
   }
 
   // Shuffles: (mask, var, srcLane | delta | laneMask, width = warpSize).
@@ -295,7 +302,8 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
 //
 // A tile of Size <= 32 threads (a power of two) is a segment of a warp: its shuffles are the
 // warp shuffles with width Size, its sync() a __syncwarp() (every lane of the warp takes part,
-// as with the full mask), its thread_rank() the lane's index in the segment.
+// as with the full mask), its thread_rank() the lane's index in the segment, its votes
+// (ballot, any, all) the warp votes over the segment's lanes.
 
 // Size of the tile type t (thread_block_tile<Size>), or 0 if t is not one.
 int64_t Lowerer::tileSize(QualType t) {
@@ -335,6 +343,11 @@ ExprPtr Lowerer::tileCall(const CallExpr *call, const std::string &name, Type rt
   static const std::map<std::string, std::string> shuffles = {
       {"shfl", "__shfl_sync"}, {"shfl_up", "__shfl_up_sync"}, {"shfl_down", "__shfl_down_sync"},
       {"shfl_xor", "__shfl_xor_sync"}};
+  if ((name == "ballot" || name == "any" || name == "all") && call->getNumArgs() == 1 &&
+      rt.kind != ir::TypeKind::Void) {
+    ExprPtr v = ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(0))));
+    return vote(sl, "__" + name + "_sync", rt, std::move(v), size);
+  }
   auto it = shuffles.find(name);
   if (it != shuffles.end() && call->getNumArgs() == 2 && rt.kind != ir::TypeKind::Void) {
     ExprPtr v = cast(rvalue(call->getArg(0)), rt);

@@ -304,6 +304,7 @@ private:
   void warpBarrier(SourceLocation sl);
   int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
+  ExprPtr vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size);
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
   ExprPtr shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
                   const std::string &callText);

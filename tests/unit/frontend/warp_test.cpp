@@ -286,6 +286,46 @@ __global__ void k(int *out) {
   }
 }
 
+TEST_CASE("cooperative groups: a tile's votes (ballot, any, all) are over the tile's lanes, bit j its rank j; "
+          "in a partial last tile only real lanes vote") {
+  Kernel k = one(R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(int *out) {
+  auto t8 = cg::tiled_partition<8>(cg::this_thread_block());
+  auto t32 = cg::tiled_partition<32>(cg::this_thread_block());
+  int t = threadIdx.x;
+  out[0 * 64 + t] = (int)t8.ballot(t % 3 == 0);
+  out[1 * 64 + t] = t8.any(t == 13) + 2 * t8.all(t != 18);
+  out[2 * 64 + t] = (int)t32.ballot(t % 5 == 1);
+  out[3 * 64 + t] = t32.all(1);
+}
+)");
+  for (const Stmt *b : stmts(k, StmtKind::Barrier))
+    CHECK(b->barrier == BarrierKind::Warp);
+  const int64_t threads = 60; // the last 8-lane tile has 4 threads, the last warp 28
+  std::vector<int64_t> got = runBlock(k, threads, 4 * 64);
+  for (int64_t t = 0; t < threads; ++t) {
+    CAPTURE(t);
+    auto at = [&](int row) { return got[static_cast<size_t>(row * 64 + t)]; };
+    int64_t b8 = t - t % 8, b32 = t - t % 32, ballot8 = 0, ballot32 = 0;
+    bool any8 = false, all8 = true;
+    for (int64_t j = 0; j < 8 && b8 + j < threads; ++j) {
+      if ((b8 + j) % 3 == 0)
+        ballot8 |= int64_t{1} << j;
+      any8 |= b8 + j == 13;
+      all8 &= b8 + j != 18;
+    }
+    for (int64_t j = 0; j < 32 && b32 + j < threads; ++j)
+      if ((b32 + j) % 5 == 1)
+        ballot32 |= int64_t{1} << j;
+    CHECK(at(0) == ballot8);
+    CHECK(at(1) == (any8 ? 1 : 0) + 2 * (all8 ? 1 : 0));
+    CHECK(at(2) == static_cast<int32_t>(static_cast<uint32_t>(ballot32)));
+    CHECK(at(3) == 1);
+  }
+}
+
 TEST_CASE("a tile of more than 32 threads is unsupported, with the reason") {
   Kernel k = one(R"(
 #include <cooperative_groups.h>

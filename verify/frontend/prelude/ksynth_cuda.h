@@ -339,6 +339,9 @@ template <unsigned Size> struct thread_block_tile : thread_group {
   template <class T> __device__ T shfl_up(T var, unsigned delta) const;
   template <class T> __device__ T shfl_down(T var, unsigned delta) const;
   template <class T> __device__ T shfl_xor(T var, unsigned laneMask) const;
+  __device__ unsigned ballot(int pred) const;
+  __device__ int any(int pred) const;
+  __device__ int all(int pred) const;
 };
 template <unsigned Size, class Parent> __device__ thread_block_tile<Size> tiled_partition(const Parent &);
 template <class T> struct plus {};
