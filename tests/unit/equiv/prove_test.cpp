@@ -471,6 +471,42 @@ TEST_CASE("prove: a shuffle butterfly of (value, index) pairs is the spec's argm
 
 namespace {
 
+// One warp per row, a shuffle tree or butterfly of sums; lane `reader` writes the row's sum.
+std::string warpRowSum(const std::string &shuffle, int reader) {
+  return R"(
+__global__ void warp_row(const float *X, float *Y, int R, int C) {
+  int r = blockIdx.x;
+  int lane = threadIdx.x;
+  float acc = 0.0f;
+  for (int c = lane; c < C; c += 32)
+    acc += X[r * C + c];
+  for (int off = 16; off > 0; off >>= 1)
+    acc += )" + shuffle + R"((0xffffffffu, acc, off);
+  if (lane == )" + std::to_string(reader) + R"()
+    Y[r] = acc;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a warp's sum read from the lane that holds it, not only lane 0 (the writer guessed from the "
+          "path's lane == k)") {
+  // A butterfly leaves the sum in every lane; an up-tree in lane 31 only.
+  for (auto [shuffle, reader] : {std::pair{"__shfl_xor_sync", 5}, {"__shfl_up_sync", 31}}) {
+    CAPTURE(reader);
+    equiv::TensorProof p = prove(make(kRowSum, warpRowSum(shuffle, reader), {"32"}, {"R"}), "Y");
+    CHECK(p.coverage == Status::Proven);
+    CHECK(p.equivalence == Status::Proven);
+  }
+  // A down-tree's lane 5 and an up-tree's lane 30 hold partial sums.
+  for (auto [shuffle, reader] : {std::pair{"__shfl_down_sync", 5}, {"__shfl_up_sync", 30}}) {
+    CAPTURE(reader);
+    CHECK(prove(make(kRowSum, warpRowSum(shuffle, reader), {"32"}, {"R"}), "Y").equivalence != Status::Proven);
+  }
+}
+
+namespace {
+
 // A block of 256 per row: each warp's butterfly of (value, column) pairs, lane 0 of each warp
 // leaves its pair in shared memory, warp 0 combines the 8 pairs by a second butterfly. Each
 // part can be replaced.
