@@ -165,6 +165,17 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         c.push_back(tc_.div(v, S));
         vs.push_back(tc_.mod(v, S));
       }
+      // A loop that starts past a point fixed for the whole launch (a tail after the float4
+      // part, `for (k = 4 * (N / 4); k < N; ++k)` in thread 0): the iteration is the element's
+      // distance from where thread 0 of block 0 starts, in steps.
+      std::unordered_map<Term, Term> first;
+      for (int dd = 0; dd < 3; ++dd)
+        first[w1_.tid[dd]] = first[w1_.bid[dd]] = tc_.intConst(0);
+      for (Term it2 : s->iters)
+        first[it2] = tc_.intConst(0);
+      Term f00 = tc_.substitute(f0, first);
+      if (f00 != tc_.intConst(0)) // (from 0 it is e div S, above)
+        c.push_back(tc_.div(tc_.sub(e, f00), S));
       for (const auto &[a, start] : runs)
         c.push_back(tc_.div(tc_.mod(tc_.sub(e, start), tc_.intConst(a)), S));
     }
