@@ -69,6 +69,7 @@ fast() {
   run vec_add_float4 $S/fast/vec_add_float4.cu $S/vec_add.smt --size N=$N1
   run relu_float4 $S/fast/relu_float4.cu $S/relu.smt --size N=$N1
   run saxpy_float4 $S/fast/saxpy_float4.cu $S/saxpy.smt --size N=$N1 a=0.5
+  run gelu_float4 $S/fast/gelu_float4.cu $S/gelu.smt --size N=$N1
   run vec_add_half2 $S/fast/vec_add_half2.cu $S/vec_add_f16.smt --size N=$N1
   run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
   run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
