@@ -810,12 +810,13 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
     dry_ = savedDry;
     extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), c));
   }
-  if (L.testFirst && L.pre.empty()) {
-    // A `j != n` test: no earlier iteration met the end either (neverZeroThrough).
+  if (L.testFirst && L.pre.empty() && L.cond && L.cond->op == ir::Op::Ne) {
+    // A `j != n` test: no earlier iteration met the end either (neverZeroThrough). (Probed
+    // dry: the probe's own symbols add no facts.)
     uint32_t mark = tc_.fresh("watermark", Sort::Bool)->id;
-    State probe = stateAt(s, f, i, "probe");
     bool savedDry = dry_;
     dry_ = true;
+    State probe = stateAt(s, f, i, "probe");
     auto savedExits = pendingExits_;
     Term c = eval(*L.cond, probe, probe.pc);
     pendingExits_ = savedExits;
@@ -896,17 +897,10 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
       out_.exits.emplace_back(n, exitCond);
       out_.uncountedLoops = true;
     }
-    if (!dry_ && counted) {
-      std::vector<Term> todo{exitCond};
-      while (!todo.empty()) {
-        Term c = todo.back();
-        todo.pop_back();
-        if (c->kind == smt::Kind::And)
-          todo.insert(todo.end(), c->kids.begin(), c->kids.end());
-        else if (c != tc_.tru())
+    if (!dry_ && counted)
+      for (Term c : smt::conjuncts(exitCond))
+        if (c != tc_.tru())
           out_.countedExits.push_back(c);
-      }
-    }
     // The state after the loop is the state at n after running `pre` once more.
     after.pc = tc_.mkAnd(s.pc, exitCond);
     block(L.pre, after, next);

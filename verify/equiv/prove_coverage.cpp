@@ -271,30 +271,21 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // A coordinate the path fixes (`if (lane == 5)`, a butterfly's result in every lane, read
     // from lane 5): a conjunct x == c of the reach condition, c free of thread coordinates.
     std::vector<std::vector<Term>> pinnedCands(6);
-    {
-      std::vector<Term> todo{pc};
-      while (!todo.empty()) {
-        Term c = todo.back();
-        todo.pop_back();
-        if (c->kind == smt::Kind::And) {
-          todo.insert(todo.end(), c->kids.begin(), c->kids.end());
-          continue;
+    for (Term c : smt::conjuncts(pc)) {
+      if (c->kind != smt::Kind::Eq || c->kids[0]->sort != Sort::Int)
+        continue;
+      for (int d = 0; d < 3; ++d)
+        for (bool isTid : {true, false}) {
+          Term x = isTid ? w1_.tid[d] : w1_.bid[d];
+          Term other = c->kids[0] == x ? c->kids[1] : c->kids[1] == x ? c->kids[0] : nullptr;
+          bool free = other != nullptr;
+          for (int dd = 0; dd < 3 && free; ++dd)
+            free = !tc_.mentions(other, w1_.tid[dd]) && !tc_.mentions(other, w1_.bid[dd]);
+          for (Term it : s->iters)
+            free = free && !tc_.mentions(other, it);
+          if (free)
+            pinnedCands[2 * d + (isTid ? 0 : 1)].push_back(other);
         }
-        if (c->kind != smt::Kind::Eq || c->kids[0]->sort != Sort::Int)
-          continue;
-        for (int d = 0; d < 3; ++d)
-          for (bool isTid : {true, false}) {
-            Term x = isTid ? w1_.tid[d] : w1_.bid[d];
-            Term other = c->kids[0] == x ? c->kids[1] : c->kids[1] == x ? c->kids[0] : nullptr;
-            bool free = other != nullptr;
-            for (int dd = 0; dd < 3 && free; ++dd)
-              free = !tc_.mentions(other, w1_.tid[dd]) && !tc_.mentions(other, w1_.bid[dd]);
-            for (Term it : s->iters)
-              free = free && !tc_.mentions(other, it);
-            if (free)
-              pinnedCands[2 * d + (isTid ? 0 : 1)].push_back(other);
-          }
-      }
     }
     std::vector<std::vector<std::pair<Term, Term>>> perVar; // (symbol, value) choices
     std::vector<std::vector<std::pair<Term, Term>>> perVarTiles; // the same, tile guesses first

@@ -960,6 +960,19 @@ std::vector<Term> subterms(Term t) {
   return out;
 }
 
+std::vector<Term> conjuncts(Term t) {
+  std::vector<Term> out, todo{t};
+  while (!todo.empty()) {
+    Term c = todo.back();
+    todo.pop_back();
+    if (c->kind == Kind::And)
+      todo.insert(todo.end(), c->kids.begin(), c->kids.end());
+    else
+      out.push_back(c);
+  }
+  return out;
+}
+
 std::optional<Value> eval(Term t, const Assignment &a) {
   EvalMemo memo;
   return evalIn(t, a, memo);

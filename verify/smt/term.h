@@ -164,6 +164,9 @@ std::optional<Value> eval(Term t, const Assignment &a);
 std::string show(Term t, size_t limit = SIZE_MAX);
 // Every distinct subterm of t, t included, each once.
 std::vector<Term> subterms(Term t);
+// The conjuncts of t: t itself unless it is a conjunction, else those of its operands, last
+// operand first (the order callers' queries have always been built in).
+std::vector<Term> conjuncts(Term t);
 
 // Walks the DAG under t kids first, without recursion (terms can be deep): a node is entered
 // where enter(node) says so (false: already done, or not wanted), and done(node) is called

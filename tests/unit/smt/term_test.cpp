@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
@@ -44,6 +45,18 @@ TEST_CASE("a term compared with itself folds (integers and reals have no NaN)") 
   }
   CHECK(tc.lt(x, f)->kind == Kind::Lt);
   CHECK(tc.le(f, x)->kind == Kind::Le);
+}
+
+TEST_CASE("conjuncts: the leaves of nested conjunctions, last operand first; a non-conjunction is its own") {
+  TermContext tc;
+  Term a = tc.var("a", Sort::Bool), b = tc.var("b", Sort::Bool), c = tc.var("c", Sort::Bool);
+  Term ab = tc.mkOr(a, b);
+  CHECK(conjuncts(ab) == std::vector<Term>{ab});
+  std::vector<Term> got = conjuncts(tc.mkAnd(a, tc.mkAnd(ab, c)));
+  REQUIRE(got.size() == 3);
+  CHECK(std::find(got.begin(), got.end(), a) != got.end());
+  CHECK(std::find(got.begin(), got.end(), ab) != got.end());
+  CHECK(std::find(got.begin(), got.end(), c) != got.end());
 }
 
 TEST_CASE("Euclidean division and modulo fold like SMT-LIB") {
