@@ -176,6 +176,7 @@ private:
   Term tripCount(Term cn, Term n, uint32_t mark);
   Term constantTripCount(Term cn, Term n);
   Term neverZeroThrough(Term cn, Term i, uint32_t mark);
+  Term testOn(const ir::Stmt &L, State st);
   Term realDelta(Term v, Term e);
   Term realFactor(Term v, Term e);
   Term extremumStep(Term v, Term e, bool isMax);

@@ -157,6 +157,19 @@ Term Exec::neverZeroThrough(Term cn, Term i, uint32_t mark) {
   return tc_.mkOr(tc_.lt(tc_.intConst(0), d0), tc_.lt(D, tc_.intConst(0)));
 }
 
+// The loop's test on state st (a copy), after its `pre` statements, evaluated dry (no
+// accesses, facts or exits recorded).
+Term Exec::testOn(const ir::Stmt &L, State st) {
+  bool savedDry = dry_;
+  dry_ = true;
+  auto savedExits = pendingExits_;
+  block(L.pre, st, ir::SyncLevel::Block);
+  Term c = eval(*L.cond, st, st.pc);
+  pendingExits_ = savedExits;
+  dry_ = savedDry;
+  return c;
+}
+
 // The number of iterations when the test after each number of iterations folds to a
 // constant (a halving loop from a constant: `for (s = 128; s > 0; s >>= 1)` runs 8 times):
 // the first count whose test is false, or nullptr.
@@ -787,27 +800,13 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
   Term extra = still;
   if (L.testFirst) {
     // Reaching iteration i > 0 needs the test before iteration i-1 to have held.
-    State prev = stateAt(s, f, tc_.sub(i, tc_.intConst(1)), "prev");
-    bool savedDry = dry_;
-    dry_ = true;
-    auto savedExits = pendingExits_;
-    block(L.pre, prev, ir::SyncLevel::Block);
-    Term cp = eval(*L.cond, prev, prev.pc);
-    pendingExits_ = savedExits;
-    dry_ = savedDry;
+    Term cp = testOn(L, stateAt(s, f, tc_.sub(i, tc_.intConst(1)), "prev"));
     extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), cp));
   }
   if (!L.testFirst) {
     // A do-while body runs at iteration i if i == 0 or the test after iteration i-1 held;
     // that test is evaluated on the state at i (after the previous step).
-    State probe = stateAt(s, f, i, "probe");
-    bool savedDry = dry_;
-    dry_ = true;
-    auto savedExits = pendingExits_;
-    block(L.pre, probe, ir::SyncLevel::Block);
-    Term c = eval(*L.cond, probe, probe.pc);
-    pendingExits_ = savedExits;
-    dry_ = savedDry;
+    Term c = testOn(L, stateAt(s, f, i, "probe"));
     extra = tc_.mkAnd(still, tc_.mkOr(tc_.eq(i, tc_.intConst(0)), c));
   }
   if (L.testFirst && L.pre.empty() && L.cond && L.cond->op == ir::Op::Ne) {
@@ -817,10 +816,8 @@ Term Exec::recordedPass(const ir::Stmt &L, const State &s, LoopFacts &f, int128 
     bool savedDry = dry_;
     dry_ = true;
     State probe = stateAt(s, f, i, "probe");
-    auto savedExits = pendingExits_;
-    Term c = eval(*L.cond, probe, probe.pc);
-    pendingExits_ = savedExits;
     dry_ = savedDry;
+    Term c = testOn(L, probe);
     if (Term never = neverZeroThrough(c, i, mark))
       extra = tc_.mkAnd(extra, never);
   }
@@ -853,14 +850,7 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
   State after = stateAt(s, f, n, "exit");
   Term exitCond = tc_.le(tc_.intConst(0), n);
   if (!f.irregular) {
-    State probe = after;
-    bool savedDry = dry_;
-    dry_ = true;
-    auto saved2 = pendingExits_;
-    block(L.pre, probe, ir::SyncLevel::Block);
-    Term cn = eval(*L.cond, probe, probe.pc);
-    pendingExits_ = saved2;
-    dry_ = savedDry;
+    Term cn = testOn(L, after);
     Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr;
     if (!closed && L.testFirst && L.pre.empty())
       closed = constantTripCount(cn, n);
@@ -873,24 +863,13 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
         out_.trips[i] = closed;
       exitCond = tc_.le(tc_.intConst(0), n);
       after = stateAt(s, f, n, "exit");
-      probe = after;
-      dry_ = true;
-      auto saved4 = pendingExits_;
-      cn = eval(*L.cond, probe, probe.pc);
-      pendingExits_ = saved4;
-      dry_ = savedDry;
+      cn = testOn(L, after); // (pre is empty: a counted loop)
     }
     exitCond = tc_.mkAnd(exitCond, tc_.mkNot(cn));
     if (!L.testFirst)
       exitCond = tc_.mkAnd(exitCond, tc_.le(tc_.intConst(1), n));
     // The test also held before the last iteration.
-    State prev = stateAt(s, f, tc_.sub(n, tc_.intConst(1)), "prev");
-    dry_ = true;
-    auto saved3 = pendingExits_;
-    block(L.pre, prev, ir::SyncLevel::Block);
-    Term cp = eval(*L.cond, prev, prev.pc);
-    pendingExits_ = saved3;
-    dry_ = savedDry;
+    Term cp = testOn(L, stateAt(s, f, tc_.sub(n, tc_.intConst(1)), "prev"));
     if (L.testFirst)
       exitCond = tc_.mkAnd(exitCond, tc_.mkOr(tc_.eq(n, tc_.intConst(0)), cp));
     if (!dry_ && !counted) { // (a closed-form count needs no termination assumption)
