@@ -47,6 +47,22 @@ Term Prover::laneValue(size_t n, const check::AccessSite &S, Term cell) {
   return v->kind == smt::Kind::Const ? v : tc_.app("lanev." + std::to_string(n), v->sort, {cell});
 }
 
+// v with each lane value lanev.n(cell) named again now that its cell is known (a reader's
+// lane fixed): where the store's value at that cell is a constant (a padding lane,
+// `lane < 8 ? part[lane] : 0` at lane 12), that constant, which lanev.n(cell) stands for.
+Term Prover::lanesNamedAgain(Term v) {
+  std::vector<const ir::Stmt *> stores = check::exchangeStores(k_);
+  std::unordered_map<Term, Term> known;
+  for (Term x : appsWithPrefix(v, "lanev.")) {
+    size_t n = std::strtoul(x->name.c_str() + 6, nullptr, 10);
+    const check::AccessSite *B = n < stores.size() ? storeSite(m3_, stores[n]) : nullptr;
+    if (B && B->value && x->kids.size() == 1)
+      if (Term named = laneValue(n, *B, x->kids[0]); named != x)
+        known[x] = named;
+  }
+  return known.empty() ? v : tc_.substitute(v, known);
+}
+
 // Whether t, w3's value with w3's coordinates substituted, still names w3 (a per-thread value).
 bool Prover::namesWriter(Term t) {
   std::vector<Term> syms;
@@ -290,18 +306,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
       v = tc_.substitute(v, pin);
       for (int d = 0; d < 3; ++d)
         tid[d] = tc_.substitute(tid[d], pin);
-      // A lane value named before its cell was known is named again: a constant there (a
-      // padding lane) is that constant.
-      std::unordered_map<Term, Term> known;
-      for (Term x : appsWithPrefix(v, "lanev.")) {
-        size_t n = std::strtoul(x->name.c_str() + 6, nullptr, 10);
-        const check::AccessSite *B = n < stores.size() ? storeSite(m3_, stores[n]) : nullptr;
-        if (B && B->value && x->kids.size() == 1)
-          if (Term named = laneValue(n, *B, x->kids[0]); named != x)
-            known[x] = named;
-      }
-      if (!known.empty())
-        v = tc_.substitute(v, known);
+      v = lanesNamedAgain(v);
     }
   }
   Term L = tc_.add(tid[0], tc_.mul(g_.blockDim[0], tc_.add(tid[1], tc_.mul(g_.blockDim[1], tid[2]))));
@@ -530,7 +535,9 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
     }
     // (expForms: exponents compared in linear form, whose order the substitution does not keep)
     auto form = [&](Term t) { return expForms ? smt::linearExpArgs(tc_, t) : t; };
-    Term vl = form(tc_.substitute(v, th));
+    // (a padding lane's value, lanev.n(32 u + 12), is its constant once the lane is fixed, as
+    // in xs)
+    Term vl = form(lanesNamedAgain(tc_.substitute(v, th)));
     std::vector<Term> xl;
     for (Term x : xs)
       xl.push_back(form(tc_.substitute(x, th)));
@@ -547,7 +554,7 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
       if (unsatFocused(tc_.tru(), cl))
         continue;
     }
-    vl = form(foldUnder(vl, focus(cl, vl), false));
+    vl = form(lanesNamedAgain(foldUnder(vl, focus(cl, vl), false)));
     if (!sameLeaves(vl, xl, how)) {
       if (getenv("KSYNTH_DEBUG_EQ"))
         fprintf(stderr, "warp: lane %d of %d: %s\n", l, W, smt::show(vl, 600).c_str());
@@ -563,7 +570,9 @@ Term Prover::resolveWarp(Term t, Term ctx, const std::unordered_map<Term, Term> 
   Term r = onlineForm(resolveExchanges(t, ctx, 0), ctx, reader);
   if (Term s = laneSum(r, ctx, reader))
     return s;
-  return reader ? r : laneFoldsInside(r, ctx, nullptr, false); // (r itself was just offered)
+  // Otherwise the folds inside it: also for another thread's value (a reader), such as the
+  // writer of a block's mean, `stat = v / C` with v a butterfly's sum in lane 0 of warp 0.
+  return laneFoldsInside(r, ctx, reader, false); // (r itself was just offered)
 }
 
 // t with each warp fold of exchanged values inside it named as its lane fold: a butterfly's max

@@ -190,6 +190,7 @@ private:
   std::unordered_map<Term, Term> laneThread(Term cell);
   Term laneValue(size_t n, const check::AccessSite &S, Term cell);
   bool namesWriter(Term t);
+  Term lanesNamedAgain(Term v);
   bool ownerStores(Term ctx, Term owns);
   Term resolveExchanges(Term t, Term ctx, int depth);
   Term asWriterSums(Term t);

@@ -776,3 +776,83 @@ TEST_CASE("prove: multiplying by the reciprocal of the spec's divisor is dividin
     CHECK(prove(make(kSoftmax, onlineWarpKernel(o), {"32"}, {"R"}), "Y").equivalence != Status::Proven);
   }
 }
+
+namespace {
+
+// Every element of a row scaled by the row's sum (or shifted by its mean): a block of 256 per
+// row whose every thread needs the row's total.
+const char *kRowScaled = R"((spec row_scaled (dims R C) (assume (<= R 4096) (<= C 4096) (> C 0))
+  (tensor X f32 (R C) in) (tensor Y f32 (R C) out)
+  (ensures (Y r c) (* (X r c) (sum k 0 C (X r k))))))";
+
+const char *kRowCentred = R"((spec row_centred (dims R C) (assume (<= R 4096) (<= C 4096) (> C 0))
+  (tensor X f32 (R C) in) (tensor Y f32 (R C) out)
+  (ensures (Y r c) (- (X r c) (/ (sum k 0 C (X r k)) C)))))";
+
+// The first stage (each warp's xor butterfly, lane 0 stores part[warp]), then `second`, which
+// leaves the total (or the mean) in t for every thread.
+std::string blockTotal(const std::string &second, const std::string &use) {
+  return R"(
+__global__ void block_total(const float *X, float *Y, int R, int C) {
+  __shared__ float part[8];
+  __shared__ float stat;
+  int r = blockIdx.x;
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  float s = 0.0f;
+  for (int c = threadIdx.x; c < C; c += 256)
+    s += X[r * C + c];
+  for (int off = 16; off > 0; off >>= 1)
+    s += __shfl_xor_sync(0xffffffffu, s, off);
+  if (lane == 0)
+    part[warp] = s;
+  __syncthreads();
+  float t;
+)" + second + R"(
+  for (int c = threadIdx.x; c < C; c += 256)
+    Y[r * C + c] = )" + use + R"(;
+})";
+}
+
+std::string everyWarp(int firstOffset, const char *read) {
+  return "  t = " + std::string(read) + ";\n  for (int off = " + std::to_string(firstOffset) +
+         "; off > 0; off >>= 1)\n    t += __shfl_xor_sync(0xffffffffu, t, off);";
+}
+
+std::string warpZeroMean(const char *stored) {
+  return R"(  if (warp == 0) {
+    float v = lane < 8 ? part[lane] : 0.0f;
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_xor_sync(0xffffffffu, v, off);
+    if (lane == 0)
+      stat = )" + std::string(stored) + R"(;
+  }
+  __syncthreads();
+  t = stat;)";
+}
+
+} // namespace
+
+TEST_CASE("prove: a block total whose second butterfly runs in every warp (padding lanes' values are their "
+          "constants); near misses are not") {
+  const char *read = "lane < 8 ? part[lane] : 0.0f";
+  Case ok = make(kRowScaled, blockTotal(everyWarp(16, read), "X[r * C + c] * t"), {"256"}, {"R"});
+  CHECK(prove(ok, "Y").equivalence == Status::Proven);
+  // From offset 8, lanes 16..31 sum padding only; lane < 7 leaves warp 7 out.
+  for (auto [off, r] : {std::pair{8, read}, {16, "lane < 7 ? part[lane] : 0.0f"}}) {
+    CAPTURE(off);
+    CAPTURE(r);
+    Case bad = make(kRowScaled, blockTotal(everyWarp(off, r), "X[r * C + c] * t"), {"256"}, {"R"});
+    CHECK(prove(bad, "Y").equivalence != Status::Proven);
+  }
+}
+
+TEST_CASE("prove: a block mean stored as v / C by lane 0 of warp 0 (a fold inside the writer's value) is the "
+          "mean; near misses are not") {
+  CHECK(prove(make(kRowCentred, blockTotal(warpZeroMean("v / C"), "X[r * C + c] - t"), {"256"}, {"R"}), "Y")
+            .equivalence == Status::Proven);
+  for (const char *stored : {"v / (C - 1)", "(v - part[1]) / C"}) {
+    CAPTURE(stored);
+    CHECK(prove(make(kRowCentred, blockTotal(warpZeroMean(stored), "X[r * C + c] - t"), {"256"}, {"R"}), "Y")
+              .equivalence != Status::Proven);
+  }
+}

@@ -1,0 +1,32 @@
+// expect: refuted race
+// args: --block 256
+// note: twin of block_sum_twice_ok.cu without the __syncthreads() before the store to part: a warp that finishes the first sum early stores its variance share over part[warp] while a slower warp still reads the mean's
+__device__ float blockSum(float v, float *part) {
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, off);
+  if (lane == 0)
+    part[warp] = v;
+  __syncthreads();
+  v = lane < 8 ? part[lane] : 0.0f;
+  for (int off = 16; off > 0; off >>= 1)
+    v += __shfl_xor_sync(0xffffffffu, v, off);
+  return v;
+}
+__global__ void row_var(const float *X, float *V, int R, int C) {
+  __requires(gridDim.x <= R && gridDim.y == 1 && gridDim.z == 1);
+  __requires(R >= 0 && C > 0 && R <= 65535 && C <= 16384);
+  __requires(__len(X) >= R * C && __len(V) >= R);
+  __shared__ float part[8];
+  int r = blockIdx.x;
+  float s = 0.0f;
+  for (int c = threadIdx.x; c < C; c += 256)
+    s += X[r * C + c];
+  float mean = blockSum(s, part) / C;
+  float q = 0.0f;
+  for (int c = threadIdx.x; c < C; c += 256)
+    q += (X[r * C + c] - mean) * (X[r * C + c] - mean);
+  q = blockSum(q, part);
+  if (threadIdx.x == 0)
+    V[r] = q / C;
+}
