@@ -1,16 +1,11 @@
 ; ksynth query kb37_frobenius.spec.12 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 26 equals the spec's ensures for that element
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
-;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
-;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
-;   within it: the index map is one-to-one where it is in the spec's range
-;   within it: the index map reaches every index of the spec's range
-; source lines: 26
+;   within it: a read of shared 'total' gets the value stored at line 17 by one writer thread
+;   within it: no other store to the cell comes between the writer's store and the read
+; source lines: 17 26
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 1277 of 1336 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 1268 of 1336 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const len.X Int)
 (declare-const param.W Int)
@@ -19,6 +14,15 @@
 (declare-const param.F Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
+(declare-const w1.blockIdx.x Int)
+(declare-const w1.blockIdx.y Int)
+(declare-const w1.blockIdx.z Int)
+(declare-const w2.threadIdx.x Int)
+(declare-const w2.blockIdx.x Int)
+(declare-const w2.threadIdx.y Int)
+(declare-const w2.blockIdx.y Int)
+(declare-const w2.threadIdx.z Int)
+(declare-const w2.blockIdx.z Int)
 (declare-const |w1.iter!66| Int)
 (declare-const |w1.iter!75| Int)
 (declare-const |w1.iter!78| Int)
@@ -27,10 +31,6 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
-(declare-const |eq.j!4| Int)
-(declare-const |eq.j!5| Int)
-(declare-const |eq.j!6| Int)
-(declare-const |bij.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -86,10 +86,19 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.F))))) (<= (+ (* (- 1) len.X) (* param.W (* param.H (* param.B param.F)))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* param.W (* param.H (* param.B param.F))))) (<= (+ (* (- 1) len.Y) (* param.W (* param.H (* param.B param.F)))) 0)))
 (assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
+(assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 0)))
+(assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 0)))
+(assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 0)))
+(assert (and (<= 0 w2.threadIdx.x) (<= w2.threadIdx.x 255)))
+(assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 0)))
+(assert (and (<= 0 w2.threadIdx.y) (<= w2.threadIdx.y 0)))
+(assert (and (<= 0 w2.blockIdx.y) (<= w2.blockIdx.y 0)))
+(assert (and (<= 0 w2.threadIdx.z) (<= w2.threadIdx.z 0)))
+(assert (and (<= 0 w2.blockIdx.z) (<= w2.blockIdx.z 0)))
 (assert (and (<= 0 |w1.iter!66|) (<= |w1.iter!66| 2147483646)))
 (assert (and (<= 0 |w1.iter!75|) (<= |w1.iter!75| 2147483646)))
 (assert (and (<= 0 |w1.iter!78|) (<= |w1.iter!78| 2147483646)))
 (assert (and (<= 0 |w1.iter!79|) (<= |w1.iter!79| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!66|) (<= |w1.iter!66| param.B)) (<= (+ |w1.iter!66| 1) param.B) (or (= 0 |w1.iter!75|) (<= |w1.iter!75| param.F)) (<= (+ |w1.iter!75| 1) param.F) (or (= 0 |w1.iter!78|) (<= |w1.iter!78| param.H)) (<= (+ |w1.iter!78| 1) param.H) (or (= 0 |w1.iter!79|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!79|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!78| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!78| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!75| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= |w1.iter!66| |elem.j0!0|) (= |w1.iter!75| |elem.j1!0|))) (<= 0 |eq.j!4|) (<= (+ |eq.j!4| 1) param.B) (<= 0 |eq.j!5|) (<= (+ |eq.j!5| 1) param.F) (<= 0 |eq.j!6|) (<= (+ |eq.j!6| 1) param.H) (<= 0 |bij.k!1|) (<= (+ |bij.k!1| 1) param.W) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!66|) (<= |w1.iter!66| param.B)) (<= (+ |w1.iter!66| 1) param.B) (or (= 0 |w1.iter!75|) (<= |w1.iter!75| param.F)) (<= (+ |w1.iter!75| 1) param.F) (or (= 0 |w1.iter!78|) (<= |w1.iter!78| param.H)) (<= (+ |w1.iter!78| 1) param.H) (or (= 0 |w1.iter!79|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!79|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!78| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!78| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!75| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= |w1.iter!66| |elem.j0!0|) (= |w1.iter!75| |elem.j1!0|))) (<= 0 |eq.j!4|) (<= (+ |eq.j!4| 1) param.B) (<= 0 |eq.j!5|) (<= (+ |eq.j!5| 1) param.F) (<= 0 |eq.j!6|) (<= (+ |eq.j!6| 1) param.H) (<= 0 |bij.k!1|) (<= (+ |bij.k!1| 1) param.W)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!66|) (<= |w1.iter!66| param.B)) (<= (+ |w1.iter!66| 1) param.B) (or (= 0 |w1.iter!75|) (<= |w1.iter!75| param.F)) (<= (+ |w1.iter!75| 1) param.F) (or (= 0 |w1.iter!78|) (<= |w1.iter!78| param.H)) (<= (+ |w1.iter!78| 1) param.H) (or (= 0 |w1.iter!79|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!79|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!78| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!78| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!75| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= |w1.iter!66| |elem.j0!0|) (= |w1.iter!75| |elem.j1!0|))) (= 0 w2.threadIdx.x) (= w1.blockIdx.x w2.blockIdx.x) (= w1.blockIdx.y w2.blockIdx.y) (= w1.blockIdx.z w2.blockIdx.z) (not (and (= 0 w2.threadIdx.x) (= 0 w2.threadIdx.y) (= 0 w2.threadIdx.z)))))
 (check-sat)

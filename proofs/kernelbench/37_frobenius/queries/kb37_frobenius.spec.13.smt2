@@ -1,11 +1,16 @@
 ; ksynth query kb37_frobenius.spec.13 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 26 equals the spec's ensures for that element
-;   within it: coordinate 0 of the element is the storing thread's
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.3'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.2'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ; source lines: 26
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 1277 of 1336 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
+(declare-fun mem.X.0 (Int) Real)
 (declare-const len.X Int)
 (declare-const param.W Int)
 (declare-const param.H Int)
@@ -21,6 +26,10 @@
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
 (declare-const |elem.j3!0| Int)
+(declare-const |eq.j!4| Int)
+(declare-const |eq.j!5| Int)
+(declare-const |eq.j!6| Int)
+(declare-const |bij.j!2| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -81,5 +90,5 @@
 (assert (and (<= 0 |w1.iter!78|) (<= |w1.iter!78| 2147483646)))
 (assert (and (<= 0 |w1.iter!79|) (<= |w1.iter!79| 4194303)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!66|) (<= |w1.iter!66| param.B)) (<= (+ |w1.iter!66| 1) param.B) (or (= 0 |w1.iter!75|) (<= |w1.iter!75| param.F)) (<= (+ |w1.iter!75| 1) param.F) (or (= 0 |w1.iter!78|) (<= |w1.iter!78| param.H)) (<= (+ |w1.iter!78| 1) param.H) (or (= 0 |w1.iter!79|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!79|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!78| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!78| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!75| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= |w1.iter!66| |elem.j0!0|) (= |w1.iter!75| |elem.j1!0|))) (not (= |w1.iter!66| |elem.j0!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (or (= 0 |w1.iter!66|) (<= |w1.iter!66| param.B)) (<= (+ |w1.iter!66| 1) param.B) (or (= 0 |w1.iter!75|) (<= |w1.iter!75| param.F)) (<= (+ |w1.iter!75| 1) param.F) (or (= 0 |w1.iter!78|) (<= |w1.iter!78| param.H)) (<= (+ |w1.iter!78| 1) param.H) (or (= 0 |w1.iter!79|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) (- 255)) param.W)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!79|) 1) param.W) (<= 0 |elem.j3!0|) (<= (+ |elem.j3!0| 1) param.W) (= (+ w1.threadIdx.x (* param.W (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|)) (* 256 |w1.iter!79|)) (+ |elem.j3!0| (* param.W (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))))) (and (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (= (+ w1.threadIdx.x (* 256 |w1.iter!79|)) |elem.j3!0|))) (or (not (and (<= (+ |w1.iter!78| 1) param.H) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) param.H) (= (+ (* param.H (+ (* param.F |w1.iter!66|) |w1.iter!75|)) |w1.iter!78|) (+ |elem.j2!0| (* param.H (+ |elem.j1!0| (* param.F |elem.j0!0|))))))) (and (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))) (= |w1.iter!78| |elem.j2!0|))) (or (not (and (<= (+ |w1.iter!75| 1) param.F) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.F) (= (+ (* param.F |w1.iter!66|) |w1.iter!75|) (+ |elem.j1!0| (* param.F |elem.j0!0|))))) (and (= |w1.iter!66| |elem.j0!0|) (= |w1.iter!75| |elem.j1!0|))) (<= 0 |eq.j!4|) (<= (+ |eq.j!4| 1) param.B) (<= 0 |eq.j!5|) (<= (+ |eq.j!5| 1) param.F) (<= 0 |eq.j!6|) (<= (+ |eq.j!6| 1) param.H) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) param.W) (not (or (and (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) param.W)) (and (not (and (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) param.W))) (= (/ 0.0 1.0) (* (mem.X.0 (+ (* param.W (+ |eq.j!6| (* param.H (+ |eq.j!5| (* param.F |eq.j!4|))))) |bij.j!2|)) (mem.X.0 (+ (* param.W (+ |eq.j!6| (* param.H (+ |eq.j!5| (* param.F |eq.j!4|))))) |bij.j!2|)))))))))
 (check-sat)

@@ -1,9 +1,10 @@
 ; ksynth query kb79_conv_transposed_1d_strided_dilated.spec.6 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
-; establishes: coverage of 'Y': every element is stored by some thread
+; establishes: equivalence of 'Y': the value stored at line 20 equals the spec's ensures for that element
+;   within it: coordinate 1 of the element is the storing thread's
 ; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 121 of 221 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 120 of 221 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.P Int)
 (declare-const param.DIL Int)
@@ -25,6 +26,7 @@
 (declare-const param.CI Int)
 (declare-const len.Wt Int)
 (declare-const len.Y Int)
+(declare-const w1.threadIdx.x Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
@@ -119,6 +121,7 @@
 (assert (and (<= 0 (+ (* (- 1) len.X) (* param.L (* param.B param.CI)))) (<= (+ (* (- 1) len.X) (* param.L (* param.B param.CI))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Wt) (* param.K (* param.CI param.CO)))) (<= (+ (* (- 1) len.Wt) (* param.K (* param.CI param.CO))) 0)))
 (assert (and (<= 0 (+ (* (- 1) len.Y) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (* param.B param.CO)))) (<= (+ (* (- 1) len.Y) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (* param.B param.CO))) 0)))
+(assert (and (<= 0 w1.threadIdx.x) (<= w1.threadIdx.x 255)))
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 4194559)))
 (assert (and (<= 0 w1.blockIdx.y) (<= w1.blockIdx.y 65534)))
 (assert (and (<= 0 w1.blockIdx.z) (<= w1.blockIdx.z 65534)))
@@ -129,5 +132,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (not (or (and (<= (+ |elem.j0!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= |elem.j0!0| |elem.j1!0|) (= |elem.j0!0| |elem.j2!0|) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 256) 256)) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.CO) (<= (+ |elem.j0!0| 1) param.B)) (and (<= (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= |elem.j2!0| (+ (mod |elem.j1!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 256) 256)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B)) (and (<= (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j0!0| 256)) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= |elem.j2!0| (+ (mod |elem.j2!0| 256) (* 256 (div |elem.j0!0| 256)))) (<= 0 (div |elem.j0!0| 256)) (<= (+ (div |elem.j0!0| 256) 1) (div (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 256) 256)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B)) (and (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= 0 (div |elem.j2!0| 256)) (<= (+ (div |elem.j2!0| 256) 1) (div (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 256) 256)) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j1!0|))))
 (check-sat)

@@ -1,7 +1,10 @@
 ; ksynth query kb79_conv_transposed_1d_strided_dilated.spec.8 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 20 equals the spec's ensures for that element
-;   within it: coordinate 1 of the element is the storing thread's
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.1'
+;   within it: term j of a kernel loop's sum equals term lo + j of the spec's 'ssum.0'
+;   within it: the two values are equal
+;   within it: the kernel's choice and the spec's take the same case
 ; source lines: 20
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
 ; the 120 of 221 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
@@ -30,6 +33,8 @@
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
 (declare-const |elem.j2!0| Int)
+(declare-const |eq.j!0| Int)
+(declare-const |eq.j!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -132,5 +137,5 @@
 (assert (and (<= 0 w3.blockIdx.y) (<= w3.blockIdx.y 65534)))
 (assert (and (<= 0 w3.blockIdx.z) (<= w3.blockIdx.z 65534)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (not (= w1.blockIdx.y |elem.j1!0|))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.B) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (or (not (and (<= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (<= 0 |elem.j2!0|) (<= (+ |elem.j2!0| 1) (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1)) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x) (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)))) (+ |elem.j2!0| (* (+ (* (- 2) param.P) (* param.DIL (+ param.K (- 1))) (* param.S (+ param.L (- 1))) 1) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))))) (and (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))) (= (+ w1.threadIdx.x (* 256 w1.blockIdx.x)) |elem.j2!0|))) (or (not (and (<= (+ w1.blockIdx.y 1) param.CO) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.CO) (= (+ w1.blockIdx.y (* param.CO w1.blockIdx.z)) (+ |elem.j1!0| (* param.CO |elem.j0!0|))))) (and (= w1.blockIdx.z |elem.j0!0|) (= w1.blockIdx.y |elem.j1!0|))) (<= 0 |eq.j!0|) (<= (+ |eq.j!0| 1) param.CI) (<= 0 |eq.j!1|) (<= (+ |eq.j!1| 1) param.K) (not (= (and (<= 0 (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|)))) (= 0 (mod (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|))) param.S)) (<= (+ (div (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|))) param.S) 1) param.L)) (and (= 0 (mod (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|))) param.S)) (<= 0 (div (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|))) param.S)) (<= (+ (div (+ param.P w1.threadIdx.x (* 256 w1.blockIdx.x) (* (- 1) (* param.DIL |eq.j!1|))) param.S) 1) param.L))))))
 (check-sat)
