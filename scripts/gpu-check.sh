@@ -95,6 +95,7 @@ fast() {
   run softmax_online_warp $S/fast/softmax_online_warp.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_online_warp8 $S/fast/softmax_online_warp8.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_online_block $S/fast/softmax_online_block.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run softmax_block $S/fast/softmax_block.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run transpose_tiled $S/fast/transpose_tiled.cu $S/transpose.smt --size H=$N2 W=$N2
   run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
   run matmul_regtile_v4 $S/fast/matmul_regtile_v4.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2

@@ -700,7 +700,9 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
             continue; // the spec itself is undefined here (log of a negative, ...)
           auto details = [&]() {
             w["expected"] = y;
-            w["computed"] = x;
+            w["computed"] = std::isfinite(x) ? nlohmann::json(x)
+                            : std::isnan(x)    ? nlohmann::json("NaN")
+                                               : nlohmann::json(x > 0 ? "inf" : "-inf");
             // The spec's term for the element, with its index variables bound.
             for (const spec::Ensures &en : s.ensures)
               if (en.tensor == static_cast<int>(t)) {
@@ -713,7 +715,10 @@ ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const s
               w["writers"] = writersJson(wit->second);
             return w;
           };
-          bool same = spec::isFloat(T.type) ? std::fabs(x - y) <= 1e-6 * std::max({1.0, std::fabs(x), std::fabs(y)})
+          // (a kernel's infinity against the spec's finite value is wrong: the tolerance, relative
+          // to the larger magnitude, would be infinite too)
+          bool same = spec::isFloat(T.type) ? std::isfinite(x) && std::fabs(x - y) <= 1e-6 * std::max({1.0, std::fabs(x),
+                                                                                                        std::fabs(y)})
                                             : x == y;
           double x2 = x;
           if (!got.taint.empty() && rerun.completed) {

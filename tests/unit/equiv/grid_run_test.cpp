@@ -344,6 +344,20 @@ __global__ void scale(const float *X, float *Y, int N) {
   CHECK(r.witness["element"]["index"] == nlohmann::json{0});
 }
 
+TEST_CASE("testAgainstSpec: an infinity where the spec's value is finite is wrong (the relative tolerance "
+          "is not infinite)") {
+  Bound t = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  float zero = i == 2 ? 0.0f : 1.0f;
+  if (i < N) Y[i] = 2.0f * X[i] / zero;
+})", "64", "(N + 63) / 64");
+  equiv::ConcreteReport r = equiv::testAgainstSpec(t.k, t.s, t.b, t.o);
+  REQUIRE(r.outcome == equiv::Outcome::Equivalence);
+  CHECK(r.witness["element"]["index"] == nlohmann::json{2});
+  CHECK((r.witness["computed"] == "inf" || r.witness["computed"] == "-inf"));
+}
+
 TEST_CASE("testAgainstSpec: a wrong value refutes equivalence with both numbers and the inputs") {
   Bound t = bindBoth(kScaleSpec, R"(
 __global__ void scale(const float *X, float *Y, int N) {
