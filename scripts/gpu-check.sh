@@ -91,6 +91,7 @@ fast() {
   run rmsnorm_block_allwarps $S/fast/rmsnorm_block_allwarps.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run layernorm_warp $S/fast/layernorm_warp.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run layernorm_block $S/fast/layernorm_block.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run layernorm_block_allwarps $S/fast/layernorm_block_allwarps.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run softmax_warp $S/fast/softmax_warp.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_online_warp $S/fast/softmax_online_warp.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_online_warp8 $S/fast/softmax_online_warp8.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512

@@ -190,7 +190,8 @@ bool Prover::unsat(Term goal) {
   }
   smt::Result r = ask(goal);
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_EQ"))
-    fprintf(stderr, "slow query (%.0f ms, %s): %s\n", r.ms, smt::statusName(r.status), smt::show(goal, 500).c_str());
+    fprintf(stderr, "slow query (%.0f ms, %s) [%s]: %s\n", r.ms, smt::statusName(r.status),
+            steps_.empty() ? "" : steps_.back().what.c_str(), smt::show(goal, 500).c_str());
   if (r.ms > 300 && getenv("KSYNTH_DEBUG_SLOW_DIR")) { // the query as SMT-LIB, to try by hand
     std::vector<Term> all = solver_.background();
     all.push_back(goal);

@@ -561,21 +561,31 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     m1[ld->params[p]] = l->kids[p + 1];
   // A fold over a warp's lanes (laneSum): j1 is the lane, and its lane's thread reads the
   // values inside the term (softmax by shuffles: each lane's sum holds its butterfly's max).
+  // (the innermost such fold's lane, where folds nest: a block sum's warps, then the lanes of
+  // the warp whose sum a shared cell holds, whose terms hold the exchanges)
   std::unordered_map<Term, Term> laneReader;
-  int128 lanes = 0;
-  if ((l->name.rfind("lsum.warp.", 0) == 0 || l->name.rfind("lmax.warp.", 0) == 0 ||
-       l->name.rfind("lmin.warp.", 0) == 0) &&
-      tc_.isConst(l->kids[0], &lanes) && lanes > 0 && ld->params.size() == 6) {
-    tc_.setBounds(j1, 0, lanes - 1); // true wherever j1 is used (inside dom)
+  auto readLane = [&](Term app, const check::SumDef *d, const std::unordered_map<Term, Term> &m, Term j) {
+    int128 lanes = 0;
+    // (a fold over no lanes where a condition fails, ite(c, 32, 0) lanes: a padding lane's
+    // warp sum, `lane < 8 ? lsum(...) : 0`, as rewritten below)
+    Term W = app->kids[0];
+    if (W->kind == smt::Kind::Ite && W->kids[2] == tc_.intConst(0))
+      W = W->kids[1];
+    if ((app->name.rfind("lsum.warp.", 0) != 0 && app->name.rfind("lmax.warp.", 0) != 0 &&
+         app->name.rfind("lmin.warp.", 0) != 0) ||
+        !tc_.isConst(W, &lanes) || lanes <= 0 || d->params.size() != 6)
+      return;
+    tc_.setBounds(j, 0, lanes - 1); // true wherever j is used (inside dom)
     Term bx = g_.blockDim[0], by = g_.blockDim[1];
-    Term above = tc_.add(m1.at(ld->params[1]), tc_.mul(by, m1.at(ld->params[2]))); // rows of the block
-    Term L = tc_.add(m1.at(ld->params[0]), tc_.mul(bx, above));
+    Term above = tc_.add(m.at(d->params[1]), tc_.mul(by, m.at(d->params[2]))); // rows of the block
+    Term L = tc_.add(m.at(d->params[0]), tc_.mul(bx, above));
     Term seg = tc_.mul(tc_.intConst(lanes), tc_.div(L, tc_.intConst(lanes))); // as laneSum names it
-    laneReader = laneThread(tc_.add(seg, j1));
-    laneReader[w3_.bid[0]] = m1.at(ld->params[3]);
-    laneReader[w3_.bid[1]] = m1.at(ld->params[4]);
-    laneReader[w3_.bid[2]] = m1.at(ld->params[5]);
-  }
+    laneReader = laneThread(tc_.add(seg, j));
+    laneReader[w3_.bid[0]] = m.at(d->params[3]);
+    laneReader[w3_.bid[1]] = m.at(d->params[4]);
+    laneReader[w3_.bid[2]] = m.at(d->params[5]);
+  };
+  readLane(l, ld, m1, j1);
   Term g0 = canonicalKernel(tc_.substitute(ld->body, m1));
   Term dom0 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
   std::unordered_map<Term, Term> ms;
@@ -649,6 +659,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       std::unordered_map<Term, Term> mn{{in->iter, jn}};
       for (size_t p = 0; p < in->params.size(); ++p)
         mn[in->params[p]] = g->kids[p + 1];
+      readLane(g, in, mn, jn);
       lv.push_back({jn, g->kids[0]});
       dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
       g = canonicalKernel(tc_.substitute(in->body, mn));
@@ -677,6 +688,20 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
             continue;
           std::vector<Term> kids = a->kids;
           kids[1] = tc_.mul(a->kids[0], tc_.div(a->kids[1], a->kids[0]));
+          // A fold whose lanes' values do not depend on the segment (every warp's second
+          // stage of a block sum over `lane < 8 ? part[lane] : 0`: lane k of any warp reads
+          // part[k]) is the same in every segment: named by segment 0.
+          const check::SumDef *d = kernelSum(a->name);
+          int128 bx = 0;
+          if (d && d->params.size() == 6 && tc_.isConst(g_.blockDim[0], &bx) && bx % W == 0 &&
+              g_.blockDim[1] == tc_.intConst(1) && g_.blockDim[2] == tc_.intConst(1)) {
+            Term sv = tc_.fresh("lane.seg", Sort::Int); // (any integer: no bounds to fold by)
+            Term anySeg = tc_.substitute(d->body, {{d->params[0], tc_.mul(tc_.intConst(W), sv)},
+                                                   {d->params[1], tc_.intConst(0)},
+                                                   {d->params[2], tc_.intConst(0)}});
+            if (!tc_.mentions(anySeg, sv))
+              kids[1] = tc_.intConst(0);
+          }
           if (kids[1] != a->kids[1])
             seg[a] = tc_.app(a->name, a->sort, kids);
         }

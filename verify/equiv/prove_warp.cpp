@@ -410,7 +410,9 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     // asks the solver where the terms differ.
     bool split = reader || !pin.count(w1_.tid[0]);
     for (int pass = 0; pass < 2; ++pass) {
-      if (pass == 1)
+      // (a reader that is lane y of an outer fold: its lane split below fixes y first, and
+      // the conditions then fold on far simpler terms, lane by lane)
+      if (pass == 1 && !(reader && tid[0]->kind != smt::Kind::Var && laneVarOf(tid[0], 32)))
         va = foldUnder(va, focus(ctx, va), reader != nullptr);
       if (getenv("KSYNTH_DEBUG_EQ"))
         fprintf(stderr, "warp: store %zu, %s over lanes of %s (pass %d)?\n  own %s\n  value %s\n", n, what,
@@ -495,6 +497,23 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   return nullptr;
 }
 
+// The variable y where x = W a + y (or (W a + y) mod M, M a multiple of W: the thread of a
+// linear cell) and y's known range is exactly [0, W): x's lane in a segment of W is y.
+Term Prover::laneVarOf(Term x, int W) {
+  int128 m = 0;
+  if (x->kind == smt::Kind::Mod && tc_.isConst(x->kids[1], &m) && m > 0 && m % W == 0)
+    x = x->kids[0];
+  if (x->kind != smt::Kind::Add)
+    return nullptr;
+  for (Term k : x->kids) {
+    int128 r = -1;
+    if (k->kind == smt::Kind::Var && tc_.range(k) == std::pair<int128, int128>{0, W - 1} &&
+        tc_.isConst(tc_.mod(tc_.sub(x, k), tc_.intConst(W)), &r) && r == 0)
+      return k;
+  }
+  return nullptr;
+}
+
 // Whether v, the value of a reader whose lane is symbolic (every lane of a butterfly uses
 // it), is the fold (sameLeaves' `how`) of xs for each lane of the reader's segment of W
 // lanes: for each l in [0, W), the reader's threadIdx.x, rx, := W u + l with u one more
@@ -505,12 +524,16 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
 // Blocks of one dimension whose width is a multiple of W only (threadIdx.y and .z are 0).
 bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
                        bool expForms) {
-  if (rx->kind != smt::Kind::Var)
-    return false;
   Term p, q;
   bool mx = false;
   if (how == 0 ? v->kind != smt::Kind::Add : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
     return false; // not a nest of the fold
+  // Or rx = W a + y with y a variable whose known range is exactly [0, W): the lane index of
+  // an outer fold over lanes (a block sum's warp k read inside the terms of lane y of warp
+  // k: 32 k + y). Then y takes the W values one by one, a kept as it is.
+  Term y = nullptr;
+  if (rx->kind != smt::Kind::Var && !(y = laneVarOf(rx, W)))
+    return false;
   int128 bx = 0, by = 0, bz = 0;
   if (!tc_.isConst(g_.blockDim[0], &bx) || !tc_.isConst(g_.blockDim[1], &by) ||
       !tc_.isConst(g_.blockDim[2], &bz) || by != 1 || bz != 1 || bx <= 0 || bx % W != 0)
@@ -523,12 +546,14 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
   // One segment: u is 0 (its symbol would stay in offsets the frontend already reduced for
   // a block of W lanes, such as x + 16 - 32 (x div 16)).
   Term u = tc_.intConst(0);
-  if (bx > W) {
+  if (bx > W && !y) {
     u = tc_.fresh("lane.u", Sort::Int);
     tc_.setBounds(u, 0, bx / W - 1);
   }
   for (int l = 0; l < W; ++l) {
     std::unordered_map<Term, Term> th{{rx, tc_.add(tc_.mul(tc_.intConst(W), u), tc_.intConst(l))}};
+    if (y)
+      th = {{y, tc_.intConst(l)}};
     if (rx == w1_.tid[0]) {
       th[w1_.tid[1]] = tc_.intConst(0);
       th[w1_.tid[2]] = tc_.intConst(0);

@@ -204,6 +204,7 @@ private:
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
                        bool offerTop = true);
+  Term laneVarOf(Term x, int W);
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
                  bool expForms = false);
   // ---- running sums kept relative to a running max (online softmax; prove_online.cpp) -----
