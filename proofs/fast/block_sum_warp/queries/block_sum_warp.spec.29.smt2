@@ -4,7 +4,7 @@
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 15 of 66 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 15 of 67 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.N Int)
@@ -15,8 +15,8 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |bij.j!0| Int)
-(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!1| Int)
+(declare-const |elem.j0!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -68,6 +68,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
+(assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (div (+ param.N 255) 256)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (not (or (and (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (= (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (ite (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) param.N) (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0)))) (and (not (and (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))))) (= (/ 0.0 1.0) (ite (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) param.N) (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (div (+ param.N 255) 256)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (not (or (and (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (= (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (ite (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) param.N) (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0)))) (and (not (and (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))))) (= (/ 0.0 1.0) (ite (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) param.N) (mem.X.0 (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (/ 0.0 1.0))))))))
 (check-sat)

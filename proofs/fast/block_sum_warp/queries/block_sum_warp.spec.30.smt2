@@ -5,7 +5,7 @@
 ;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 21
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 15 of 66 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 15 of 67 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.N Int)
 (declare-const w1.blockIdx.x Int)
@@ -15,8 +15,8 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |bij.j!0| Int)
-(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!1| Int)
+(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!2| Int)
 (declare-const |bij.j!3| Int)
 (assert true)
@@ -70,6 +70,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
+(assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (div (+ param.N 255) 256)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) 32) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) (ite (<= (+ |bij.j!2| 1) 8) 32 0)) (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3|)) (or (not (= |bij.j!0| |bij.j!2|)) (not (= |bij.j!1| |bij.j!3|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) (div (+ param.N 255) 256)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) 32) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) (ite (<= (+ |bij.j!2| 1) 8) 32 0)) (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (<= (* 256 |elem.j0!0|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3|)) (<= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3| 1) (ite (<= param.N (+ (* 256 |elem.j0!0|) 256)) param.N (+ (* 256 |elem.j0!0|) 256))) (= (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1|) (+ (* 256 w1.blockIdx.x) (* 32 |bij.j!2|) |bij.j!3|)) (or (not (= |bij.j!0| |bij.j!2|)) (not (= |bij.j!1| |bij.j!3|)))))
 (check-sat)

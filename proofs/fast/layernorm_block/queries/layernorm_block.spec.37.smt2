@@ -5,7 +5,7 @@
 ;   within it: no other store to the cell comes between the writer's store and the read
 ; source lines: 42 52
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 32 of 101 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 33 of 102 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

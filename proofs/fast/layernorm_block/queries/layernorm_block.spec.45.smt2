@@ -4,7 +4,7 @@
 ;   within it: where the cell's digit names the store at line 31, the writer named by its other digits stores the cell in an earlier barrier interval
 ; source lines: 31 52
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 39 of 101 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 40 of 103 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -18,9 +18,9 @@
 (declare-const w1.threadIdx.x Int)
 (declare-const |w1.iter!2| Int)
 (declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!7| Int)
 (declare-const |bij.j!8| Int)
 (assert true)
 (assert true)
@@ -84,6 +84,7 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!2|) (<= |w1.iter!2| 63)))
 (assert (and (<= 0 |bij.j!6|) (<= |bij.j!6| 31)))
+(assert (and (<= 0 |bij.j!7|) (<= |bij.j!7| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ |bij.j!6| 1) 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256)) (- 1)) 256) 1) 0)) (not (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!2|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!2|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!2|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!2|)) |elem.j1!0|))) (<= (+ |bij.j!7| 1) (ite (<= (+ |bij.j!6| 1) 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256)) (- 1)) 256) 1) 0)) (not (and (not (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 257) param.C)) (or (= 0 (+ (div (+ param.C (- 1)) 256) 1)) (<= (+ (* 256 (div (+ param.C (- 1)) 256)) 1) param.C))))))
 (check-sat)

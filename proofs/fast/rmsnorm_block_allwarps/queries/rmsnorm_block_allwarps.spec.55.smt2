@@ -5,7 +5,7 @@
 ;   within it: the value is the sum over the 32 lanes of the reader's segment of what each stored in the exchange at line 17
 ; source lines: 17 19 26
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 57 of 90 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 58 of 91 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-fun lanev.0 (Int) Real)
 (declare-const |bij.j!6| Int)

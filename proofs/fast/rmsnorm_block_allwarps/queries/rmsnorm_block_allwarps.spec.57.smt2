@@ -4,7 +4,7 @@
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ; source lines: 26
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 33 of 90 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 34 of 92 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
@@ -18,9 +18,9 @@
 (declare-const w1.threadIdx.x Int)
 (declare-const |w1.iter!1| Int)
 (declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!7| Int)
 (declare-const |bij.j!8| Int)
 (assert true)
 (assert true)
@@ -79,6 +79,7 @@
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65534)))
 (assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 63)))
 (assert (and (<= 0 |bij.j!6|) (<= |bij.j!6| 31)))
+(assert (and (<= 0 |bij.j!7|) (<= |bij.j!7| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ |bij.j!6| 1) 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256)) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|) 1) param.C))) (= (/ 0.0 1.0) (* (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) (- 255)) param.C)) (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ w1.threadIdx.x (* 256 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ w1.threadIdx.x (* param.C w1.blockIdx.x) (* 256 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= w1.blockIdx.x |elem.j0!0|) (= (+ w1.threadIdx.x (* 256 |w1.iter!1|)) |elem.j1!0|))) (<= (+ |bij.j!7| 1) (ite (<= (+ |bij.j!6| 1) 8) 32 0)) (<= 0 |bij.j!8|) (<= (+ |bij.j!8| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!6|) |bij.j!7|) 256)) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|) 1) param.C))) (= (/ 0.0 1.0) (* (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))) (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!6|) |bij.j!7| (* 256 |bij.j!8|))))))))))
 (check-sat)

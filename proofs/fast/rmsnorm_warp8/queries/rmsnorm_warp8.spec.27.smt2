@@ -4,7 +4,7 @@
 ;   within it: in the warp exchange at line 19, the lane owning the cell read stores it there
 ; source lines: 19 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 30 of 89 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 31 of 90 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

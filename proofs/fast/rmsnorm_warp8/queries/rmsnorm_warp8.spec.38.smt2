@@ -4,7 +4,7 @@
 ;   within it: in the warp exchange at line 19, the lane owning the cell read stores it there
 ; source lines: 19 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 32 of 91 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 31 of 91 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -15,6 +15,9 @@
 (declare-const len.G Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
+(declare-const |w1.iter!1| Int)
+(declare-const |elem.j0!0| Int)
+(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -74,6 +77,7 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8191)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
+(assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 511)))
 (push 1)
-(assert (and (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) 5) 32) 8) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) 5) 32) 8) 2)) 13) 32) 16)) 29) 256) 32)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) 5) 32) 8) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) (* (- 16) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) (* (- 8) (mod (div (mod (+ w1.threadIdx.x (* (- 2) (mod w1.threadIdx.x 2)) 1) 32) 4) 2)) 5) 32) 8) 2)) 13) 32) 16)) 29) 256) 32)))))
 (check-sat)

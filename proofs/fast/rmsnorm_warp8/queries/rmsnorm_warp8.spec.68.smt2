@@ -75,5 +75,5 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
 (push 1)
-(assert (and (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 8) (mod (div (mod w1.threadIdx.x 32) 4) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 8) (mod (div (mod w1.threadIdx.x 32) 4) 2)) 4) 32) 16)) 20) 256) 32)))))
+(assert (and (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 16) (mod (div (mod w1.threadIdx.x 32) 8) 2)) (* (- 32) (div (mod (+ w1.threadIdx.x (* (- 16) (mod (div (mod w1.threadIdx.x 32) 8) 2)) 8) 32) 16)) 24) 256) 32)))))
 (check-sat)

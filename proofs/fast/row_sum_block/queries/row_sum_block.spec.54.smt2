@@ -5,7 +5,7 @@
 ;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 22
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 23 of 74 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 23 of 75 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -16,8 +16,8 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |bij.j!0| Int)
-(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!1| Int)
+(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!2| Int)
 (declare-const |bij.j!3| Int)
 (declare-const |bij.j!4| Int)
@@ -73,6 +73,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
+(assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) 32) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) (ite (<= (+ |bij.j!3| 1) 8) 32 0)) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256)) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|) 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|) 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|)) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|))) (or (not (= |bij.j!0| |bij.j!3|)) (not (= |bij.j!1| |bij.j!4|)) (not (= |bij.j!2| |bij.j!5|)))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (<= 0 |bij.j!2|) (<= (+ |bij.j!2| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (<= 0 |bij.j!3|) (<= (+ |bij.j!3| 1) 32) (<= 0 |bij.j!4|) (<= (+ |bij.j!4| 1) (ite (<= (+ |bij.j!3| 1) 8) 32 0)) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!3|) |bij.j!4|) 256)) (- 1)) 256) 1) 0)) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|) 1) param.C) (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|) 1) param.C) (= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!2|)) (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!3|) |bij.j!4| (* 256 |bij.j!5|))) (or (not (= |bij.j!0| |bij.j!3|)) (not (= |bij.j!1| |bij.j!4|)) (not (= |bij.j!2| |bij.j!5|)))))
 (check-sat)

@@ -4,7 +4,7 @@
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.0' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
 ; source lines: 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 32 of 83 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 32 of 84 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
@@ -16,8 +16,8 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |bij.j!0| Int)
-(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!1| Int)
+(declare-const |elem.j0!0| Int)
 (declare-const |bij.j!7| Int)
 (assert true)
 (assert true)
@@ -70,6 +70,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 65535)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 65535)))
 (assert (and (<= 0 |bij.j!0|) (<= |bij.j!0| 31)))
+(assert (and (<= 0 |bij.j!1|) (<= |bij.j!1| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= 0 |bij.j!1|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (not (= 0 (mod param.C 4))) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C))) (= (/ 0.0 1.0) (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|)))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (or (and (= 0 (mod param.C 4)) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) 1) (div param.C 4))) (or (= 0 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ w1.threadIdx.x (* (- 1) (div param.C 4)) 1) 0) (+ (div (+ (* (- 1) w1.threadIdx.x) (div param.C 4) (- 1)) 256) 1) 0)) (- 255)) (div param.C 4)))) (and (not (= 0 (mod param.C 4))) (not (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (<= (+ w1.threadIdx.x (* 256 (ite (<= (+ (* (- 1) param.C) w1.threadIdx.x 1) 0) (+ (div (+ param.C (* (- 1) w1.threadIdx.x) (- 1)) 256) 1) 0)) (- 255)) param.C)))) (= 0 (div w1.threadIdx.x 32)) (= 0 (mod w1.threadIdx.x 32)) (= w1.blockIdx.x |elem.j0!0|) (<= (+ |bij.j!1| 1) (ite (<= (+ |bij.j!0| 1) 8) 32 0)) (not (= 0 (mod param.C 4))) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* 32 |bij.j!0|) |bij.j!1|) 256)) (- 1)) 256) 1) 0)) (not (or (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|))) (<= (+ (* param.C w1.blockIdx.x) (* (- 1) (* param.C |elem.j0!0|)) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|) 1) param.C))) (= (/ 0.0 1.0) (mem.X.0 (+ (* param.C w1.blockIdx.x) (* 32 |bij.j!0|) |bij.j!1| (* 256 |bij.j!7|)))))))))
 (check-sat)

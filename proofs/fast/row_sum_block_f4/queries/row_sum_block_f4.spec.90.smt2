@@ -6,7 +6,7 @@
 ;   within it: the index map reaches every index of the spec's range
 ; source lines: 32
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 33 of 83 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 34 of 84 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)

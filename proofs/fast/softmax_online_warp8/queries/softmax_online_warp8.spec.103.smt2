@@ -1,10 +1,10 @@
 ; ksynth query softmax_online_warp8.spec.103 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 30 equals the spec's ensures for that element
-;   within it: coordinate 1 of the element is the storing thread's
-; source lines: 30
+;   within it: in the warp exchange at line 23, the lane owning the cell read stores it there
+; source lines: 23 30
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 45 of 100 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 44 of 98 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -14,9 +14,6 @@
 (declare-const param.C Int)
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
-(declare-const |w1.iter!1| Int)
-(declare-const |elem.j0!0| Int)
-(declare-const |elem.j1!0| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -71,7 +68,6 @@
 (assert (and (<= 0 w1.blockIdx.x) (<= w1.blockIdx.x 8191)))
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
-(assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 511)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (not (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))))
+(assert (and (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (<= param.R (+ (* 8 w1.blockIdx.x) (div (mod (+ w1.threadIdx.x (* (- 4) (mod (div (mod w1.threadIdx.x 32) 2) 2)) 2) 256) 32)))))
 (check-sat)

@@ -1,11 +1,11 @@
 ; ksynth query softmax_online_warp8.spec.198 (coverage/equivalence; ksynth got unsat)
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 30 equals the spec's ensures for that element
-;   within it: a max computed by the kernel equals the spec's 'smax.0': each of its candidates is a term of the spec's range, and every term is one of them
-;   within it: every index of the spec's range is the mapped index of a candidate that takes part
+;   within it: a kernel loop's sum is the spec's sum 'ssum.1' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
 ; source lines: 30
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 60 of 115 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 57 of 113 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
@@ -16,9 +16,12 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |w1.iter!1| Int)
+(declare-const |bij.j!4| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |ext.k!1| Int)
+(declare-const |bij.j!5| Int)
+(declare-const |bij.j!6| Int)
+(declare-const |bij.j!7| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -74,6 +77,7 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
 (assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 511)))
+(assert (and (<= 0 |bij.j!4|) (<= |bij.j!4| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |ext.k!1|) (<= (+ |ext.k!1| 1) param.C) (not (and (<= 1 (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32)) (- 1)) 32) 1) 0)) (<= 0 (div (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32)) (<= (+ (div (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32) 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |ext.k!1|) 32)) (- 1)) 32) 1) 0))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!4| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!4|) (- 1)) 32) 1) 0)) (<= 0 |bij.j!6|) (<= (+ |bij.j!6| 1) 32) (<= 0 |bij.j!7|) (<= (+ |bij.j!7| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!6| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!6|) (- 1)) 32) 1) 0)) (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|) 1) param.C) (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|) 1) param.C) (= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|)) (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!6| (* 32 |bij.j!7|))) (or (not (= |bij.j!4| |bij.j!6|)) (not (= |bij.j!5| |bij.j!7|)))))
 (check-sat)

@@ -2,12 +2,12 @@
 ; unsat means this step of the proof holds
 ; establishes: equivalence of 'Y': the value stored at line 30 equals the spec's ensures for that element
 ;   within it: a kernel loop's sum is the spec's sum 'ssum.1' re-indexed: its terms are the spec's at the mapped index, and 0 outside the range
+;   within it: the index map is one-to-one where it is in the spec's range
+;   within it: the index map reaches every index of the spec's range
 ; source lines: 30
 ; run: z3 FILE (if it gives up: z3 smt.arith.solver=2 FILE), or cvc5 --incremental FILE (the goal follows a (push 1))
-; the 59 of 115 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
+; the 58 of 113 background facts that share no symbol with the goal are left out (the background is satisfiable: the answer is the whole query's)
 (set-logic ALL)
-(declare-fun fn.exp (Real) Real)
-(declare-fun mem.X.0 (Int) Real)
 (declare-const param.R Int)
 (declare-const w1.blockIdx.x Int)
 (declare-const w2.blockIdx.x Int)
@@ -17,11 +17,9 @@
 (declare-const len.Y Int)
 (declare-const w1.threadIdx.x Int)
 (declare-const |w1.iter!1| Int)
-(declare-const |bij.j!4| Int)
 (declare-const |elem.j0!0| Int)
 (declare-const |elem.j1!0| Int)
-(declare-const |bij.j!5| Int)
-(declare-const |eq.ext!1| Real)
+(declare-const |bij.k!1| Int)
 (assert true)
 (assert true)
 (assert true)
@@ -77,7 +75,6 @@
 (assert (and (<= 0 w2.blockIdx.x) (<= w2.blockIdx.x 8191)))
 (assert (and (<= 0 w3.blockIdx.x) (<= w3.blockIdx.x 8191)))
 (assert (and (<= 0 |w1.iter!1|) (<= |w1.iter!1| 511)))
-(assert (and (<= 0 |bij.j!4|) (<= |bij.j!4| 31)))
 (push 1)
-(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |bij.j!5|) (<= (+ |bij.j!5| 1) (ite (<= (+ (* (- 1) param.C) |bij.j!4| 1) 0) (+ (div (+ param.C (* (- 1) |bij.j!4|) (- 1)) 32) 1) 0)) (not (or (and (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|) 1) param.C)) (and (not (and (<= 0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|))) (<= (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* (- 1) (* param.C |elem.j0!0|)) |bij.j!4| (* 32 |bij.j!5|) 1) param.C))) (= (/ 0.0 1.0) (fn.exp (+ (mem.X.0 (+ (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) |bij.j!4| (* 32 |bij.j!5|))) (* (- (/ 1.0 1.0)) |eq.ext!1|)))))))))
+(assert (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 |bij.k!1|) (<= (+ |bij.k!1| 1) param.C) (not (and (<= 0 |elem.j0!0|) (<= (+ |elem.j0!0| 1) param.R) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (not (<= param.R (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (not (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) 1) param.C)) (or (= 0 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (<= (+ (mod w1.threadIdx.x 32) (* 32 (ite (<= (+ (* (- 1) param.C) (mod w1.threadIdx.x 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod w1.threadIdx.x 32)) (- 1)) 32) 1) 0)) (- 31)) param.C)) (or (= 0 |w1.iter!1|) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) (- 31)) param.C)) (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))) (or (not (and (<= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|) 1) param.C) (<= 0 |elem.j1!0|) (<= (+ |elem.j1!0| 1) param.C) (= (+ (mod w1.threadIdx.x 32) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32))) (* 32 |w1.iter!1|)) (+ |elem.j1!0| (* param.C |elem.j0!0|))))) (and (= (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)) |elem.j0!0|) (= (+ (mod w1.threadIdx.x 32) (* 32 |w1.iter!1|)) |elem.j1!0|))) (<= 0 (div (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |bij.k!1|) 32)) (<= (+ (div (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |bij.k!1|) 32) 1) (ite (<= (+ (* (- 1) param.C) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |bij.k!1|) 32) 1) 0) (+ (div (+ param.C (* (- 1) (mod (+ (* (- 1) (* param.C (+ (* 8 w1.blockIdx.x) (div w1.threadIdx.x 32)))) (* param.C |elem.j0!0|) |bij.k!1|) 32)) (- 1)) 32) 1) 0))))))
 (check-sat)

@@ -1,0 +1,12 @@
+(spec layernorm
+  (doc "Layer normalisation of each row: Y = (X - mean) / sqrt(var + eps) * G + B (biased variance).")
+  (dims R C)
+  (scalar eps f32)
+  (assume (<= R 65535) (<= C 16384) (> eps 0.0))
+  (tensor X f32 (R C) in)
+  (tensor G f32 (C) in)
+  (tensor B f32 (C) in)
+  (tensor Y f32 (R C) out)
+  (define (mean r) (/ (sum c 0 C (X r c)) C))
+  (define (var r) (/ (sum c 0 C (* (- (X r c) (mean r)) (- (X r c) (mean r)))) C))
+  (ensures (Y r c) (+ (* (- (X r c) (mean r)) (rsqrt (+ (var r) eps)) (G c)) (B c))))
