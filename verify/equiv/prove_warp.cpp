@@ -520,17 +520,17 @@ Term Prover::laneVarOf(Term x, int W) {
 // symbol, ranging over the block's segments. Then the lane's offsets in v, x mod W and x div
 // W, fold on the terms ((W u + l) mod W is l) and the leaves compare as for a reader the
 // context fixes. rx is w1's threadIdx.x or a variable the context keeps in [0, blockDim.x)
-// (the lane index of an outer fold over lanes), so the cases cover every value it takes.
-// Blocks of one dimension whose width is a multiple of W only (threadIdx.y and .z are 0).
+// (the lane index of an outer fold over lanes), so the cases cover every value it takes; or
+// W a + y (laneVarOf: lane y of warp a of an outer fold), where y alone takes the W values and
+// a stays symbolic. Blocks of one dimension whose width is a multiple of W only (threadIdx.y
+// and .z are 0).
 bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
                        bool expForms) {
   Term p, q;
   bool mx = false;
   if (how == 0 ? v->kind != smt::Kind::Add : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
     return false; // not a nest of the fold
-  // Or rx = W a + y with y a variable whose known range is exactly [0, W): the lane index of
-  // an outer fold over lanes (a block sum's warp k read inside the terms of lane y of warp
-  // k: 32 k + y). Then y takes the W values one by one, a kept as it is.
+  // (rx = W a + y: a block sum's warp k read inside the terms of lane y of warp k, 32 k + y)
   Term y = nullptr;
   if (rx->kind != smt::Kind::Var && !(y = laneVarOf(rx, W)))
     return false;
