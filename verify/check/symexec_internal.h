@@ -173,7 +173,9 @@ private:
                   Term iterPcExtra);
   Term valueAt(const Summary &sm, Term v0, Term i, const std::string &name, Sort sort,
                const ir::Type *ty = nullptr);
-  Term tripCount(Term cn, Term n, uint32_t mark);
+  // (`test`, where given: the test at an iteration X, d0 + a X < 0 or <= 0, over `X`, an
+  // unbounded variable made for it.)
+  Term tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test = nullptr);
   Term constantTripCount(Term cn, Term n);
   Term neverZeroThrough(Term cn, Term i, uint32_t mark);
   Term testOn(const ir::Stmt &L, State st);

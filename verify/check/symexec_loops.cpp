@@ -103,7 +103,7 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
 // a test D(n) < 0 (or <= 0) with D affine in n with a positive constant slope, the first n
 // where it fails. nullptr when the test has another shape or depends on values that are
 // unknown per iteration (symbols made after `mark`).
-Term Exec::tripCount(Term cn, Term n, uint32_t mark) {
+Term Exec::tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test) {
   if (cn->kind != smt::Kind::Lt && cn->kind != smt::Kind::Le)
     return nullptr;
   if (cn->kids[0]->sort != Sort::Int)
@@ -126,6 +126,12 @@ Term Exec::tripCount(Term cn, Term n, uint32_t mark) {
   if (tc_.mentions(tc_.sub(D, tc_.mul(tc_.intConst(a), n)), n))
     return nullptr;
   Term zero = tc_.intConst(0), A = tc_.intConst(a);
+  if (test) {
+    // (built over a variable without bounds: the iteration symbol's own bounds would fold it)
+    Term X = tc_.fresh("tripx", Sort::Int);
+    Term at = tc_.add(d0, tc_.mul(A, X));
+    *test = {X, cn->kind == smt::Kind::Lt ? tc_.lt(at, zero) : tc_.le(at, zero)};
+  }
   if (cn->kind == smt::Kind::Lt) // runs while d0 + a n < 0
     return tc_.ite(tc_.lt(d0, zero), tc_.div(tc_.add(tc_.neg(d0), tc_.intConst(a - 1)), A), zero);
   return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);
@@ -851,7 +857,10 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
   Term exitCond = tc_.le(tc_.intConst(0), n);
   if (!f.irregular) {
     Term cn = testOn(L, after);
-    Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark) : nullptr;
+    std::pair<Term, Term> test{nullptr, nullptr};
+    Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark, &test) : nullptr;
+    if (closed && !dry_)
+      out_.tripTests[i] = test;
     if (!closed && L.testFirst && L.pre.empty())
       closed = constantTripCount(cn, n);
     bool counted = closed != nullptr;

@@ -148,8 +148,15 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     for (const auto &[name, tp] : pr.tensors)
       open |= (wantCov && tp.coverage != check::Status::Proven) || (wantEq && tp.equivalence != check::Status::Proven);
     equiv::ConcreteOptions co2 = co;
-    for (const equiv::Sizes &sz : equiv::tileCrossingSizes(k, sp, b, co))
-      if (std::find(cr.agreed.begin(), cr.agreed.end(), sz) == cr.agreed.end())
+    std::vector<equiv::Sizes> more = equiv::tileCrossingSizes(k, sp, b, co);
+    // The sizes where the coverage proof found an element no guessed writer stores (a loop
+    // capped at a bound past the first tests' sizes leaves such elements unwritten).
+    for (const auto &[name, tp] : pr.tensors)
+      if (wantCov && tp.coverage != check::Status::Proven && tp.coverageExampleSizes.size() == sp.dims.size())
+        more.push_back(tp.coverageExampleSizes);
+    for (const equiv::Sizes &sz : more)
+      if (std::find(cr.agreed.begin(), cr.agreed.end(), sz) == cr.agreed.end() &&
+          std::find(co2.sizes.begin(), co2.sizes.end(), sz) == co2.sizes.end())
         co2.sizes.push_back(sz);
     if (open && !co2.sizes.empty()) {
       auto t1 = std::chrono::steady_clock::now();
@@ -223,6 +230,8 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
                           : tp == pr.tensors.end() ? std::string("not attempted")
                           : cov                    ? tp->second.coverageReason
                                                    : tp->second.equivalenceReason;
+        if (why.empty() && proof == check::Status::Proven) // (tests past the proof failed elsewhere)
+          why = "the proof held, but a later test failed on another obligation";
         o.reason = "not proven over symbolic sizes (" + why + "); " +
                    (agrees ? testedText : "testing stopped at another failure");
       }

@@ -43,6 +43,7 @@
 #include "verify/spec/bind.h"
 #include "verify/spec/spec.h"
 
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -53,6 +54,10 @@ struct TensorProof {
   check::Status coverage = check::Status::Unknown;
   check::Status equivalence = check::Status::Unknown;
   std::string coverageReason, equivalenceReason; // why unknown
+  // Where coverage is not proven because no writer could be named for some element: the
+  // sizes (spec dim -> value) of the solver's example element, for a concrete test at those
+  // sizes (the element may really be left unwritten there). Empty otherwise.
+  std::map<std::string, int64_t> coverageExampleSizes;
 };
 
 struct ProofReport {

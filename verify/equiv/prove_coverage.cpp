@@ -1,5 +1,6 @@
 // Equivalence proofs: coverage, every element of an output tensor stored by some thread.
 #include "verify/equiv/prover.h"
+#include "verify/smt/purify.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -355,8 +356,12 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // 32 by + ty + 4 i with ty < 4, i < 8): tried where the other guesses fail (below).
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size() && !j.empty()) {
       std::unordered_map<Term, int128> ext1 = writerExtents(w1_, m1_, *s);
-      for (int d = 0; d < 3; ++d)
-        ext1[w1_.bid[d]] = 0;
+      // A block index is a digit below others where the launch fixes the grid (a grid-stride
+      // loop over a fixed grid: 4 (tid + 256 bid + 16384 i) + c).
+      for (int d = 0; d < 3; ++d) {
+        auto [lo, hi] = tc_.range(g_.gridDim[d]);
+        ext1[w1_.bid[d]] = lo == hi && lo > 0 ? lo : 0;
+      }
       std::unordered_map<Term, Term> got;
       bool ok = true;
       for (size_t k = 0; k < co.size() && ok; ++k) {
@@ -403,7 +408,15 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     for (Term it : st.s->iters) {
       c.push_back(tc_.le(tc_.intConst(0), w.at(it)));
-      c.push_back(tc_.lt(w.at(it), tc_.substitute(m1_.trips.at(it), w)));
+      // (i < trips as the loop's test at i where it is affine in i: no division to reason
+      // about. Never built on the iteration symbol itself: its bounds would fold it to true.)
+      if (auto test = m1_.tripTests.find(it); test != m1_.tripTests.end()) {
+        std::unordered_map<Term, Term> at = w;
+        at[test->second.first] = w.at(it);
+        c.push_back(tc_.substitute(test->second.second, at));
+      } else {
+        c.push_back(tc_.lt(w.at(it), tc_.substitute(m1_.trips.at(it), w)));
+      }
     }
     if (co.size() != j.size() || j.empty()) {
       std::vector<Term> hint;
@@ -427,7 +440,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // 4 x 4 stores has 16 sites); the tile guesses are one per site, or they do not fit.
     size_t rounds = tilesOnly ? usable.size() + 1 : 16 + usable.size();
     for (size_t round = 0; round < rounds; ++round) {
-      Term goal = tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen)));
+      // (divisions by constants as shared linear chains: the writers' digits of one element)
+      Term goal = smt::purifyDivMod(tc_, tc_.mkAnd(elem, tc_.mkNot(tc_.mkOr(chosen))));
       smt::Result r = solve(goal);
       if (r.status == smt::Status::Unsat)
         return 1;
@@ -486,8 +500,14 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         }
         tp.coverageReason =
             "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
+        tp.coverageExampleSizes.clear();
+        for (const auto &[d, x] : dimTerm_)
+          if (std::optional<smt::Value> v = smt::eval(x, models.back()); v && v->den == 1)
+            tp.coverageExampleSizes[s_.dims[d].name] = static_cast<int64_t>(v->num);
         return 0;
       }
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "completeness: round %zu chose %s\n", round, smt::show(best, 1500).c_str());
       chosen.push_back(best);
     }
     tp.coverageReason = "could not name a thread that stores every element (too many cases)";

@@ -906,3 +906,35 @@ TEST_CASE("prove: a block sum in every warp inside the lanes of another (a mean 
   CHECK(prove(make(kRowDev, nestedBlockSums("lane < 7 ? part[lane] : 0.0f"), {"256"}, {"R"}), "Y").equivalence !=
         Status::Proven);
 }
+
+// A fixed grid sweeping float4s with a grid-stride loop and a scalar tail: the writer of
+// element e is named by the digits of e - lane (lane, thread, block, sweep: 1, 4, 4 * 64,
+// 4 * 64 * 32), and the coverage query, with its divisions shared, is answered at once.
+TEST_CASE("prove: a grid-stride float4 loop over a fixed grid covers every element; near misses do not") {
+  auto kernel = [](const std::string &limit, const std::string &tailLimit) {
+    return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  int tid = blockIdx.x * blockDim.x + threadIdx.x, stride = blockDim.x * gridDim.x, n4 = N / 4;
+  const float4 *X4 = reinterpret_cast<const float4 *>(X);
+  float4 *Y4 = reinterpret_cast<float4 *>(Y);
+  for (int i = tid; i < )" + limit + R"(; i += stride) {
+    float4 v = X4[i];
+    v.x *= 2.0f; v.y *= 2.0f; v.z *= 2.0f; v.w *= 2.0f;
+    Y4[i] = v;
+  }
+  for (int i = tid; i < )" + tailLimit + R"(; i += stride)
+    Y[4 * n4 + i] = 2.0f * X[4 * n4 + i];
+})";
+  };
+  equiv::TensorProof good = prove(make(kScale, kernel("n4", "N - 4 * n4"), {"64"}, {"32"}), "Y");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  // The float4 loop capped (every element past 4 * 3000 unwritten): not proven, and the
+  // solver's example size is past the cap.
+  equiv::TensorProof capped = prove(make(kScale, kernel("(n4 < 3000 ? n4 : 3000)", "N - 4 * n4"), {"64"}, {"32"}), "Y");
+  CHECK(capped.coverage != Status::Proven);
+  REQUIRE(capped.coverageExampleSizes.count("N"));
+  CHECK(capped.coverageExampleSizes.at("N") > 12000);
+  // The tail one short: not proven.
+  CHECK(prove(make(kScale, kernel("n4", "N - 4 * n4 - 1"), {"64"}, {"32"}), "Y").coverage != Status::Proven);
+}
