@@ -71,6 +71,7 @@ fast() {
   run saxpy_float4 $S/fast/saxpy_float4.cu $S/saxpy.smt --size N=$N1 a=0.5
   run gelu_float4 $S/fast/gelu_float4.cu $S/gelu.smt --size N=$N1
   run scale_grid_stride_f4 $S/fast/scale_grid_stride_f4.cu $S/scale_grid_stride.smt --size N=$N1
+  run scale_grid_stride_f4_sized $S/fast/scale_grid_stride_f4_sized.cu $S/scale_grid_stride.smt --size N=$N1
   run vec_add_half2 $S/fast/vec_add_half2.cu $S/vec_add_f16.smt --size N=$N1
   run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
   run block_sum_warp $S/fast/block_sum_warp.cu $S/block_sum.smt --size N=$N1

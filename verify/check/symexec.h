@@ -179,10 +179,12 @@ struct ThreadModel {
   // reached exactly when i < trips (given the loop is). Loops not listed may skip iterations
   // in the model (the path condition of iteration i only checks the tests at i - 1 and i).
   std::map<Term, Term> trips;
-  // For the counted loops whose test is affine in the iteration (tripCount): iteration symbol
-  // -> (X, the test at iteration X: d0 + a X < 0 or <= 0, a > 0), which for X >= 0 holds
-  // exactly when X < trips: the same fact without the closed form's division. X is a variable
-  // of its own, without bounds (the iteration symbol's would fold the test to true).
+  // For the loops whose test is affine in the iteration with a positive slope (tripCount):
+  // iteration symbol -> (X, the test at iteration X: d0 + a X < 0 or <= 0, a > 0), which for
+  // X >= 0 holds exactly when iteration X runs (X < trips where the loop is counted: the same
+  // fact without the closed form's division). Also for a slope that is not a constant but
+  // known positive, where the loop has no closed form. X is a variable of its own, without
+  // bounds (the iteration symbol's would fold the test to true).
   std::map<Term, std::pair<Term, Term>> tripTests;
   // Some loop has no closed-form trip count (or has a break/return): whether it ends is not
   // known, so anything after it happens only if it terminates.

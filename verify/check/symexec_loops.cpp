@@ -102,7 +102,10 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
 // The number of iterations of a counted loop whose test, after n iterations, is `cn`: for
 // a test D(n) < 0 (or <= 0) with D affine in n with a positive constant slope, the first n
 // where it fails. nullptr when the test has another shape or depends on values that are
-// unknown per iteration (symbols made after `mark`).
+// unknown per iteration (symbols made after `mark`). A slope that is not a constant but known
+// positive (a grid-stride loop's blockDim.x * gridDim.x over a grid that grows with N) gives
+// no closed form (it would divide by the slope), only `test`: the test is still monotone in
+// the iteration, so iteration X runs exactly when X >= 0 and the test holds at X.
 Term Exec::tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test) {
   if (cn->kind != smt::Kind::Lt && cn->kind != smt::Kind::Le)
     return nullptr;
@@ -119,6 +122,13 @@ Term Exec::tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test
   Term d2 = tc_.substitute(D, {{n, tc_.intConst(2)}});
   Term alpha = tc_.sub(d1, d0);
   int128 a = 0;
+  if (!tc_.isConst(alpha, &a) && test && tc_.range(alpha).first >= 1 && tc_.sub(d2, d1) == alpha &&
+      !tc_.mentions(d0, n) && !tc_.mentions(alpha, n) && !tc_.mentions(tc_.sub(D, tc_.mul(alpha, n)), n)) {
+    Term X = tc_.fresh("tripx", Sort::Int);
+    Term at = tc_.add(d0, tc_.mul(alpha, X));
+    *test = {X, cn->kind == smt::Kind::Lt ? tc_.lt(at, tc_.intConst(0)) : tc_.le(at, tc_.intConst(0))};
+    return nullptr;
+  }
   if (!tc_.isConst(alpha, &a) || a <= 0 || tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n))
     return nullptr;
   // Sampling three points is not linearity (n + (n div 3) * 1000 agrees with n at 0, 1, 2):
@@ -859,7 +869,7 @@ State Exec::afterLoop(const ir::Stmt &L, const State &s, ir::SyncLevel next, Loo
     Term cn = testOn(L, after);
     std::pair<Term, Term> test{nullptr, nullptr};
     Term closed = L.testFirst && L.pre.empty() ? tripCount(cn, n, exitMark, &test) : nullptr;
-    if (closed && !dry_)
+    if (test.first && !dry_) // (also without a closed form: a slope known only to be positive)
       out_.tripTests[i] = test;
     if (!closed && L.testFirst && L.pre.empty())
       closed = constantTripCount(cn, n);

@@ -106,8 +106,9 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       }
     }
     // A store in a loop witnesses only at iterations that certainly run: counted loops.
+    // (or loops whose test is monotone in the iteration: iteration i runs where its test holds)
     for (Term it : s->iters)
-      if (!m1_.trips.count(it)) {
+      if (!m1_.trips.count(it) && !m1_.tripTests.count(it)) {
         stray = true;
         if (getenv("KSYNTH_DEBUG_EQ"))
           fprintf(stderr, "completeness: site line %u: a loop around it has no trip count\n", s->stmt->loc.line);
@@ -137,6 +138,19 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<Term> vs = vals;
     for (const auto &[a, start] : runs)
       vs.push_back(tc_.div(tc_.sub(e, start), tc_.intConst(a)));
+    // A store in a loop past a point fixed for the launch (a grid-stride tail after a float4
+    // part, at 4 (N / 4) + the thread's index): the element's distance from where thread 0 of
+    // block 0 stores. (Only there: each guess multiplies the combinations of every site.)
+    if (runs.empty() && !s->iters.empty()) {
+      std::unordered_map<Term, Term> first;
+      for (int dd = 0; dd < 3; ++dd)
+        first[w1_.tid[dd]] = first[w1_.bid[dd]] = tc_.intConst(0);
+      for (Term it : s->iters)
+        first[it] = tc_.intConst(0);
+      Term start = tc_.substitute(s->flat, first);
+      if (!tc_.isConst(start))
+        vs.push_back(tc_.sub(e, start));
+    }
     // The same along one index of the tensor (a row's float4s: column 4 lane + 128 i + f).
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size())
       for (size_t k = 0; k < co.size(); ++k)
@@ -162,6 +176,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       Term S = tc_.sub(f1, f0);
       if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
         continue;
+      if (!m1_.trips.count(it))
+        continue; // (a loop whose slope is not a constant: iteration 0 only, no division by it)
       for (Term v : vals) {
         c.push_back(tc_.div(v, S));
         vs.push_back(tc_.mod(v, S));

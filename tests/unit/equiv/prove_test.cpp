@@ -938,3 +938,24 @@ __global__ void k(const float *X, float *Y, int N) {
   // The tail one short: not proven.
   CHECK(prove(make(kScale, kernel("n4", "N - 4 * n4 - 1"), {"64"}, {"32"}), "Y").coverage != Status::Proven);
 }
+
+// A grid-stride loop over a grid that grows with N: the stride blockDim.x * gridDim.x is not a
+// constant, so the loop has no closed trip count, but its test is monotone in the iteration
+// (the slope is known positive): iteration 0 of each thread is the writer, where it runs.
+TEST_CASE("prove: a grid-stride loop over a grid sized by N covers every element; near misses do not") {
+  auto kernel = [](const std::string &start, const std::string &limit) {
+    return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  for (int i = )" + start + R"(; i < )" + limit + R"(; i += blockDim.x * gridDim.x)
+    Y[i] = 2.0f * X[i];
+})";
+  };
+  const char *tid = "blockIdx.x * blockDim.x + threadIdx.x";
+  equiv::TensorProof good = prove(make(kScale, kernel(tid, "N"), {"256"}, {"(N + 255) / 256"}), "Y");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  // The last element left out, or the first.
+  CHECK(prove(make(kScale, kernel(tid, "N - 1"), {"256"}, {"(N + 255) / 256"}), "Y").coverage != Status::Proven);
+  CHECK(prove(make(kScale, kernel(std::string(tid) + " + 1", "N"), {"256"}, {"(N + 255) / 256"}), "Y").coverage !=
+        Status::Proven);
+}
