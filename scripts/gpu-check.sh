@@ -74,6 +74,7 @@ fast() {
   run scale_grid_stride_f4_sized $S/fast/scale_grid_stride_f4_sized.cu $S/scale_grid_stride.smt --size N=$N1
   run vec_add_half2 $S/fast/vec_add_half2.cu $S/vec_add_f16.smt --size N=$N1
   run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
+  run mse_loss_acc_warp $S/fast/mse_loss_acc_warp.cu $S/mse_loss_acc.smt --size N=$N1
   run block_sum_warp $S/fast/block_sum_warp.cu $S/block_sum.smt --size N=$N1
   run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
@@ -151,6 +152,7 @@ run scale_grid_stride $S/scale_grid_stride.cu $S/scale_grid_stride.smt --size N=
 run atomic_sum $S/atomic_sum.cu $S/atomic_sum.smt --size N=$N1
 run reduce_atomic $S/reduce_atomic.cu $S/reduce_atomic.smt --size N=$N1
 run mse_loss $S/mse_loss.cu $S/mse_loss.smt --size N=$N1
+run mse_loss_acc $S/mse_loss_acc.cu $S/mse_loss_acc.smt --size N=$N1
 run block_sum $S/block_sum.cu $S/block_sum.smt --size N=$N1
 run block_sum_interleaved $S/block_sum_interleaved.cu $S/block_sum_interleaved.smt --size N=$N1
 run add2d $S/add2d.cu $S/add2d.smt --size M=$N2 N=$N2

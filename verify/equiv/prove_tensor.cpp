@@ -342,10 +342,32 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
           range = tc_.mul(g_.gridDim[0], wpb);
         }
       }
+    // A divisor every thread shares (`atomicAdd(L, acc / N)`, a mean's share): taken out of
+    // the sum, sum of v / D = (sum of v) / D, where D is never 0 (over the reals; a division
+    // by 0 is no number the sum could be taken apart around).
+    Term shared = nullptr;
+    if (v->kind == smt::Kind::RealDiv) {
+      Term D = v->kids[1];
+      std::vector<Term> dsyms;
+      tc_.collectSymbols(D, dsyms);
+      bool perThread = false;
+      for (Term y : dsyms)
+        perThread |= y->name.rfind("w1.", 0) == 0 || y->name.rfind("shm.", 0) == 0 || y->name.rfind("lanev.", 0) == 0 ||
+                     y->kind == smt::Kind::App;
+      Step nz(*this, "atomic additions to '" + T.name + "' at line " + std::to_string(x->stmt->loc.line) +
+                         ": the divisor every thread shares is never 0",
+              lineOf(*x));
+      if (!perThread && unsat(tc_.mkAnd(elem, tc_.eq(D, tc_.realConst(0))))) {
+        shared = D;
+        v = v->kids[0];
+      }
+    }
     Term c = tc_.ite(tc_.substitute(here, th), tc_.substitute(v, th), tc_.realConst(0));
     std::string name = "lsum.atomic." + std::to_string(treeSums_.size());
     treeSums_[name] = check::SumDef{g, c, {}};
     Term app = tc_.app(name, Sort::Real, {range});
+    if (shared)
+      app = tc_.realDiv(app, shared);
     body = body ? tc_.add(body, app) : app;
   }
   Term got = tc_.add(tc_.app(check::memName(k_, a), Sort::Real, {e}), body);

@@ -959,3 +959,29 @@ __global__ void k(const float *X, float *Y, int N) {
   CHECK(prove(make(kScale, kernel(std::string(tid) + " + 1", "N"), {"256"}, {"(N + 255) / 256"}), "Y").coverage !=
         Status::Proven);
 }
+
+// Atomic additions of a share of a mean (`atomicAdd(L, acc / N)`): the divisor every thread
+// shares, never 0, comes out of the sum of the additions.
+TEST_CASE("prove: atomic additions of each warp's sum over N are the mean; other divisors are not") {
+  const char *spec = R"((spec mean_acc (dims N) (assume (<= N 1000000))
+  (tensor X f32 (N) in) (tensor L f32 () inout)
+  (ensures (L) (+ (old L) (/ (sum i 0 N (X i)) N)))))";
+  auto kernel = [](const std::string &divisor) {
+    return R"(
+__global__ void k(const float *X, float *L, int N) {
+  float acc = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)
+    acc += X[i];
+  for (int off = 16; off > 0; off >>= 1)
+    acc += __shfl_down_sync(0xffffffffu, acc, off);
+  if (threadIdx.x % 32 == 0)
+    atomicAdd(L, acc / )" + divisor + R"();
+})";
+  };
+  CHECK(prove(make(spec, kernel("N"), {"64"}, {"8"}), "L").equivalence == Status::Proven);
+  // Another constant, another size, a divisor per block, one that may be 0 (N = 1): not proven.
+  for (const char *d : {"32", "(N + 1)", "(N + blockIdx.x)", "(N - 1)"}) {
+    INFO(d);
+    CHECK(prove(make(spec, kernel(d), {"64"}, {"8"}), "L").equivalence != Status::Proven);
+  }
+}
