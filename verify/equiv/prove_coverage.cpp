@@ -518,7 +518,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
             "could not name a thread that stores every element (none of ksynth's guesses covers some element)";
         tp.coverageExampleSizes.clear();
         for (const auto &[d, x] : dimTerm_)
-          if (std::optional<smt::Value> v = smt::eval(x, models.back()); v && v->den == 1)
+          if (std::optional<smt::Value> v = smt::eval(x, models.back());
+              v && v->den == 1 && v->num >= 1 && v->num <= (static_cast<int128>(1) << 40)) // (a size a test could take)
             tp.coverageExampleSizes[s_.dims[d].name] = static_cast<int64_t>(v->num);
         return 0;
       }
