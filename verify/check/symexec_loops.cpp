@@ -122,26 +122,26 @@ Term Exec::tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test
   Term d2 = tc_.substitute(D, {{n, tc_.intConst(2)}});
   Term alpha = tc_.sub(d1, d0);
   int128 a = 0;
-  if (!tc_.isConst(alpha, &a) && test && tc_.range(alpha).first >= 1 && tc_.sub(d2, d1) == alpha &&
-      !tc_.mentions(d0, n) && !tc_.mentions(alpha, n) && !tc_.mentions(tc_.sub(D, tc_.mul(alpha, n)), n)) {
-    Term X = tc_.fresh("tripx", Sort::Int);
-    Term at = tc_.add(d0, tc_.mul(alpha, X));
-    *test = {X, cn->kind == smt::Kind::Lt ? tc_.lt(at, tc_.intConst(0)) : tc_.le(at, tc_.intConst(0))};
+  bool constant = tc_.isConst(alpha, &a);
+  // The slope: a positive constant, or (for `test` alone) a term known positive.
+  if (constant ? a <= 0 : !test || tc_.range(alpha).first < 1)
     return nullptr;
-  }
-  if (!tc_.isConst(alpha, &a) || a <= 0 || tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n))
+  if (tc_.sub(d2, d1) != alpha || tc_.mentions(d0, n) || tc_.mentions(alpha, n))
     return nullptr;
   // Sampling three points is not linearity (n + (n div 3) * 1000 agrees with n at 0, 1, 2):
-  // D - a n must be free of n.
-  if (tc_.mentions(tc_.sub(D, tc_.mul(tc_.intConst(a), n)), n))
+  // D - slope n must be free of n.
+  if (tc_.mentions(tc_.sub(D, tc_.mul(alpha, n)), n))
     return nullptr;
-  Term zero = tc_.intConst(0), A = tc_.intConst(a);
+  Term zero = tc_.intConst(0);
   if (test) {
     // (built over a variable without bounds: the iteration symbol's own bounds would fold it)
     Term X = tc_.fresh("tripx", Sort::Int);
-    Term at = tc_.add(d0, tc_.mul(A, X));
+    Term at = tc_.add(d0, tc_.mul(alpha, X));
     *test = {X, cn->kind == smt::Kind::Lt ? tc_.lt(at, zero) : tc_.le(at, zero)};
   }
+  if (!constant)
+    return nullptr; // (no closed form: it would divide by the slope)
+  Term A = tc_.intConst(a);
   if (cn->kind == smt::Kind::Lt) // runs while d0 + a n < 0
     return tc_.ite(tc_.lt(d0, zero), tc_.div(tc_.add(tc_.neg(d0), tc_.intConst(a - 1)), A), zero);
   return tc_.ite(tc_.le(d0, zero), tc_.add(tc_.div(tc_.neg(d0), A), tc_.intConst(1)), zero);

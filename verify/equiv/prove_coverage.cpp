@@ -138,19 +138,21 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<Term> vs = vals;
     for (const auto &[a, start] : runs)
       vs.push_back(tc_.div(tc_.sub(e, start), tc_.intConst(a)));
-    // A store in a loop past a point fixed for the launch (a grid-stride tail after a float4
-    // part, at 4 (N / 4) + the thread's index): the element's distance from where thread 0 of
-    // block 0 stores. (Only there: each guess multiplies the combinations of every site.)
-    if (runs.empty() && !s->iters.empty()) {
+    // Where thread 0 of block 0 stores in its first iteration.
+    Term origin = nullptr;
+    {
       std::unordered_map<Term, Term> first;
       for (int dd = 0; dd < 3; ++dd)
         first[w1_.tid[dd]] = first[w1_.bid[dd]] = tc_.intConst(0);
       for (Term it : s->iters)
         first[it] = tc_.intConst(0);
-      Term start = tc_.substitute(s->flat, first);
-      if (!tc_.isConst(start))
-        vs.push_back(tc_.sub(e, start));
+      origin = tc_.substitute(s->flat, first);
     }
+    // A store in a loop past a point fixed for the launch (a grid-stride tail after a float4
+    // part, at 4 (N / 4) + the thread's index): the element's distance from the origin. (Only
+    // there: each guess multiplies the combinations of every site.)
+    if (runs.empty() && !s->iters.empty() && !tc_.isConst(origin))
+      vs.push_back(tc_.sub(e, origin));
     // The same along one index of the tensor (a row's float4s: column 4 lane + 128 i + f).
     if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size())
       for (size_t k = 0; k < co.size(); ++k)
@@ -177,7 +179,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
         continue;
       if (!m1_.trips.count(it))
-        continue; // (a loop whose slope is not a constant: iteration 0 only, no division by it)
+        continue; // (no closed trip count, the loop's slope not a constant: iteration 0 only)
       for (Term v : vals) {
         c.push_back(tc_.div(v, S));
         vs.push_back(tc_.mod(v, S));
@@ -185,14 +187,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       // A loop that starts past a point fixed for the whole launch (a tail after the float4
       // part, `for (k = 4 * (N / 4); k < N; ++k)` in thread 0): the iteration is the element's
       // distance from where thread 0 of block 0 starts, in steps.
-      std::unordered_map<Term, Term> first;
-      for (int dd = 0; dd < 3; ++dd)
-        first[w1_.tid[dd]] = first[w1_.bid[dd]] = tc_.intConst(0);
-      for (Term it2 : s->iters)
-        first[it2] = tc_.intConst(0);
-      Term f00 = tc_.substitute(f0, first);
-      if (f00 != tc_.intConst(0)) // (from 0 it is e div S, above)
-        c.push_back(tc_.div(tc_.sub(e, f00), S));
+      if (origin != tc_.intConst(0)) // (from 0 it is e div S, above)
+        c.push_back(tc_.div(tc_.sub(e, origin), S));
       for (const auto &[a, start] : runs)
         c.push_back(tc_.div(tc_.mod(tc_.sub(e, start), tc_.intConst(a)), S));
     }
