@@ -75,6 +75,8 @@ fast() {
   run vec_add_half2 $S/fast/vec_add_half2.cu $S/vec_add_f16.smt --size N=$N1
   run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
   run mse_loss_acc_warp $S/fast/mse_loss_acc_warp.cu $S/mse_loss_acc.smt --size N=$N1
+  run atomic_sum_block $S/fast/atomic_sum_block.cu $S/atomic_sum.smt --size N=$N1
+  run mse_loss_acc_block $S/fast/mse_loss_acc_block.cu $S/mse_loss_acc.smt --size N=$N1
   run block_sum_warp $S/fast/block_sum_warp.cu $S/block_sum.smt --size N=$N1
   run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2

@@ -542,6 +542,34 @@ Term Prover::chunkTemplate(const std::vector<Term> &elems, Term jc) {
   return T;
 }
 
+// body (a fold's term, iteration `iter` already replaced by `to`) with the folds it names
+// whose own terms still mention `iter` (a fold named inside another, over the outer fold's
+// lane: a block sum's warps, whose lane folds read the warp's cells) as copies with `iter`
+// replaced there too (recursively): a fold's iteration bound in every term it reaches.
+Term Prover::bindIteration(Term body, Term iter, Term to, std::unordered_map<std::string, std::string> &copies) {
+  std::unordered_map<Term, Term> sub;
+  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod."})
+    for (Term A : appsWithPrefix(body, prefix)) {
+      const check::SumDef *d = kernelSum(A->name);
+      if (!d || d->iter == iter || std::find(d->params.begin(), d->params.end(), iter) != d->params.end() ||
+          !(tc_.mentions(d->body, iter) || (d->key && tc_.mentions(d->key, iter))))
+        continue;
+      std::string key = A->name + "|" + to->name;
+      auto c = copies.find(key);
+      if (c == copies.end()) {
+        check::SumDef def = *d;
+        def.body = bindIteration(tc_.substitute(d->body, {{iter, to}}), iter, to, copies);
+        if (d->key)
+          def.key = bindIteration(tc_.substitute(d->key, {{iter, to}}), iter, to, copies);
+        std::string name = A->name.substr(0, A->name.rfind('.') + 1) + "b" + std::to_string(treeSums_.size());
+        treeSums_[name] = def;
+        c = copies.emplace(key, name).first;
+      }
+      sub[A] = tc_.app(c->second, A->sort, A->kids);
+    }
+  return sub.empty() ? body : tc_.substitute(body, sub);
+}
+
 // The kernel sum l (one loop, or a loop whose every step is one inner loop: tiles) equals
 // the spec sum q when an index map phi from the kernel's iterations to the spec's index is
 // one-to-one on the iterations it maps into [lo, hi), reaches every index there, and the
@@ -586,7 +614,8 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
     laneReader[w3_.bid[2]] = m.at(d->params[5]);
   };
   readLane(l, ld, m1, j1);
-  Term g0 = canonicalKernel(tc_.substitute(ld->body, m1));
+  std::unordered_map<std::string, std::string> copies;
+  Term g0 = canonicalKernel(bindIteration(tc_.substitute(ld->body, m1), ld->iter, j1, copies));
   Term dom0 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j1), tc_.lt(j1, l->kids[0])});
   std::unordered_map<Term, Term> ms;
   for (size_t p = 0; p < sd.params.size(); ++p)
@@ -595,7 +624,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
   std::function<bool(std::vector<Level>, Term, Term, Term)> rest = [&](std::vector<Level> lv, Term g, Term dom,
                                                                         Term ctx) -> bool {
     // Each term a sum again (tiles; a block reduction: warps, their lanes, each lane's loop):
-    // one more level, up to three.
+    // one more level, up to four (an atomic over blocks: their warps, their lanes, each lane's loop).
     for (;;) {
       g = resolveSharedIn(g, dom);
       // Running sums kept relative to a max, read from shared memory (an online softmax's warp
@@ -647,7 +676,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
         args[0] = tc_.ite(g->kids[0], args[0], tc_.intConst(0));
         g = tc_.app(g->kids[1]->name, Sort::Real, args);
       }
-      if (lv.size() >= 3 || g->kind != smt::Kind::App || g->name.rfind("lsum.", 0) != 0)
+      if (lv.size() >= 4 || g->kind != smt::Kind::App || g->name.rfind("lsum.", 0) != 0)
         break;
       const check::SumDef *in = kernelSum(g->name);
       if (!in)
@@ -662,7 +691,7 @@ bool Prover::reindexed(Term l, Term q, Term ctx, int depth) {
       readLane(g, in, mn, jn);
       lv.push_back({jn, g->kids[0]});
       dom = tc_.mkAnd({dom, tc_.le(tc_.intConst(0), jn), tc_.lt(jn, g->kids[0])});
-      g = canonicalKernel(tc_.substitute(in->body, mn));
+      g = canonicalKernel(bindIteration(tc_.substitute(in->body, mn), in->iter, jn, copies));
     }
     // A butterfly's max inside the terms (softmax by shuffles), read by w1 or by the lane: named
     // as its lane fold first, so that its lane offsets are not folded one by one below.

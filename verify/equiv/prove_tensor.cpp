@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <set>
 
 namespace ksynth::equiv::prove_detail {
 
@@ -252,6 +253,67 @@ bool Prover::varRead(const ir::Block &b, int v) {
 
 // ---- accumulation with atomicAdd ---------------------------------------------------------
 //
+// A lane fold's body is in w1's coordinates, and the shared memory it reads is w1's block's:
+// reindexed resolves those reads for the reader w1. Before the value is moved to another
+// thread (an atomic's thread g), each lane fold in v whose lanes read shared memory is named
+// again with those reads resolved for w1 (ctx: where w1 reads), and w1's own coordinates as
+// its arguments, so that substituting w1 moves the fold and its writers together. Only where
+// the fold's arguments are w1's coordinates under ctx (laneSum's reader is w1); others stay.
+Term Prover::closeLaneFolds(Term v, Term ctx) {
+  std::unordered_map<Term, Term> sub;
+  for (const char *prefix : {"lsum.warp.", "lmax.warp.", "lmin.warp."})
+    for (Term A : appsWithPrefix(v, prefix)) {
+      const check::SumDef *d = kernelSum(A->name);
+      int128 W = 0;
+      if (!d || d->key || d->params.size() != 6 || A->kids.size() != 7 || !tc_.isConst(A->kids[0], &W) || W < 1 ||
+          !hasAppWithPrefix(d->body, "shm."))
+        continue;
+      std::vector<Term> mine{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
+      std::vector<Term> differ;
+      for (size_t p = 0; p < 6; ++p)
+        differ.push_back(tc_.ne(A->kids[p + 1], mine[p]));
+      {
+        Step st(*this, "a warp fold's reader is the thread whose value it is");
+        if (!unsat(tc_.mkAnd(ctx, tc_.mkOr(differ))))
+          continue;
+      }
+      std::unordered_map<Term, Term> inst;
+      for (size_t p = 0; p < 6; ++p)
+        inst[d->params[p]] = mine[p];
+      Term lane = tc_.fresh("lane.k", Sort::Int);
+      tc_.setBounds(lane, 0, static_cast<int64_t>(W - 1));
+      inst[d->iter] = lane;
+      Term dom = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), lane), tc_.lt(lane, A->kids[0])});
+      Term body = canonicalKernel(resolveSharedIn(tc_.substitute(d->body, inst), dom));
+      if (getenv("KSYNTH_DEBUG_EQ"))
+        fprintf(stderr, "closed lane fold %s: %s\n", A->name.c_str(), smt::show(body, 600).c_str());
+      if (hasAppWithPrefix(body, "shm."))
+        continue;
+      std::string name = A->name.substr(0, A->name.find(".warp.") + 6) + std::to_string(treeSums_.size());
+      check::SumDef def{lane, body, mine};
+      def.isMax = d->isMax;
+      treeSums_[name] = def;
+      std::vector<Term> args{A->kids[0]};
+      args.insert(args.end(), mine.begin(), mine.end());
+      sub[A] = tc_.app(name, A->sort, args);
+    }
+  return sub.empty() ? v : tc_.substitute(v, sub);
+}
+
+// Whether a fold in v (or in the folds its bodies name) reads shared memory.
+bool Prover::foldReadsShared(Term v, std::set<std::string> &seen) {
+  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod."})
+    for (Term A : appsWithPrefix(v, prefix)) {
+      if (!seen.insert(A->name).second)
+        continue;
+      const check::SumDef *d = kernelSum(A->name);
+      if (d && (hasAppWithPrefix(d->body, "shm.") || foldReadsShared(d->body, seen) ||
+                (d->key && (hasAppWithPrefix(d->key, "shm.") || foldReadsShared(d->key, seen)))))
+        return true;
+    }
+  return false;
+}
+
 // A tensor every update of which is an atomicAdd whose result is unused, each site outside
 // loops (so a thread adds at most once per site): its final value is its initial value plus
 // the operands of all threads that reach a site with that element, in any order (over the
@@ -301,7 +363,9 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
   Term body = nullptr;
   for (const check::AccessSite *x : s1) {
     Term here = tc_.mkAnd(x->pc, tc_.eq(x->flat, e));
-    Term v = canonicalKernel(resolveShared(x->value, tc_.mkAnd(elem, here), 0));
+    // Exchanges first, as equalTerms has them: a block sum's second stage, a shuffle tree over
+    // values read from shared memory, is named as its lane fold before its reads are resolved.
+    Term v = canonicalKernel(resolveShared(resolveWarp(x->value, tc_.mkAnd(elem, here)), tc_.mkAnd(elem, here), 0));
     if (v->sort == Sort::Int)
       v = tc_.toReal(v);
     std::vector<Term> syms;
@@ -342,6 +406,7 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
           range = tc_.mul(g_.gridDim[0], wpb);
         }
       }
+    v = closeLaneFolds(v, tc_.mkAnd(elem, here));
     // A divisor every thread shares (`atomicAdd(L, acc / N)`, a mean's share): taken out of
     // the sum, sum of v / D = (sum of v) / D, where D is never 0 (over the reals; a division
     // by 0 is no number the sum could be taken apart around).
@@ -362,6 +427,12 @@ void Prover::proveAtomic(int t, int a, const std::vector<const check::AccessSite
         v = v->kids[0];
       }
     }
+    // (a fold left reading shared memory would have its reads resolved later for w1, whose
+    // block is not thread g's)
+    std::set<std::string> seen;
+    if (foldReadsShared(v, seen))
+      throw GiveUp{"an atomicAdd operand folds values read from shared memory ksynth could not resolve to their "
+                   "writers"};
     Term c = tc_.ite(tc_.substitute(here, th), tc_.substitute(v, th), tc_.realConst(0));
     std::string name = "lsum.atomic." + std::to_string(treeSums_.size());
     treeSums_[name] = check::SumDef{g, c, {}};

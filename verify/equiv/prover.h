@@ -310,6 +310,7 @@ private:
 
   // ---- re-indexed sums (summand bijection) (prove_sums.cpp) --------------------------------
   bool reindexed(Term l, Term q, Term ctx, int depth);
+  Term bindIteration(Term body, Term iter, Term to, std::unordered_map<std::string, std::string> &copies);
   Term chunkTemplate(const std::vector<Term> &elems, Term jc);
   std::map<std::pair<std::vector<Term>, Term>, Term> templates_;
 
@@ -328,6 +329,8 @@ private:
   static bool varRead(const ir::Block &b, int v);
 
   // ---- accumulation with atomicAdd (prove_tensor.cpp) --------------------------------------
+  Term closeLaneFolds(Term v, Term ctx);
+  bool foldReadsShared(Term v, std::set<std::string> &seen);
   void proveAtomic(int t, int a, const std::vector<const check::AccessSite *> &s1, const std::vector<Term> &ext,
                    TensorProof &tp);
 

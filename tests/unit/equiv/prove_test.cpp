@@ -985,3 +985,41 @@ __global__ void k(const float *X, float *L, int N) {
     CHECK(prove(make(spec, kernel(d), {"64"}, {"8"}), "L").equivalence != Status::Proven);
   }
 }
+
+// A block sum (each warp's shuffle sum in shared memory, warp 0's second shuffle tree) added
+// by one thread per block: the block's warp folds read the warps' cells, resolved for the
+// adding thread's block, each warp's lanes bound to that warp (four levels: blocks, warps,
+// lanes, each lane's loop).
+TEST_CASE("prove: one atomicAdd per block of its warps' shuffle sums is the total; near misses are not") {
+  const char *spec = R"((spec total (dims N) (assume (<= N 1000000))
+  (tensor X f32 (N) in) (tensor S f32 () inout)
+  (ensures (S) (+ (old S) (sum i 0 N (X i))))))";
+  auto kernel = [](const std::string &warps, const std::string &first, const std::string &adders) {
+    return R"(
+__global__ void k(const float *X, float *S, int N) {
+  __shared__ float part[8];
+  float acc = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x)
+    acc += X[i];
+  for (int off = 16; off > 0; off >>= 1)
+    acc += __shfl_down_sync(0xffffffffu, acc, off);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0)
+    part[warp] = acc;
+  __syncthreads();
+  if ()" + adders + R"() {
+    float v = lane < )" + warps + R"( ? part[lane] : 0.0f;
+    for (int off = )" + first + R"(; off > 0; off >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0)
+      atomicAdd(S, v);
+  }
+})";
+  };
+  CHECK(prove(make(spec, kernel("8", "16", "warp == 0"), {"256"}, {"16"}), "S").equivalence == Status::Proven);
+  // Warp 7's sum left out; a second tree over lanes 0 to 3 only; every warp adding the block's
+  // sum: not proven.
+  CHECK(prove(make(spec, kernel("7", "16", "warp == 0"), {"256"}, {"16"}), "S").equivalence != Status::Proven);
+  CHECK(prove(make(spec, kernel("8", "2", "warp == 0"), {"256"}, {"16"}), "S").equivalence != Status::Proven);
+  CHECK(prove(make(spec, kernel("8", "16", "true"), {"256"}, {"16"}), "S").equivalence != Status::Proven);
+}

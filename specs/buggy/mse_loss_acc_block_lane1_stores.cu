@@ -1,0 +1,24 @@
+// ksynth:spec mse_loss_acc expect=equivalence
+// ksynth:launch grid=(264) block=(256)
+// Bug: lane 1 leaves its partial sum in shared memory: after the shuffle tree only lane 0 holds the warp's sum.
+__global__ void mse_loss_acc_block(const float *__restrict__ P, const float *__restrict__ T, float *L, int N) {
+  __shared__ float warp_sums[8];
+  float acc = 0.0f;
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += blockDim.x * gridDim.x) {
+    float d = P[i] - T[i];
+    acc += d * d;
+  }
+  for (int off = 16; off > 0; off >>= 1)
+    acc += __shfl_down_sync(0xffffffffu, acc, off);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 1)
+    warp_sums[warp] = acc;
+  __syncthreads();
+  if (warp == 0) {
+    float v = lane < 8 ? warp_sums[lane] : 0.0f;
+    for (int off = 16; off > 0; off >>= 1)
+      v += __shfl_down_sync(0xffffffffu, v, off);
+    if (lane == 0)
+      atomicAdd(L, v / N);
+  }
+}
