@@ -178,12 +178,9 @@ std::string sizesText(const Sizes &sz) {
 // What a test run at sizes sz costs: the larger of the product of the dims (the iteration
 // space of a matmul, a conv) and the number of threads the launch runs (where the launch
 // needs only the dims to evaluate).
-double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const ConcreteOptions &o,
-                const Sizes &sz) {
-  double work = 1;
-  for (const auto &[n, v] : sz)
-    work *= static_cast<double>(v);
-  interp::Env e;
+// The launch's block and grid at sizes sz, where the launch needs only the dims to evaluate.
+bool launchAt(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const ConcreteOptions &o,
+              const Sizes &sz, interp::Env &e) {
   for (const auto &[var, d] : b.dimOfVar)
     e.params[var] = Value::ofInt(sz.at(s.dims[d].name));
   spec::Inputs in;
@@ -194,7 +191,16 @@ double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b
       e.lens[a] = count(*shape);
   }
   std::string why;
-  if (!evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+  return evalLaunch(k, e, o.block, e.block, why) && evalLaunch(k, e, o.grid, e.grid, why);
+}
+
+double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const ConcreteOptions &o,
+                const Sizes &sz) {
+  double work = 1;
+  for (const auto &[n, v] : sz)
+    work *= static_cast<double>(v);
+  interp::Env e;
+  if (!launchAt(k, s, b, o, sz, e))
     return work;
   return std::max(work, static_cast<double>(e.block.x * e.block.y * e.block.z) *
                             static_cast<double>(e.grid.x * e.grid.y * e.grid.z));
@@ -252,15 +258,18 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
       w *= static_cast<double>(v);
     return w;
   };
-  auto add = [&](const Sizes &sz) {
-    if (work(sz) <= kMaxWork && std::find(out.begin(), out.end(), sz) == out.end())
+  auto add = [&](const Sizes &sz, double limit = kMaxWork) {
+    if (work(sz) <= limit && std::find(out.begin(), out.end(), sz) == out.end())
       out.push_back(sz);
   };
+  // (every dim past the block allowed four times the work: where the assumptions tie the dims
+  // together, N >= K, K = 257 alone is no admissible size, and a filter loaded in one pass of
+  // a block of 256 is wrong only past 256 taps)
   for (int64_t v : cand) {
     Sizes sz;
     for (const spec::Dim &d : s.dims)
       sz[d.name] = v;
-    add(sz);
+    add(sz, 4 * kMaxWork);
   }
   // One size at a time past a block boundary, the others 1 (an output extent like N - K + 1
   // then reaches b + 1 too).
@@ -325,6 +334,81 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
       if (getenv("KSYNTH_DEBUG_CONCRETE"))
         for (size_t i = 0; i < drawn.size() && i < 4; ++i)
           fprintf(stderr, "drawn admissible size: %s\n", sizesText(drawn[i]).c_str());
+    }
+  }
+  // The first sizes at which the grid has a second block in a dimension: the seam between two
+  // blocks' tiles (a halo column loaded short shows only where a block has a right neighbour;
+  // W = 33 past a block of 32 is not that where the outputs are W - 2 wide). From the smallest
+  // size every dim may share, one dim raised at a time, then all together until every grid
+  // extent that grows with the sizes has grown.
+  {
+    auto gridAt = [&](const Sizes &sz, interp::Dim3 &g) {
+      interp::Env e;
+      if (!launchAt(k, s, b, o, sz, e))
+        return false;
+      g = e.grid;
+      return true;
+    };
+    auto uniform = [&](int64_t v) {
+      Sizes sz;
+      for (const spec::Dim &d : s.dims)
+        sz[d.name] = v;
+      return sz;
+    };
+    int64_t base = 1;
+    for (int64_t v = 1; v <= 16; ++v)
+      if (admissible(uniform(v))) {
+        base = v;
+        break;
+      }
+    constexpr int64_t kTop = int64_t(1) << 20;
+    interp::Dim3 g0, gTop;
+    // The smallest v in (base, kTop] with grown(v), grown monotone in v; 0 if none.
+    auto firstGrown = [&](const std::function<bool(int64_t)> &grown) -> int64_t {
+      int64_t lo = base, hi = base + 1;
+      while (hi <= kTop && !grown(hi)) {
+        lo = hi;
+        hi *= 2;
+      }
+      if (hi > kTop)
+        return 0;
+      while (hi - lo > 1) {
+        int64_t mid = lo + (hi - lo) / 2;
+        (grown(mid) ? hi : lo) = mid;
+      }
+      return hi;
+    };
+    if (gridAt(uniform(base), g0) && gridAt(uniform(kTop), gTop)) {
+      for (const spec::Dim &d : s.dims) {
+        auto at = [&](int64_t v) {
+          Sizes sz = uniform(base);
+          sz[d.name] = v;
+          return sz;
+        };
+        int64_t v = firstGrown([&](int64_t v) {
+          interp::Dim3 g;
+          return gridAt(at(v), g) && (g.x > g0.x || g.y > g0.y || g.z > g0.z);
+        });
+        if (v) {
+          add(at(v));
+          if (getenv("KSYNTH_DEBUG_CONCRETE"))
+            fprintf(stderr, "size where the grid first grows: %s\n", sizesText(at(v)).c_str());
+        }
+      }
+      int64_t v = firstGrown([&](int64_t v) {
+        interp::Dim3 g;
+        if (!gridAt(uniform(v), g))
+          return false;
+        for (int i = 0; i < 3; ++i)
+          if (gTop[i] > g0[i] && g[i] <= g0[i])
+            return false;
+        return true;
+      });
+      if (v && s.dims.size() > 1) {
+        add(uniform(v));
+        if (getenv("KSYNTH_DEBUG_CONCRETE"))
+          fprintf(stderr, "size where every grid extent has grown: %s\n", sizesText(uniform(v)).c_str());
+      }
     }
   }
   // The problem's own small sizes (`(sizes (KS 4) (ST 1) ...)`: a window, a stride, a
@@ -404,16 +488,28 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
         maxBlock = std::max<int64_t>(maxBlock, static_cast<int64_t>(v.i));
     }
   }
+  // (from the smallest size all dims may share: at H = W = 1 a stencil's grid of (W + 29) / 32
+  // blocks is empty, and W = 3 would be its first "growth")
   Sizes ones, past;
+  int64_t start = 1;
+  for (int64_t v = 1; v <= 16; ++v) {
+    spec::Inputs in;
+    for (const spec::Dim &d : s.dims)
+      in.dims[d.name] = v;
+    if (spec::checkAssumptions(s, in).empty()) {
+      start = v;
+      break;
+    }
+  }
   for (const spec::Dim &d : s.dims)
-    ones[d.name] = 1;
+    ones[d.name] = start;
   double base = blocksAt(ones);
   if (base < 0)
     return {};
   std::set<std::string> crossing;
   for (const spec::Dim &d : s.dims) {
     // The first value at which the launch grows a block along d.
-    for (int64_t v = 2; v <= 4096; ++v) {
+    for (int64_t v = start + 1; v <= 4096; ++v) {
       Sizes sz = ones;
       sz[d.name] = v;
       if (blocksAt(sz) > base) {
@@ -430,7 +526,7 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
     double work = 1;
     for (const spec::Dim &d : s.dims) {
       if (!crossing.count(d.name))
-        past[d.name] = other;
+        past[d.name] = std::max(other, start);
       work *= static_cast<double>(past[d.name]);
     }
     if (work <= (1 << 18))

@@ -63,15 +63,15 @@ struct ConcreteReport {
 };
 
 // Sizes near the launch's block extents (1, 2, 3, b - 1, b + 1: all dims alike, one dim at a
-// time with the others 1, seeded mixes) and three random ones up to max(40, b + 3), cheapest
-// first: the cost of a size is the larger of the product of its dims and the number of
+// time with the others 1, seeded mixes), three random ones up to max(40, b + 3), and the first
+// sizes at which the grid grows a block (one dim at a time, then all), cheapest first: the cost of a size is the larger of the product of its dims and the number of
 // threads its launch runs (one block of 256 per row makes R = 255 dear, C = 255 cheap).
 std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                const ConcreteOptions &o);
 
 // One size past the first tile of the launch along every dimension the grid depends on, at
 // once: each such dim at the first value that makes the grid grow a block (N = 65 for a grid
-// of (N + 63) / 64), the others one past the largest block extent (at most 17), or 3 where
+// of (N + 63) / 64), from the smallest size every dim may share, the others one past the largest block extent (at most 17), or 3 where
 // that is too much work. Where a kernel's thread covers a tile of several elements (a
 // register tile) the default sizes stay within one tile; this is the size a failed proof is
 // retested at. Empty for a grid that depends on no dim, or when even that is too much work.

@@ -1,5 +1,6 @@
 // Equivalence proofs: equal values, kernel loop sums against spec sums, and re-indexed sums.
 #include "verify/equiv/prover.h"
+#include "verify/smt/purify.h"
 #include "verify/smt/exp_law.h"
 
 #include <algorithm>
@@ -253,7 +254,9 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
           return true;
       }
     }
-    if (unsat(tc_.mkAnd(ctx, tc_.ne(a2, b2))))
+    // (divisions by constants as shared linear chains, where a value read from shared memory
+    // names its writer by the digits of a cooperative load's index: t div 34, t mod 34, ...)
+    if (unsat(smt::purifyDivMod(tc_, tc_.mkAnd(ctx, tc_.ne(a2, b2)))))
       return true;
   }
   why = !lastUnknown_.empty() ? lastUnknown_

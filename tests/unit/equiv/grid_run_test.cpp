@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace ksynth;
@@ -416,4 +417,54 @@ __global__ void scale(const float *X, float *Y, int N) {
   equiv::ConcreteReport r2 = equiv::testAgainstSpec(hidden.k, hidden.s, hidden.b, hidden.o);
   CHECK(r2.outcome == equiv::Outcome::Agrees);
   CHECK_FALSE(r2.agreed.empty());
+}
+
+// A halo loaded one column short is wrong only where a block has a right neighbour: the outputs
+// are W - 2 wide, so that is W = 35 for tiles of 32, not W = 33 one past the block. The sizes
+// where the grid first grows are found from the smallest size the assumptions admit (at H = W = 1
+// the grid is empty, and W = 3 would look like its first growth).
+TEST_CASE("chooseSizes and tileCrossingSizes: the first sizes where a 2-D grid grows a block") {
+  const char *spec = R"((spec st (dims H W) (assume (>= H 3) (>= W 3) (<= H 8192) (<= W 8192))
+  (tensor X f32 (H W) in) (tensor Y f32 ((- H 2) (- W 2)) out)
+  (ensures (Y i j) (* 0.5 (+ (X (+ i 1) j) (X (+ i 1) (+ j 2)))))))";
+  auto kernel = [](int loaded) {
+    return R"(
+__global__ void st(const float *X, float *Y, int H, int W) {
+  __shared__ float tile[10][34];
+  int bx = blockIdx.x * 32, by = blockIdx.y * 8;
+  for (int t = threadIdx.y * 32 + threadIdx.x; t < 10 * )" + std::to_string(loaded) + R"(; t += 256) {
+    int r = t / )" + std::to_string(loaded) + R"(, c = t % )" + std::to_string(loaded) + R"(;
+    tile[r][c] = by + r < H && bx + c < W ? X[(by + r) * W + bx + c] : 0.0f;
+  }
+  __syncthreads();
+  int j = bx + threadIdx.x, i = by + threadIdx.y;
+  if (i < H - 2 && j < W - 2)
+    Y[i * (W - 2) + j] = 0.5f * (tile[threadIdx.y + 1][threadIdx.x] + tile[threadIdx.y + 1][threadIdx.x + 2]);
+})";
+  };
+  auto bind2 = [&](int loaded) {
+    Bound t = bindBoth(spec, kernel(loaded), "32", "(W + 29) / 32");
+    std::string err;
+    t.o.block[1] = ir::parseCExpr(t.k, "8", err);
+    t.o.grid[1] = ir::parseCExpr(t.k, "(H + 5) / 8", err);
+    REQUIRE(t.o.block[1]);
+    REQUIRE(t.o.grid[1]);
+    return t;
+  };
+  Bound good = bind2(34);
+  std::vector<equiv::Sizes> sizes = equiv::chooseSizes(good.k, good.s, good.b, good.o);
+  auto has = [&](int64_t h, int64_t w) {
+    return std::find(sizes.begin(), sizes.end(), equiv::Sizes{{"H", h}, {"W", w}}) != sizes.end();
+  };
+  CHECK(has(3, 35));  // W one past the first tile of outputs
+  CHECK(has(11, 3));  // H the same
+  CHECK(has(35, 35)); // both
+  std::vector<equiv::Sizes> crossing = equiv::tileCrossingSizes(good.k, good.s, good.b, good.o);
+  REQUIRE(crossing.size() == 1);
+  CHECK(crossing[0].at("W") == 35);
+  CHECK(crossing[0].at("H") == 11);
+  CHECK(equiv::testAgainstSpec(good.k, good.s, good.b, good.o).outcome == equiv::Outcome::Agrees);
+  Bound narrow = bind2(33);
+  equiv::ConcreteReport r = equiv::testAgainstSpec(narrow.k, narrow.s, narrow.b, narrow.o);
+  CHECK(r.outcome == equiv::Outcome::Equivalence);
 }
