@@ -101,12 +101,37 @@ Term Exec::valueAt(const Summary &sm, Term v0, Term i, const std::string &name, 
 
 // The number of iterations of a counted loop whose test, after n iterations, is `cn`: for
 // a test D(n) < 0 (or <= 0) with D affine in n with a positive constant slope, the first n
-// where it fails. nullptr when the test has another shape or depends on values that are
+// where it fails (for a conjunction of such tests, the least of theirs). nullptr when the test has another shape or depends on values that are
 // unknown per iteration (symbols made after `mark`). A slope that is not a constant but known
 // positive (a grid-stride loop's blockDim.x * gridDim.x over a grid that grows with N) gives
 // no closed form (it would divide by the slope), only `test`: the test is still monotone in
 // the iteration, so iteration X runs exactly when X >= 0 and the test holds at X.
 Term Exec::tripCount(Term cn, Term n, uint32_t mark, std::pair<Term, Term> *test) {
+  // A conjunction of such tests (`k < j + 4 && k < N`): each holds for a prefix of the
+  // iterations, so the loop runs the fewest of their counts, and iteration X runs where every
+  // test holds at X (one X for all).
+  if (cn->kind == smt::Kind::And) {
+    Term closed = nullptr, X = nullptr;
+    bool allClosed = true;
+    std::vector<Term> tests;
+    for (Term c : cn->kids) {
+      std::pair<Term, Term> t{nullptr, nullptr};
+      Term k = tripCount(c, n, mark, test ? &t : nullptr);
+      if (test ? !t.first : !k)
+        return nullptr;
+      if (!k)
+        allClosed = false;
+      else
+        closed = closed ? tc_.ite(tc_.lt(k, closed), k, closed) : k;
+      if (test) {
+        X = X ? X : t.first;
+        tests.push_back(tc_.substitute(t.second, {{t.first, X}}));
+      }
+    }
+    if (test)
+      *test = {X, tc_.mkAnd(tests)};
+    return allClosed ? closed : nullptr;
+  }
   if (cn->kind != smt::Kind::Lt && cn->kind != smt::Kind::Le)
     return nullptr;
   if (cn->kids[0]->sort != Sort::Int)

@@ -173,7 +173,13 @@ std::unordered_map<Term, int128> Prover::writerExtents(const check::ThreadSyms &
   for (Term it : S.iters) {
     int128 n = 0;
     auto tr = m.trips.find(it);
-    ext[it] = tr != m.trips.end() && tc_.isConst(tr->second, &n) && n > 0 ? n : 0;
+    // (a count that is not a constant but bounded by one, min(N - j, 4) for a loop that stops
+    // at the first of two bounds: that bound; a guess of the writer, checked like any other)
+    if (tr != m.trips.end() && !tc_.isConst(tr->second, &n)) {
+      auto [lo, hi] = tc_.range(tr->second);
+      n = lo >= 0 && hi <= 64 ? hi : 0;
+    }
+    ext[it] = tr != m.trips.end() && n > 0 ? n : 0;
   }
   return ext;
 }

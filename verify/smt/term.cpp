@@ -655,6 +655,20 @@ std::pair<int128, int128> TermContext::range(Term t) {
     auto [a, b] = range(t->kids[1]);
     auto [c, d] = range(t->kids[2]);
     r = {std::min(a, c), std::max(b, d)};
+    // min(p, q) as ite(p <= q, p, q) or ite(p < q, p, q) (a loop that stops at the first of
+    // two bounds runs min of their counts) is at most both; max(p, q) at least both. The test
+    // A <= B (A - B + 1 <= 0 for A < B) picks p where A - B = p - q + k: with k 0 or 1 that is
+    // exactly where p is the smaller (min), and with A - B = q - p + k where it is the larger.
+    Term c0 = t->kids[0];
+    if ((c0->kind == Kind::Le || c0->kind == Kind::Lt) && c0->kids[0]->sort == Sort::Int &&
+        t->kids[1]->sort == Sort::Int) {
+      Term ab = sub(c0->kids[0], c0->kids[1]);
+      int128 k = 0, shift = c0->kind == Kind::Lt ? 1 : 0;
+      if (isConst(sub(ab, sub(t->kids[1], t->kids[2])), &k) && (k + shift == 0 || k + shift == 1))
+        r.second = std::min(b, d);
+      if (isConst(sub(ab, sub(t->kids[2], t->kids[1])), &k) && (k + shift == 0 || k + shift == 1))
+        r.first = std::max(a, c);
+    }
     break;
   }
   default: break;

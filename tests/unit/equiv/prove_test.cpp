@@ -1054,3 +1054,29 @@ __global__ void st(const float *X, float *Y, int H, int W) {
   CHECK(prove(make(spec, kernel("33"), {"32", "8"}, {"(W + 29) / 32", "(H + 5) / 8"}), "Y").equivalence !=
         Status::Proven);
 }
+
+// A loop that stops at the first of two bounds (`k < j + 4 && k < N`) runs the least of their
+// counts (min(4, N - j), at most 4): its iteration is a digit of the element below the thread.
+TEST_CASE("prove: a loop over four elements that also stops at the end covers every element; near misses do not") {
+  const char *spec = R"((spec add2 (dims M N) (assume (<= M 4096) (<= N 4096))
+  (tensor A f32 (M N) in) (tensor C f32 (M N) out)
+  (ensures (C i j) (* 2.0 (A i j)))))";
+  auto kernel = [](const std::string &test) {
+    return R"(
+__global__ void k(const float *A, float *C, int M, int N) {
+  int i = blockIdx.y;
+  int j = (blockIdx.x * blockDim.x + threadIdx.x) * 4;
+  for (int k = j; )" + test + R"(; ++k)
+    C[i * N + k] = 2.0f * A[i * N + k];
+})";
+  };
+  auto run = [&](const std::string &test) {
+    return prove(make(spec, kernel(test), {"32"}, {"(N + 127) / 128", "M"}), "C");
+  };
+  equiv::TensorProof good = run("k < j + 4 && k < N");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  // Three of the four, or a last element short: not proven.
+  CHECK(run("k < j + 3 && k < N").coverage != Status::Proven);
+  CHECK(run("k < j + 4 && k < N - 1").coverage != Status::Proven);
+}

@@ -36,6 +36,27 @@ TEST_CASE("bounds fold comparisons, and are exported as facts") {
   CHECK(tc.boundFacts()[0]->kind == Kind::And);
 }
 
+// min(p, q) written as a choice is at most both ranges' tops (a loop stopping at the first of
+// two bounds runs min of their counts); max(p, q) at least both bottoms. A choice that is not
+// min or max keeps the union.
+TEST_CASE("range: a choice that is min or max of its arms is within both arms' bounds") {
+  TermContext tc;
+  Term p = tc.var("p", Sort::Int), q = tc.var("q", Sort::Int);
+  tc.setBounds(p, 0, 1000);
+  tc.setBounds(q, 2, 4);
+  auto top = [&](Term t) { return tc.range(t).second; };
+  auto bottom = [&](Term t) { return tc.range(t).first; };
+  CHECK(top(tc.ite(tc.lt(p, q), p, q)) == 4);  // min
+  CHECK(top(tc.ite(tc.le(p, q), p, q)) == 4);  // min
+  CHECK(top(tc.ite(tc.lt(q, p), q, p)) == 4);  // min, the other way round
+  CHECK(bottom(tc.ite(tc.lt(q, p), p, q)) == 2); // max
+  CHECK(bottom(tc.ite(tc.le(q, p), p, q)) == 2); // max
+  // Not min: p picked up to q + 1 (could be 5), or p picked where p + 2 <= q (q could be p + 1).
+  CHECK(top(tc.ite(tc.le(p, tc.add(q, tc.intConst(1))), p, q)) == 1000);
+  CHECK(top(tc.ite(tc.le(tc.add(p, tc.intConst(2)), q), p, q)) == 1000);
+  CHECK(bottom(tc.ite(tc.le(tc.add(q, tc.intConst(2)), p), p, q)) == 0);
+}
+
 TEST_CASE("a term compared with itself folds (integers and reals have no NaN)") {
   TermContext tc;
   Term x = tc.var("x", Sort::Real), f = tc.app("f", Sort::Real, {tc.var("i", Sort::Int)});
