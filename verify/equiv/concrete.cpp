@@ -519,8 +519,21 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
       }
     }
   }
-  if (crossing.empty())
-    return {}; // a fixed grid: the usual sizes go past its block already
+  if (crossing.empty()) {
+    // A fixed grid: the usual sizes go past its block already. For a problem of one dim, one
+    // size more, past a whole sweep of the grid: a grid-stride loop whose stride is short of
+    // the grid (blocks whose second sweep overlaps others' first) is wrong only past
+    // gridDim * blockDim elements.
+    interp::Env e;
+    std::string why;
+    if (s.dims.size() != 1 || !evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+      return {};
+    int64_t threads = e.block.x * e.block.y * e.block.z * e.grid.x * e.grid.y * e.grid.z;
+    if (threads < 2 || threads >= (int64_t(1) << 20))
+      return {};
+    past[s.dims[0].name] = threads + 1;
+    return {past};
+  }
   // The other dims one past the block, or small where that makes too much work.
   for (int64_t other : {std::min<int64_t>(maxBlock + 1, 17), int64_t{3}}) {
     double work = 1;

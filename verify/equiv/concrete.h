@@ -74,7 +74,8 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
 // of (N + 63) / 64), from the smallest size every dim may share, the others one past the largest block extent (at most 17), or 3 where
 // that is too much work. Where a kernel's thread covers a tile of several elements (a
 // register tile) the default sizes stay within one tile; this is the size a failed proof is
-// retested at. Empty for a grid that depends on no dim, or when even that is too much work.
+// retested at. For a grid that depends on no dim and a problem of one dim: the size one past
+// the grid's threads (a short grid stride shows there). Empty when even that is too much work.
 std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,
                                      const ConcreteOptions &o);
 

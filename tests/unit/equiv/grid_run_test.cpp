@@ -7,6 +7,7 @@
 #include "verify/spec/parser.h"
 
 #include "frontend/frontend_support.h"
+#include "tiled_stencil.h"
 
 #include <doctest/doctest.h>
 
@@ -424,26 +425,8 @@ __global__ void scale(const float *X, float *Y, int N) {
 // where the grid first grows are found from the smallest size the assumptions admit (at H = W = 1
 // the grid is empty, and W = 3 would look like its first growth).
 TEST_CASE("chooseSizes and tileCrossingSizes: the first sizes where a 2-D grid grows a block") {
-  const char *spec = R"((spec st (dims H W) (assume (>= H 3) (>= W 3) (<= H 8192) (<= W 8192))
-  (tensor X f32 (H W) in) (tensor Y f32 ((- H 2) (- W 2)) out)
-  (ensures (Y i j) (* 0.5 (+ (X (+ i 1) j) (X (+ i 1) (+ j 2)))))))";
-  auto kernel = [](int loaded) {
-    return R"(
-__global__ void st(const float *X, float *Y, int H, int W) {
-  __shared__ float tile[10][34];
-  int bx = blockIdx.x * 32, by = blockIdx.y * 8;
-  for (int t = threadIdx.y * 32 + threadIdx.x; t < 10 * )" + std::to_string(loaded) + R"(; t += 256) {
-    int r = t / )" + std::to_string(loaded) + R"(, c = t % )" + std::to_string(loaded) + R"(;
-    tile[r][c] = by + r < H && bx + c < W ? X[(by + r) * W + bx + c] : 0.0f;
-  }
-  __syncthreads();
-  int j = bx + threadIdx.x, i = by + threadIdx.y;
-  if (i < H - 2 && j < W - 2)
-    Y[i * (W - 2) + j] = 0.5f * (tile[threadIdx.y + 1][threadIdx.x] + tile[threadIdx.y + 1][threadIdx.x + 2]);
-})";
-  };
   auto bind2 = [&](int loaded) {
-    Bound t = bindBoth(spec, kernel(loaded), "32", "(W + 29) / 32");
+    Bound t = bindBoth(test::kTiledStencilSpec, test::tiledStencilKernel(loaded), "32", "(W + 29) / 32");
     std::string err;
     t.o.block[1] = ir::parseCExpr(t.k, "8", err);
     t.o.grid[1] = ir::parseCExpr(t.k, "(H + 5) / 8", err);
@@ -467,4 +450,26 @@ __global__ void st(const float *X, float *Y, int H, int W) {
   Bound narrow = bind2(33);
   equiv::ConcreteReport r = equiv::testAgainstSpec(narrow.k, narrow.s, narrow.b, narrow.o);
   CHECK(r.outcome == equiv::Outcome::Equivalence);
+}
+
+// On a fixed grid a grid-stride loop whose stride is half the grid adds the second half's
+// first sweep again in the first half's second sweep: wrong only past one sweep of the grid,
+// which is the size a failed proof is retested at.
+TEST_CASE("tileCrossingSizes: on a fixed grid, one past the grid's threads") {
+  auto kernel = [](const std::string &stride) {
+    return R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < N; i += )" + stride + R"()
+    Y[i] = 2.0f * X[i];
+})";
+  };
+  Bound good = bindBoth(kScaleSpec, kernel("blockDim.x * gridDim.x"), "64", "4");
+  std::vector<equiv::Sizes> crossing = equiv::tileCrossingSizes(good.k, good.s, good.b, good.o);
+  REQUIRE(crossing.size() == 1);
+  CHECK(crossing[0].at("N") == 257);
+  good.o.sizes = crossing;
+  CHECK(equiv::testAgainstSpec(good.k, good.s, good.b, good.o).outcome == equiv::Outcome::Agrees);
+  Bound half = bindBoth(kScaleSpec, kernel("blockDim.x * 2"), "64", "4");
+  half.o.sizes = equiv::tileCrossingSizes(half.k, half.s, half.b, half.o);
+  CHECK(equiv::testAgainstSpec(half.k, half.s, half.b, half.o).outcome != equiv::Outcome::Agrees);
 }

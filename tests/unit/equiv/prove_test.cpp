@@ -6,6 +6,8 @@
 #include "verify/ir/cexpr.h"
 #include "verify/spec/parser.h"
 
+#include "tiled_stencil.h"
+
 #include <doctest/doctest.h>
 
 using namespace ksynth;
@@ -1029,30 +1031,16 @@ __global__ void k(const float *X, float *S, int N) {
 // and the equality of the two values is asked with the divisions as shared linear chains
 // (as divisions, z3 spends its whole limit on it).
 TEST_CASE("prove: a stencil over a shared tile loaded with its halo is the spec's; a narrow halo is not") {
-  const char *spec = R"((spec st (dims H W) (assume (>= H 3) (>= W 3) (<= H 8192) (<= W 8192))
-  (tensor X f32 (H W) in) (tensor Y f32 ((- H 2) (- W 2)) out)
-  (ensures (Y i j) (* 0.5 (+ (X (+ i 1) j) (X (+ i 1) (+ j 2)))))))";
-  auto kernel = [](const std::string &cols) {
-    return R"(
-__global__ void st(const float *X, float *Y, int H, int W) {
-  __shared__ float tile[10][34];
-  int bx = blockIdx.x * 32, by = blockIdx.y * 8;
-  for (int t = threadIdx.y * 32 + threadIdx.x; t < 10 * )" + cols + R"(; t += 256) {
-    int r = t / )" + cols + R"(, c = t % )" + cols + R"(;
-    tile[r][c] = by + r < H && bx + c < W ? X[(by + r) * W + bx + c] : 0.0f;
-  }
-  __syncthreads();
-  int j = bx + threadIdx.x, i = by + threadIdx.y;
-  if (i < H - 2 && j < W - 2)
-    Y[i * (W - 2) + j] = 0.5f * (tile[threadIdx.y + 1][threadIdx.x] + tile[threadIdx.y + 1][threadIdx.x + 2]);
-})";
+  auto run = [](int cols) {
+    return prove(make(test::kTiledStencilSpec, test::tiledStencilKernel(cols), {"32", "8"},
+                      {"(W + 29) / 32", "(H + 5) / 8"}),
+                 "Y");
   };
-  equiv::TensorProof good = prove(make(spec, kernel("34"), {"32", "8"}, {"(W + 29) / 32", "(H + 5) / 8"}), "Y");
+  equiv::TensorProof good = run(34);
   CHECK(good.coverage == Status::Proven);
   CHECK(good.equivalence == Status::Proven);
   // 33 columns loaded: column 33 of the tile is never written.
-  CHECK(prove(make(spec, kernel("33"), {"32", "8"}, {"(W + 29) / 32", "(H + 5) / 8"}), "Y").equivalence !=
-        Status::Proven);
+  CHECK(run(33).equivalence != Status::Proven);
 }
 
 // A loop that stops at the first of two bounds (`k < j + 4 && k < N`) runs the least of their
