@@ -46,10 +46,13 @@ std::string dim3Text(const interp::Dim3 &d) {
 nlohmann::json dim3Json(const interp::Dim3 &d) { return {d.x, d.y, d.z}; }
 
 
+// (saturating: the grid's sizes are also evaluated at dims up to 2^16, where a tensor of five
+// dims has more elements than an int64 holds)
 int64_t count(const std::vector<int64_t> &shape) {
   int64_t n = 1;
   for (int64_t e : shape)
-    n *= e;
+    if (__builtin_mul_overflow(n, e, &n))
+      return std::numeric_limits<int64_t>::max();
   return n;
 }
 
@@ -361,7 +364,7 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
         base = v;
         break;
       }
-    constexpr int64_t kTop = int64_t(1) << 20;
+    constexpr int64_t kTop = int64_t(1) << 16;
     interp::Dim3 g0, gTop;
     // The smallest v in (base, kTop] with grown(v), grown monotone in v; 0 if none.
     auto firstGrown = [&](const std::function<bool(int64_t)> &grown) -> int64_t {
