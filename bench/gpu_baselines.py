@@ -73,6 +73,13 @@ def main():
     Xh, Yh = X.half(), Y.half()
     cases.append(("matmul_f16", {"M": M, "N": M, "K": M}, lambda: torch.matmul(Xh, Yh)))
     cases.append(("maxpool2d", {"OH": M // 2, "OW": M // 2}, lambda: F.max_pool2d(X[None, None], 2)))
+    # The 5-point average of specs/stencil2d.smt as a 3 x 3 cross of 0.2 (no padding: the
+    # (H - 2) x (W - 2) interior), and specs/conv1d.smt (cross-correlation, as conv1d is).
+    cross = torch.tensor([[0.0, 0.2, 0.0], [0.2, 0.2, 0.2], [0.0, 0.2, 0.0]], device=dev)[None, None]
+    cases.append(("stencil2d", {"H": M, "W": M}, lambda: F.conv2d(X[None, None], cross)))
+    N1, K1 = 1 << 20, 64
+    A1, W1 = rnd(N1), rnd(K1)
+    cases.append(("conv1d", {"N": N1, "K": K1}, lambda: F.conv1d(A1[None, None], W1[None, None])))
     Wt = rnd(1, 1, 5, 5)
     cases.append(("conv2d", {"H": M, "W": M, "KH": 5, "KW": 5}, lambda: F.conv2d(X[None, None], Wt)))
     for name, sizes, fn in cases:
