@@ -551,7 +551,7 @@ Term Prover::chunkTemplate(const std::vector<Term> &elems, Term jc) {
 // replaced there too (recursively): a fold's iteration bound in every term it reaches.
 Term Prover::bindIteration(Term body, Term iter, Term to, std::unordered_map<std::string, std::string> &copies) {
   std::unordered_map<Term, Term> sub;
-  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod."})
+  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod.", "larg.", "largmin."})
     for (Term A : appsWithPrefix(body, prefix)) {
       const check::SumDef *d = kernelSum(A->name);
       if (!d || d->iter == iter || std::find(d->params.begin(), d->params.end(), iter) != d->params.end() ||

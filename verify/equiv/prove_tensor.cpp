@@ -300,9 +300,10 @@ Term Prover::closeLaneFolds(Term v, Term ctx) {
   return sub.empty() ? v : tc_.substitute(v, sub);
 }
 
-// Whether a fold in v (or in the folds its bodies name) reads shared memory.
+// Whether a fold in v (or in the folds its bodies name) reads shared memory (sums, products,
+// extrema and arg-extrema alike).
 bool Prover::foldReadsShared(Term v, std::set<std::string> &seen) {
-  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod."})
+  for (const char *prefix : {"lsum.", "lmax.", "lmin.", "lprod.", "larg.", "largmin."})
     for (Term A : appsWithPrefix(v, prefix)) {
       if (!seen.insert(A->name).second)
         continue;
