@@ -197,6 +197,18 @@ bool launchAt(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, 
   return evalLaunch(k, e, o.block, e.block, why) && evalLaunch(k, e, o.grid, e.grid, why);
 }
 
+// The smallest v (up to 16) such that every dim at v satisfies the spec's assumptions; 1 if none.
+int64_t smallestSharedSize(const spec::Spec &s) {
+  for (int64_t v = 1; v <= 16; ++v) {
+    spec::Inputs in;
+    for (const spec::Dim &d : s.dims)
+      in.dims[d.name] = v;
+    if (spec::checkAssumptions(s, in).empty())
+      return v;
+  }
+  return 1;
+}
+
 double sizeCost(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b, const ConcreteOptions &o,
                 const Sizes &sz) {
   double work = 1;
@@ -358,12 +370,7 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
         sz[d.name] = v;
       return sz;
     };
-    int64_t base = 1;
-    for (int64_t v = 1; v <= 16; ++v)
-      if (admissible(uniform(v))) {
-        base = v;
-        break;
-      }
+    int64_t base = smallestSharedSize(s);
     constexpr int64_t kTop = int64_t(1) << 16;
     interp::Dim3 g0, gTop;
     // The smallest v in (base, kTop] with grown(v), grown monotone in v; 0 if none.
@@ -475,10 +482,7 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
                                      const ConcreteOptions &o) {
   auto blocksAt = [&](const Sizes &sz) -> double {
     interp::Env e;
-    for (const auto &[var, d] : b.dimOfVar)
-      e.params[var] = Value::ofInt(sz.at(s.dims[d].name));
-    std::string why;
-    if (!evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+    if (!launchAt(k, s, b, o, sz, e))
       return -1;
     return static_cast<double>(e.grid.x * e.grid.y * e.grid.z);
   };
@@ -494,16 +498,7 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
   // (from the smallest size all dims may share: at H = W = 1 a stencil's grid of (W + 29) / 32
   // blocks is empty, and W = 3 would be its first "growth")
   Sizes ones, past;
-  int64_t start = 1;
-  for (int64_t v = 1; v <= 16; ++v) {
-    spec::Inputs in;
-    for (const spec::Dim &d : s.dims)
-      in.dims[d.name] = v;
-    if (spec::checkAssumptions(s, in).empty()) {
-      start = v;
-      break;
-    }
-  }
+  int64_t start = smallestSharedSize(s);
   for (const spec::Dim &d : s.dims)
     ones[d.name] = start;
   double base = blocksAt(ones);
@@ -528,8 +523,7 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
     // the grid (blocks whose second sweep overlaps others' first) is wrong only past
     // gridDim * blockDim elements.
     interp::Env e;
-    std::string why;
-    if (s.dims.size() != 1 || !evalLaunch(k, e, o.block, e.block, why) || !evalLaunch(k, e, o.grid, e.grid, why))
+    if (s.dims.size() != 1 || !launchAt(k, s, b, o, ones, e))
       return {};
     int64_t threads = e.block.x * e.block.y * e.block.z * e.grid.x * e.grid.y * e.grid.z;
     if (threads < 2 || threads >= (int64_t(1) << 20))
