@@ -68,8 +68,9 @@ def main():
     v = rnd(M)
     cases.append(("gemv", {"M": M, "N": M}, lambda: torch.mv(X, v)))
     cases.append(("matmul", {"M": M, "N": M, "K": M}, lambda: torch.matmul(X, Y)))
-    # Tensor cores: f16 operands, f32 accumulation (cuBLAS; f16 result). Not the same
-    # operation as matmul_wmma, which reads f32 and rounds to f16 itself: a reference point.
+    # Tensor cores: f16 operands, f32 accumulation (cuBLAS; f16 result, where
+    # specs/matmul_f16.smt's is f32: half the bytes written). The baseline of matmul_f16's
+    # kernels; for matmul_wmma, which reads f32 and rounds to f16 itself, a reference point.
     Xh, Yh = X.half(), Y.half()
     cases.append(("matmul_f16", {"M": M, "N": M, "K": M}, lambda: torch.matmul(Xh, Yh)))
     cases.append(("maxpool2d", {"OH": M // 2, "OW": M // 2}, lambda: F.max_pool2d(X[None, None], 2)))

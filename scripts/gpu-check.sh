@@ -113,6 +113,9 @@ fast() {
   # f32 inputs rounded to f16 in the kernel (the proof is over the reals): K products of
   # 11-bit operands, so compared at 5e-3 of the RMS rather than f32's 1e-4.
   run matmul_wmma $S/fast/matmul_wmma.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2 --rtol 5e-3 --timeout 300
+  # Half operands (exact in f16), f32 accumulation: compared as the f32 products are. Its
+  # proof takes about 2 minutes on the 2-core development machine.
+  run matmul_f16_wmma $S/fast/matmul_f16_wmma.cu $S/matmul_f16.smt --size M=$N2 N=$N2 K=$N2 --timeout 600
 }
 # The textbook kernels of specs with a fast kernel that had not run on a GPU before
 # 2026-12-04 (the others are timed in bench/results/h200-2026-11-30/).
@@ -122,6 +125,7 @@ textbook_of_fast() {
   run row_max $S/row_max.cu $S/row_max.smt --size R=$N2 C=$N2
   run argmax_rows $S/argmax_rows.cu $S/argmax_rows.smt --size R=$N2 C=$N2
   run softmax $S/softmax.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run matmul_f16 $S/matmul_f16.cu $S/matmul_f16.smt --size M=$N2 N=$N2 K=$N2
 }
 if [ "${SET:-all}" = fast ]; then # baselines, fast kernels, new textbook ones; nothing else
   if [ "${SMALL:-0}" != 1 ] && [ "${SKIP_BASELINES:-0}" != 1 ]; then

@@ -13,11 +13,16 @@ KS=${1:-build/ksynth}
 # Kept as committed: fast/matmul_wmma's proven bundle has about 2050 queries, too many for
 # cvc5 to re-check in CI; the committed one is an earlier, bounded one (README).
 KEEP="fast/matmul_wmma"
+# Safety obligations only: fast/matmul_f16_wmma's equivalence proof asks about 22,000 queries.
+SAFETY_ONLY="fast/matmul_f16_wmma"
 bundle() { # NAME KERNEL SPEC
   case " $KEEP " in *" $1 "*) echo "proofs/$1: kept as committed"; return ;; esac
+  checks=
+  case " $SAFETY_ONLY " in *" $1 "*) checks="--checks race,barrier,bounds,overflow,align,warp,assert" ;; esac
   rm -rf "proofs/$1"
   rc=0
-  "$KS" verify "$2" --spec "$3" --proof-dir "proofs/$1" > /dev/null || rc=$?
+  # shellcheck disable=SC2086 # (checks is empty or one option and its value)
+  "$KS" verify "$2" --spec "$3" $checks --proof-dir "proofs/$1" > /dev/null || rc=$?
   case $rc in
     0) echo "proofs/$1: proven" ;;
     2) echo "proofs/$1: not proven (bounded or unknown), recorded as such" ;;

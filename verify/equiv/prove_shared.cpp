@@ -176,6 +176,50 @@ Term Prover::writerByFirstIteration(Term X, int a, Term ctx) {
   return nullptr;
 }
 
+// Sorted offsets (the first 0) as a product of progressions: axes (s_i, n_i) with
+// offs = {sum_i e_i s_i : 0 <= e_i < n_i}, each stride larger than the largest sum of the
+// axes before it (so each offset has one digit tuple, read off from the largest stride down);
+// empty where there is no such product (found greedily: the smallest offset not yet made is
+// the next stride, taken as often as every offset made so far shifted by it is there).
+std::vector<std::pair<int128, int128>> progressionAxes(const std::vector<int128> &offs) {
+  std::vector<std::pair<int128, int128>> axes;
+  if (offs.empty() || offs[0] != 0)
+    return {};
+  std::set<int128> all(offs.begin(), offs.end());
+  if (all.size() != offs.size())
+    return {};
+  std::vector<int128> made{0};
+  while (made.size() < offs.size()) {
+    int128 top = *std::max_element(made.begin(), made.end());
+    std::set<int128> have(made.begin(), made.end());
+    int128 s = 0;
+    for (int128 o : offs)
+      if (!have.count(o)) {
+        s = o;
+        break;
+      }
+    if (s <= top)
+      return {};
+    int128 n = 1;
+    for (;; ++n) {
+      bool there = true;
+      for (int128 g : made)
+        there &= all.count(g + n * s) > 0;
+      if (!there)
+        break;
+    }
+    if (n < 2)
+      return {};
+    std::vector<int128> next;
+    for (int128 k = 0; k < n; ++k)
+      for (int128 g : made)
+        next.push_back(g + k * s);
+    made = std::move(next);
+    axes.push_back({s, n});
+  }
+  return made.size() == offs.size() ? axes : std::vector<std::pair<int128, int128>>{};
+}
+
 // The constants D of the quotients x div D in t (D > 1).
 std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   std::vector<int128> out;
@@ -250,7 +294,7 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
     bool alone = false;
     {
       Step st2(*this, "no other store to the cell comes between the writer's store and the read");
-      alone = unsat(tc_.mkAnd({when, tc_.mkOr(others)}));
+      alone = unsatFocused(when, tc_.mkOr(others));
     }
     if (!alone) {
       if (debug) {
@@ -317,24 +361,35 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       if (!first || family.size() < 2)
         continue; // (each family once: from its lowest address)
       std::sort(family.begin(), family.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
-      int128 stride = family[1].first;
-      bool progression = stride > 0 && family.size() <= 64;
-      for (size_t k = 0; k < family.size() && progression; ++k)
-        progression = family[k].first == static_cast<int128>(k) * stride;
-      if (!progression) {
+      // The family's offsets as a product of progressions: {sum_i e_i s_i : 0 <= e_i < n_i},
+      // each offset one tuple (as many offsets as tuples, all distinct): a warp's WMMA
+      // accumulators stored side by side (rows 64 apart, tiles 16 and 1024 apart) are one
+      // family with three digits.
+      std::vector<int128> offs;
+      for (const auto &f : family)
+        offs.push_back(f.first);
+      std::vector<std::pair<int128, int128>> axes = progressionAxes(offs); // (stride, count)
+      if (axes.empty() || family.size() > 64) {
         if (debug)
           fprintf(stderr, "shared %s: the %zu stores from line %u are not at multiples of one stride\n", X->name.c_str(),
                   family.size(), S.stmt->loc.line);
         continue;
       }
-      Term E = tc_.fresh("member", Sort::Int);
       std::unordered_map<Term, Term> sameBlock, got;
       for (int d = 0; d < 3; ++d)
         sameBlock[w3_.bid[d]] = w1_.bid[d];
       std::unordered_map<Term, int128> ext = writerExtents(w3_, m3_, S);
-      ext[E] = static_cast<int128>(family.size());
-      Term F = tc_.add(tc_.substitute(S.flat, sameBlock), tc_.mul(tc_.intConst(stride), E));
-      if (!invertDigits(F, c, ext, got) || !got.count(E)) {
+      Term F = tc_.substitute(S.flat, sameBlock);
+      std::vector<Term> E;
+      for (const auto &[stride, count] : axes) {
+        E.push_back(tc_.fresh("member", Sort::Int));
+        ext[E.back()] = count;
+        F = tc_.add(F, tc_.mul(tc_.intConst(stride), E.back()));
+      }
+      bool named = invertDigits(F, c, ext, got);
+      for (Term e : E)
+        named &= got.count(e) > 0;
+      if (!named) {
         if (debug)
           fprintf(stderr, "shared %s: a family of %zu stores from line %u: no digits for %s\n", X->name.c_str(),
                   family.size(), S.stmt->loc.line, smt::show(F).c_str());
@@ -345,7 +400,6 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
         w0[w3_.bid[d]] = w1_.bid[d];
         w0[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
       }
-      // The iteration: the address's digit, or else guessed by the interval (see above).
       std::vector<Term> iterations;
       if (!S.iters.empty() && got.count(S.iters[0])) {
         iterations.push_back(got[S.iters[0]]);
@@ -355,10 +409,27 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       } else {
         iterations.push_back(nullptr);
       }
-      Term index = got[E];
+      // Member k's digits: its offset written in the axes (largest stride first; unique, as
+      // progressionAxes checked).
       std::vector<Term> which;
-      for (size_t k = 0; k < family.size(); ++k)
-        which.push_back(tc_.eq(index, tc_.intConst(static_cast<int128>(k))));
+      for (size_t k = 0; k < family.size(); ++k) {
+        int128 rest = family[k].first;
+        std::vector<Term> digits;
+        for (size_t i = axes.size(); i-- > 0;) {
+          int128 e = std::min(rest / axes[i].first, axes[i].second - 1);
+          // (the largest digit that fits: with strides whose lower digits never reach the
+          // next stride, the one representation; checked below)
+          digits.push_back(tc_.eq(got[E[i]], tc_.intConst(e)));
+          rest -= e * axes[i].first;
+        }
+        if (rest != 0) {
+          which.clear();
+          break;
+        }
+        which.push_back(tc_.mkAnd(digits));
+      }
+      if (which.size() != family.size())
+        continue;
       {
         Step st(*this, "the cell read from shared '" + arr.name + "' is one of the " + std::to_string(family.size()) +
                            " addresses of a family of stores (its digit for the family's index is one of theirs)",

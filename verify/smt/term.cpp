@@ -409,6 +409,15 @@ Term TermContext::eq(Term a, Term b) {
     int128 v;
     if (isConst(d, &v))
       return boolConst(v == 0);
+    // A constant against a sum with a constant term: the term moved over (1 = 8 j + 1 is
+    // 0 = 8 j), so that one comparison has one form wherever it is made.
+    if ((a->kind == Kind::Const) != (b->kind == Kind::Const)) {
+      Term s = a->kind == Kind::Const ? b : a;
+      std::map<uint32_t, std::pair<Term, int128>> lin;
+      int128 c = 0;
+      if (s->kind == Kind::Add && (linear(s, 1, lin, c), c != 0))
+        return eq(sub(a, intConst(c)), sub(b, intConst(c)));
+    }
   }
   if (a->id > b->id)
     std::swap(a, b);

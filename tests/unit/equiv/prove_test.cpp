@@ -1068,3 +1068,33 @@ __global__ void k(const float *A, float *C, int M, int N) {
   CHECK(run("k < j + 3 && k < N").coverage != Status::Proven);
   CHECK(run("k < j + 4 && k < N - 1").coverage != Status::Proven);
 }
+
+// Stores whose offsets are a product of progressions (a warp's four WMMA accumulators staged
+// side by side: rows 64 apart, tiles 16 and 1024 apart) are one family with a digit per
+// progression; here each thread stores four cells 16, 64 and 80 past its first.
+TEST_CASE("prove: four stores at offsets 0, 16, 64, 80 are one family read back by another thread; near misses are not") {
+  auto kernel = [](int last) {
+    return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  __shared__ float T[128];
+  int t = threadIdx.x, base = blockIdx.x * 128;
+  int c = t % 16 + 32 * (t / 16);
+  T[c] = base + c < N ? 2.0f * X[base + c] : 0.0f;
+  T[c + 16] = base + c + 16 < N ? 2.0f * X[base + c + 16] : 0.0f;
+  T[c + 64] = base + c + 64 < N ? 2.0f * X[base + c + 64] : 0.0f;
+  T[c + )" + std::to_string(last) + R"(] = base + c + 80 < N ? 2.0f * X[base + c + 80] : 0.0f;
+  __syncthreads();
+#pragma unroll
+  for (int m = 0; m < 4; ++m)
+    if (base + t + 32 * m < N)
+      Y[base + t + 32 * m] = T[t + 32 * m];
+})";
+  };
+  auto run = [&](int last) { return prove(make(kScale, kernel(last), {"32"}, {"(N + 127) / 128"}), "Y"); };
+  equiv::TensorProof good = run(80);
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  // The fourth store 96 past the first: cells 80 .. 95 of each 128 are never written (and 96
+  // .. 111 get the values of 80 .. 95).
+  CHECK(run(96).equivalence != Status::Proven);
+}

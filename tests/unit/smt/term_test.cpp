@@ -57,6 +57,20 @@ TEST_CASE("range: a choice that is min or max of its arms is within both arms' b
   CHECK(bottom(tc.ite(tc.le(tc.add(q, tc.intConst(2)), p), p, q)) == 0);
 }
 
+TEST_CASE("eq: a constant against a sum with a constant term has the term moved over") {
+  TermContext tc;
+  Term j = tc.var("j", Sort::Int), k = tc.var("k", Sort::Int);
+  Term eightJ = tc.mul(tc.intConst(8), j);
+  // 1 = 8 j + 1 and 0 = 8 j are one term (either side, either order)
+  CHECK(tc.eq(tc.intConst(1), tc.add(eightJ, tc.intConst(1))) == tc.eq(tc.intConst(0), eightJ));
+  CHECK(tc.eq(tc.add(eightJ, tc.intConst(1)), tc.intConst(1)) == tc.eq(eightJ, tc.intConst(0)));
+  CHECK(tc.eq(tc.intConst(5), tc.add(j, tc.intConst(3))) == tc.eq(j, tc.intConst(2)));
+  // not the same comparison: 1 = 8 j + 2, 1 = 8 j + k + 1 (k is not constant)
+  CHECK(tc.eq(tc.intConst(1), tc.add(eightJ, tc.intConst(2))) != tc.eq(tc.intConst(0), eightJ));
+  CHECK(tc.eq(tc.intConst(1), tc.add(tc.add(eightJ, k), tc.intConst(1))) == tc.eq(tc.intConst(0), tc.add(eightJ, k)));
+  CHECK(tc.eq(tc.intConst(1), tc.add(tc.add(eightJ, k), tc.intConst(1))) != tc.eq(tc.intConst(0), eightJ));
+}
+
 TEST_CASE("a term compared with itself folds (integers and reals have no NaN)") {
   TermContext tc;
   Term x = tc.var("x", Sort::Real), f = tc.app("f", Sort::Real, {tc.var("i", Sort::Int)});
