@@ -244,6 +244,10 @@ private:
   };
 
   std::map<const ir::Stmt *, std::optional<Scan>> scans_;
+  // Stores (site, array, reads d intervals later, exclusive) shown alone for any writer: no
+  // other store to the cell the writer stores comes between its store and d intervals later
+  // (writerValue: proven once per site instead of once per read).
+  std::map<std::tuple<const ir::Stmt *, int, int128, bool>, bool> aloneLemmas_;
   const Scan *scanOf(const check::AccessSite &S);
   Term scanValue(const Scan &sc, const check::AccessSite &S, Term k, Term ctx);
 

@@ -1098,3 +1098,36 @@ __global__ void k(const float *X, float *Y, int N) {
   // .. 111 get the values of 80 .. 95).
   CHECK(run(96).equivalence != Status::Proven);
 }
+
+// A staged cell read two barriers later is the writer's value only where no other thread
+// stores it in between. (For the members of a family of eight or more stores, the check is
+// made once per store site and number of barriers between, for any writer.)
+TEST_CASE("prove: a cell read two barriers after its store is the writer's; not where another thread overwrites it between") {
+  auto kernel = [](const std::string &between) {
+    return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  __shared__ float T[512];
+  int t = threadIdx.x, base = blockIdx.x * 512;
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+    T[t + 64 * m] = base + t + 64 * m < N ? 2.0f * X[base + t + 64 * m] : 0.0f;
+  __syncthreads();
+  )" + between + R"(
+  __syncthreads();
+#pragma unroll
+  for (int m = 0; m < 8; ++m)
+    if (base + t + 64 * m < N)
+      Y[base + t + 64 * m] = T[t + 64 * m];
+})";
+  };
+  auto run = [&](const std::string &between) {
+    return prove(make(kScale, kernel(between), {"64"}, {"(N + 511) / 512"}), "Y");
+  };
+  equiv::TensorProof good = run("float u = T[t ^ 1];");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  // Thread t ^ 1 stores 0 in one of t's cells between the store and the read.
+  CHECK(run("T[(t ^ 1) + 192] = 0.0f;").equivalence != Status::Proven);
+  // Thread t itself adds to its own cell in between: the read sees the sum, not the first store.
+  CHECK(run("T[t + 448] += 1.0f;").equivalence != Status::Proven);
+}
