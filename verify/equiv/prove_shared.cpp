@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <set>
 
 namespace ksynth::equiv::prove_detail {
@@ -267,30 +268,38 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
   for (int d = 0; d < 3; ++d)
     vals.push_back(w1_.tid[d]);
   bool debug = getenv("KSYNTH_DEBUG_EQ") != nullptr;
-  // The writer w's value, where no other store to the cell comes between its store (in
-  // interval Sbc) and the read, given `when`; nullptr otherwise.
-  auto aloneValue = [&](const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term Sbc, Term when,
-                        bool perSite = false) -> Term {
-    std::vector<Term> others;
+  // Another store to array a (thread w2, copy 2 of the program) than the writer's own (at S, by
+  // the thread and iteration `writer` names) to `cell`, by a thread of block `blk`, in the
+  // intervals from `from` up to `to` (up to and including `to` unless exclusive: a store there
+  // by another thread may be ordered before the read by __syncwarp; bc counts only
+  // __syncthreads).
+  auto storesBetween = [&](const check::AccessSite &S, const std::function<Term(Term)> &writer,
+                           const std::array<Term, 3> &blk, Term cell, Term from, Term to) {
+    std::vector<Term> any;
     for (const check::AccessSite &S2 : m2_.accesses) {
       if (!S2.write || S2.array != a)
         continue;
       std::vector<Term> same;
       if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
         for (int d = 0; d < 3; ++d)
-          same.push_back(tc_.eq(w2_.tid[d], w.at(w3_.tid[d])));
+          same.push_back(tc_.eq(w2_.tid[d], writer(w3_.tid[d])));
         for (size_t p = 0; p < S.iters.size(); ++p)
-          same.push_back(tc_.eq(S2.iters[p], w.at(S.iters[p])));
+          same.push_back(tc_.eq(S2.iters[p], writer(S.iters[p])));
       }
-      std::vector<Term> blk;
+      std::vector<Term> inBlock;
       for (int d = 0; d < 3; ++d)
-        blk.push_back(tc_.eq(w2_.bid[d], w1_.bid[d]));
-      // Up to and including the reader's interval: a store there by another thread may
-      // be ordered before the read by __syncwarp (bc counts only __syncthreads).
-      others.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, c), tc_.le(Sbc, S2.bc),
-                                  exclusive ? tc_.lt(S2.bc, b) : tc_.le(S2.bc, b), tc_.mkAnd(blk),
-                                  same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
+        inBlock.push_back(tc_.eq(w2_.bid[d], blk[d]));
+      any.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, cell), tc_.le(from, S2.bc),
+                               exclusive ? tc_.lt(S2.bc, to) : tc_.le(S2.bc, to), tc_.mkAnd(inBlock),
+                               same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
     }
+    return tc_.mkOr(any);
+  };
+  // The writer w's value, where no other store to the cell comes between its store (in
+  // interval Sbc) and the read, given `when`; nullptr otherwise.
+  auto aloneValue = [&](const check::AccessSite &S, const std::unordered_map<Term, Term> &w, Term Sbc, Term when,
+                        bool perSite = false) -> Term {
+    Term others = storesBetween(S, [&](Term x) { return w.at(x); }, w1_.bid, c, Sbc, b);
     bool alone = false;
     // Once per store site: for any thread of any block at any iteration storing there, no
     // other store to its cell comes in the d intervals after (d = b - Sbc, a constant: a tile
@@ -319,40 +328,24 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
             hyp.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), itv), tc_.lt(itv, tr->second)));
         }
         Term bStar = tc_.add(S.bc, tc_.intConst(gap));
-        std::vector<Term> any;
-        for (const check::AccessSite &S2 : m2_.accesses) {
-          if (!S2.write || S2.array != a)
-            continue;
-          std::vector<Term> same, blk;
-          if (S2.stmt == S.stmt && S2.iters.size() == S.iters.size()) {
-            for (int d = 0; d < 3; ++d)
-              same.push_back(tc_.eq(w2_.tid[d], w3_.tid[d]));
-            for (size_t p = 0; p < S.iters.size(); ++p)
-              same.push_back(tc_.eq(S2.iters[p], S.iters[p]));
-          }
-          for (int d = 0; d < 3; ++d)
-            blk.push_back(tc_.eq(w2_.bid[d], w3_.bid[d]));
-          any.push_back(tc_.mkAnd({S2.pc, tc_.eq(S2.flat, S.flat), tc_.le(S.bc, S2.bc),
-                                   exclusive ? tc_.lt(S2.bc, bStar) : tc_.le(S2.bc, bStar), tc_.mkAnd(blk),
-                                   same.empty() ? tc_.tru() : tc_.mkNot(tc_.mkAnd(same))}));
-        }
+        Term any = storesBetween(S, [](Term x) { return x; }, w3_.bid, S.flat, S.bc, bStar);
         if (trips) {
           Step st2(*this, "for any thread storing at line " + std::to_string(S.stmt->loc.line) +
                               ", no other store to its cell comes in the " + std::to_string(static_cast<int>(gap)) +
                               " barrier intervals after",
                    lineOf(S));
-          it->second = unsat(tc_.mkAnd(tc_.mkAnd(hyp), tc_.mkOr(any)));
+          it->second = unsat(tc_.mkAnd(tc_.mkAnd(hyp), any));
         }
       }
       alone = it->second;
     }
     if (!alone) {
       Step st2(*this, "no other store to the cell comes between the writer's store and the read");
-      alone = unsatFocused(when, tc_.mkOr(others));
+      alone = unsatFocused(when, others);
     }
     if (!alone) {
       if (debug) {
-        smt::Result m = solve(tc_.mkAnd({when, tc_.mkOr(others)}));
+        smt::Result m = solve(tc_.mkAnd({when, others}));
         for (Term v : {w2_.tid[0], w2_.bid[0], w1_.tid[0]})
           if (auto x = smt::eval(v, m.model))
             fprintf(stderr, "  model: %s = %lld\n", v->name.c_str(), static_cast<long long>(x->num));
