@@ -310,10 +310,10 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
     // before, since Z3's later answers depend on what it was asked; with this everywhere, an
     // unrelated nonlinear query of a KernelBench twin ran past Z3's own interrupt.)
     int128 gap = 0;
-    bool sameBlockW = perSite;
+    bool generic = perSite;
     for (int d = 0; d < 3; ++d)
-      sameBlockW &= w.at(w3_.bid[d]) == w1_.bid[d];
-    if (sameBlockW && tc_.isConst(tc_.sub(b, Sbc), &gap) && gap >= 0 && gap <= 4) {
+      generic &= w.at(w3_.bid[d]) == w1_.bid[d];
+    if (generic && tc_.isConst(tc_.sub(b, Sbc), &gap) && gap >= 0 && gap <= 4) {
       auto key = std::make_tuple(S.stmt, a, gap, exclusive);
       auto [it, fresh] = aloneLemmas_.try_emplace(key, false);
       if (fresh) {
@@ -418,7 +418,7 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       std::vector<std::pair<int128, int128>> axes = progressionAxes(offs); // (stride, count)
       if (axes.empty() || family.size() > 64) {
         if (debug)
-          fprintf(stderr, "shared %s: the %zu stores from line %u are not at multiples of one stride\n", X->name.c_str(),
+          fprintf(stderr, "shared %s: the %zu stores from line %u are not a product of progressions\n", X->name.c_str(),
                   family.size(), S.stmt->loc.line);
         continue;
       }
@@ -447,6 +447,7 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
         w0[w3_.bid[d]] = w1_.bid[d];
         w0[w3_.tid[d]] = got.count(w3_.tid[d]) ? got[w3_.tid[d]] : tc_.intConst(0);
       }
+      // The iteration: the address's digit, or else guessed by the interval (see above).
       std::vector<Term> iterations;
       if (!S.iters.empty() && got.count(S.iters[0])) {
         iterations.push_back(got[S.iters[0]]);
@@ -463,9 +464,9 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
         int128 rest = family[k].first;
         std::vector<Term> digits;
         for (size_t i = axes.size(); i-- > 0;) {
+          // (each stride is larger than the largest sum of the smaller ones: the quotient
+          // is the digit; clamped, and the remainder checked, all the same)
           int128 e = std::min(rest / axes[i].first, axes[i].second - 1);
-          // (the largest digit that fits: with strides whose lower digits never reach the
-          // next stride, the one representation; checked below)
           digits.push_back(tc_.eq(got[E[i]], tc_.intConst(e)));
           rest -= e * axes[i].first;
         }
