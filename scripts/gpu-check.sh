@@ -76,6 +76,7 @@ fast() {
   run atomic_sum_warp $S/fast/atomic_sum_warp.cu $S/atomic_sum.smt --size N=$N1
   run mse_loss_acc_warp $S/fast/mse_loss_acc_warp.cu $S/mse_loss_acc.smt --size N=$N1
   run atomic_sum_block $S/fast/atomic_sum_block.cu $S/atomic_sum.smt --size N=$N1
+  run atomic_sum_block_f4 $S/fast/atomic_sum_block_f4.cu $S/atomic_sum.smt --size N=$N1
   run mse_loss_acc_block $S/fast/mse_loss_acc_block.cu $S/mse_loss_acc.smt --size N=$N1
   # One block (L is written once): against mse_loss's 278x of one block of 256 with scalar loads.
   run mse_loss_block $S/fast/mse_loss_block.cu $S/mse_loss.smt --size N=$N1
@@ -88,6 +89,7 @@ fast() {
   run row_sum_bf16x2_warp $S/fast/row_sum_bf16x2_warp.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
   run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
   run row_max_warp_f4 $S/fast/row_max_warp_f4.cu $S/row_max.smt --size R=$N2 C=$N2
+  run scan_block_warp $S/fast/scan_block_warp.cu $S/scan_block.smt --size N=256
   run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
   run argmax_warp $S/fast/argmax_warp.cu $S/argmax_rows.smt --size R=$N2 C=$N2
   run argmax_block $S/fast/argmax_block.cu $S/argmax_rows.smt --size R=$N2 C=$N2
@@ -110,6 +112,7 @@ fast() {
   run conv1d_tiled $S/fast/conv1d_tiled.cu $S/conv1d.smt --size N=1048576 K=64
   run matmul_regtile $S/fast/matmul_regtile.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
   run matmul_regtile_v4 $S/fast/matmul_regtile_v4.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
+  run matmul_regtile8 $S/fast/matmul_regtile8.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
   run matmul_dbuf $S/fast/matmul_dbuf.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
   run matmul_dbuf_pipelined $S/fast/matmul_dbuf_pipelined.cu $S/matmul.smt --size M=$N2 N=$N2 K=$N2
   # f32 inputs rounded to f16 in the kernel (the proof is over the reals): K products of

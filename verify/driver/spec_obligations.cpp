@@ -153,10 +153,15 @@ void addSpecObligations(check::KernelReport &rep, const spec::Spec &sp, const Ve
     // bound past the first tests' sizes leaves such elements unwritten: N = 800007, whose run
     // the budget left out after a tile crossing's; the solver's example may also be far too
     // large, K = 16384 for a matmul, and the tile crossing refutes first there).
-    std::vector<std::vector<equiv::Sizes>> groups{equiv::tileCrossingSizes(k, sp, b, co), {}};
+    // (Each tile crossing a group of its own: the grid's, then the other dims' past a tile with
+    // the grid small, which the budget left out after the first.)
+    std::vector<std::vector<equiv::Sizes>> groups;
+    for (const equiv::Sizes &sz : equiv::tileCrossingSizes(k, sp, b, co))
+      groups.push_back({sz});
+    groups.emplace_back();
     for (const auto &[name, tp] : pr.tensors)
       if (wantCov && tp.coverage != check::Status::Proven && tp.coverageExampleSizes.size() == sp.dims.size())
-        groups[1].push_back(tp.coverageExampleSizes);
+        groups.back().push_back(tp.coverageExampleSizes);
     std::vector<equiv::Sizes> tried = cr.agreed;
     for (const std::vector<equiv::Sizes> &group : groups) {
       equiv::ConcreteOptions co2 = co;

@@ -529,20 +529,44 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
     if (threads < 2 || threads >= (int64_t(1) << 20))
       return {};
     past[s.dims[0].name] = threads + 1;
-    return {past};
+    // (and past four sweeps at a multiple of 4: a float4 path taken where N % 4 == 0 reads
+    // four elements per thread per sweep)
+    Sizes past4 = past;
+    past4[s.dims[0].name] = 4 * threads + 4;
+    return {past, past4};
   }
   // The other dims one past the block, or small where that makes too much work.
-  for (int64_t other : {std::min<int64_t>(maxBlock + 1, 17), int64_t{3}}) {
+  std::vector<Sizes> out;
+  int64_t wide = std::max(std::min<int64_t>(maxBlock + 1, 17), start);
+  for (int64_t other : {wide, int64_t{3}}) {
     double work = 1;
     for (const spec::Dim &d : s.dims) {
       if (!crossing.count(d.name))
         past[d.name] = std::max(other, start);
       work *= static_cast<double>(past[d.name]);
     }
-    if (work <= (1 << 18))
-      return {past};
+    if (work <= (1 << 18)) {
+      out.push_back(past);
+      break;
+    }
   }
-  return {};
+  // Where that left the other dims small, those dims past a tile once more with the grid's
+  // small (a matmul's K = 17 at M = N = 3: a slice loop `k0 += 16` that skips a slice's last
+  // column is wrong only from K = 16 on).
+  if (!out.empty() && out[0].size() > crossing.size()) {
+    Sizes inner = ones;
+    bool smaller = false;
+    for (const spec::Dim &d : s.dims)
+      if (!crossing.count(d.name)) {
+        inner[d.name] = wide;
+        smaller |= out[0][d.name] < wide;
+      } else {
+        inner[d.name] = std::max<int64_t>(3, start);
+      }
+    if (smaller)
+      out.push_back(inner);
+  }
+  return out;
 }
 
 ConcreteReport testAgainstSpec(const ir::Kernel &k, const spec::Spec &s, const spec::Binding &b,

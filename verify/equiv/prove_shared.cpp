@@ -237,6 +237,23 @@ std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   return out;
 }
 
+// The constants r, 0 < r < D, that t compares x mod D equal to (a path's `lane == 31`).
+std::vector<int128> Prover::residuesOf(Term t, Term x, int128 D) {
+  std::vector<int128> out;
+  for (Term u : smt::subterms(t)) {
+    if (u->kind != smt::Kind::Eq || u->kids.size() != 2)
+      continue;
+    for (int i : {0, 1}) {
+      Term m = u->kids[i];
+      int128 d = 0, r = 0;
+      if (m->kind == smt::Kind::Mod && m->kids[0] == x && tc_.isConst(m->kids[1], &d) && d == D &&
+          tc_.isConst(u->kids[1 - i], &r) && r > 0 && r < D && std::find(out.begin(), out.end(), r) == out.end())
+        out.push_back(r);
+    }
+  }
+  return out;
+}
+
 // resolveShared for a term whose indices are made of levels' and lanes' indices (a sum's
 // term, a fold's candidate): those folded under dom first, so that a cell's writer can be
 // named from them.
@@ -569,10 +586,14 @@ Term Prover::writerValue(Term X, int a, Term ctx, bool exclusive) {
       } else {
         for (Term v : vals)
           ch.push_back({w3_.tid[d], v});
-        // A cell indexed by tid / D (a warp's slot, D = 32) is stored by the thread D * index.
+        // A cell indexed by tid / D (a warp's slot, D = 32) is stored by the thread D * index,
+        // or D * index + r where the store's path says tid mod D = r (the warp's last lane).
         for (int128 D : divisorsOf(S.flat, w3_.tid[d]))
-          for (Term v : idx)
+          for (Term v : idx) {
             ch.push_back({w3_.tid[d], tc_.mul(tc_.intConst(D), v)});
+            for (int128 r : residuesOf(S.pc, w3_.tid[d], D))
+              ch.push_back({w3_.tid[d], tc_.add(tc_.mul(tc_.intConst(D), v), tc_.intConst(r))});
+          }
       }
       perVar.push_back(ch);
     }

@@ -95,50 +95,102 @@ bool Prover::equalTerms(Term a, Term b, Term ctx, int depth, std::string &why) {
   if (getenv("KSYNTH_DEBUG_EQ"))
     fprintf(stderr, "equal (depth %d): kernel %s\n  spec %s\n", depth, smt::show(a, 600).c_str(),
             smt::show(b, 600).c_str());
-  for (Term l : ks) {
+  // Term j of kernel fold l equals term lo + j of spec fold q, for every j of the two's
+  // common length.
+  auto termByTerm = [&](Term l, const check::SumDef *ld, Term q, bool isProd) {
+    const SpecSum &sd = specSums_.at(q->name);
+    Term n = l->kids[0], lo = q->kids[0];
+    Term j = tc_.fresh("eq.j", Sort::Int);
+    std::unordered_map<Term, Term> ml{{ld->iter, j}}, ms{{sd.k, tc_.add(lo, j)}};
+    for (size_t p = 0; p < ld->params.size(); ++p)
+      ml[ld->params[p]] = l->kids[p + 1];
+    for (size_t p = 0; p < sd.params.size(); ++p)
+      ms[sd.params[p]] = q->kids[p + 2];
+    Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
+    Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
+    std::string inner;
+    Step st(*this, std::string("term j of a kernel loop's ") + (isProd ? "product" : "sum") +
+                       " equals term lo + j of the spec's '" + q->name + "'");
+    return equalTerms(bl, bs, ctx2, depth + 1, inner);
+  };
+  // Whether kernel fold l is spec fold q: as many terms, each equal, or (sums) re-indexed.
+  auto sameFold = [&](Term l, Term q) {
     const check::SumDef *ld = kernelSum(l->name);
-    if (!ld)
-      continue;
     bool isProd = l->name.rfind("lprod.", 0) == 0;
-    for (Term q : ss) {
-      if (usedS.count(q) || isProd != (q->name.rfind("sprod.", 0) == 0))
-        continue;
-      const SpecSum &sd = specSums_.at(q->name);
-      Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
-      bool sameLength = false;
-      {
-        Step st(*this, std::string("a ") + (isProd ? "product" : "sum") +
-                           " computed by a kernel loop has as many terms as the spec's '" + q->name + "'");
-        sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
+    if (!ld || isProd != (q->name.rfind("sprod.", 0) == 0))
+      return false;
+    Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
+    bool sameLength = false;
+    {
+      Step st(*this, std::string("a ") + (isProd ? "product" : "sum") +
+                         " computed by a kernel loop has as many terms as the spec's '" + q->name + "'");
+      sameLength = unsat(tc_.mkAnd(ctx, tc_.ne(max0(n), max0(tc_.sub(hi, lo)))));
+    }
+    if (sameLength && termByTerm(l, ld, q, isProd))
+      return true;
+    return !isProd && reindexed(l, q, ctx, depth);
+  };
+  for (Term l : ks)
+    for (Term q : ss)
+      if (!usedS.count(q) && sameFold(l, q)) {
+        Term sigma = tc_.fresh("eq.sum", Sort::Real);
+        subA[l] = sigma;
+        subB[q] = sigma;
+        usedS.insert(q);
+        break;
       }
-      if (!sameLength) {
-        if (!isProd && reindexed(l, q, ctx, depth)) {
-          Term sigma = tc_.fresh("eq.sum", Sort::Real);
-          subA[l] = sigma;
-          subB[q] = sigma;
+  // More kernel sums than spec sums left: a spec sum over [lo, hi) may be two kernel sums, one
+  // over its last (first) n terms, [m, hi) with m = hi - n ([lo, m) with m = lo + n), n that
+  // kernel sum's length, the other over the rest (an inclusive scan: the warp's prefix of
+  // lanes, and the totals of the warps before it). The spec's sum is split where
+  // lo <= m <= hi, an identity of sums over ranges.
+  for (Term l : ks) {
+    if (subA.count(l) || l->name.rfind("lsum.", 0) != 0 || !kernelSum(l->name))
+      continue;
+    size_t freeL = 0, freeS = 0;
+    for (Term x : ks)
+      freeL += !subA.count(x);
+    for (Term q : ss)
+      freeS += !usedS.count(q);
+    if (freeL <= freeS)
+      break;
+    for (Term q : ss) {
+      if (usedS.count(q) || q->name.rfind("ssum.", 0) != 0)
+        continue;
+      Term n = l->kids[0], lo = q->kids[0], hi = q->kids[1];
+      bool done = false;
+      for (bool last : {true, false}) {
+        Term m = last ? tc_.sub(hi, n) : tc_.add(lo, n);
+        auto part = [&](Term from, Term to) {
+          std::vector<Term> kids = q->kids;
+          kids[0] = from;
+          kids[1] = to;
+          return tc_.app(q->name, q->sort, kids);
+        };
+        Term mine = last ? part(m, hi) : part(lo, m), rest = last ? part(lo, m) : part(m, hi);
+        {
+          Step st(*this, "the spec's '" + q->name + "' splits at the length of a kernel loop's sum");
+          if (!unsat(tc_.mkAnd(ctx, tc_.mkNot(tc_.mkAnd(tc_.le(lo, m), tc_.le(m, hi))))))
+            continue;
+        }
+        if (!termByTerm(l, kernelSum(l->name), mine, false))
+          continue;
+        for (Term l2 : ks) {
+          if (l2 == l || subA.count(l2) || !sameFold(l2, rest))
+            continue;
+          Term s1 = tc_.fresh("eq.sum", Sort::Real), s2 = tc_.fresh("eq.sum", Sort::Real);
+          subA[l] = s1;
+          subA[l2] = s2;
+          subB[q] = tc_.add(s1, s2);
           usedS.insert(q);
+          done = true;
           break;
         }
-        continue;
+        if (done)
+          break;
       }
-      Term j = tc_.fresh("eq.j", Sort::Int);
-      std::unordered_map<Term, Term> ml{{ld->iter, j}}, ms{{sd.k, tc_.add(lo, j)}};
-      for (size_t p = 0; p < ld->params.size(); ++p)
-        ml[ld->params[p]] = l->kids[p + 1];
-      for (size_t p = 0; p < sd.params.size(); ++p)
-        ms[sd.params[p]] = q->kids[p + 2];
-      Term bl = canonicalKernel(tc_.substitute(ld->body, ml)), bs = tc_.substitute(sd.body, ms);
-      Term ctx2 = tc_.mkAnd({ctx, tc_.le(tc_.intConst(0), j), tc_.lt(j, n)});
-      std::string inner;
-      Step st(*this, std::string("term j of a kernel loop's ") + (isProd ? "product" : "sum") +
-                         " equals term lo + j of the spec's '" + q->name + "'");
-      if (!equalTerms(bl, bs, ctx2, depth + 1, inner) && (isProd || !reindexed(l, q, ctx, depth)))
-        continue;
-      Term sigma = tc_.fresh("eq.sum", Sort::Real);
-      subA[l] = sigma;
-      subB[q] = sigma;
-      usedS.insert(q);
-      break;
+      if (done)
+        break;
     }
   }
   Term a2 = subA.empty() ? a : tc_.substitute(a, subA), b2 = subB.empty() ? b : tc_.substitute(b, subB);

@@ -63,6 +63,18 @@ Term Prover::lanesNamedAgain(Term v) {
   return known.empty() ? v : tc_.substitute(v, known);
 }
 
+// Whether t is a scan's round, `if (lane >= d) v += u`: a choice between two numbers that
+// compares no number (decided by the thread's coordinates and the sizes, not by the data, as
+// an argmax's pick is) and keeps a value where it does not add (not a padding constant).
+bool Prover::scanRound(Term t) {
+  if (t->kind != smt::Kind::Ite || t->sort != Sort::Real || t->kids[2]->kind == smt::Kind::Const)
+    return false;
+  for (Term u : smt::subterms(t->kids[0]))
+    if (u->sort == Sort::Real)
+      return false;
+  return true;
+}
+
 // Whether t, w3's value with w3's coordinates substituted, still names w3 (a per-thread value).
 bool Prover::namesWriter(Term t) {
   std::vector<Term> syms;
@@ -281,7 +293,9 @@ std::unordered_map<Term, Term> Prover::pinnedCoordinates(Term ctx) {
 
 // v, with no exchange reads left, as the sum (the max, the min) over the W lanes of the
 // reader's segment of the value one exchange store put there (the first round's: a store whose
-// value reads no lane): lsum.warp.N(W, the reader's coordinates), lmax.warp.N, lmin.warp.N.
+// value reads no lane): lsum.warp.N(W, the reader's coordinates), lmax.warp.N, lmin.warp.N;
+// or the sum over the lanes of the segment up to the reader's own (a scan):
+// lsum.wpre.N(the reader's lane + 1, the reader's coordinates).
 //
 // The reader is w1, or (`reader`: w3's coordinates set) another thread of w1's block whose
 // value this is, such as the writer of a shared cell w1 reads: a block reduction's warp sums.
@@ -338,6 +352,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
     }
     // The fold the value's top is made of: + for sums, an ite of a comparison (fmaxf, fminf).
     Term G = nullptr, z = nullptr; // a cofactor of the lane's value (laneCofactor), its cell
+    bool scanOnly = false;         // a scan's shape: only a prefix is tried
     Term p = nullptr, q = nullptr;
     bool isMax = false;
     enum class Fold { Sum, Max, Min } fold = Fold::Sum;
@@ -369,9 +384,23 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
         }
       };
       operands(va);
+      // A scan's value: choices on the lane (`if (lane >= d) v += u`, each keeping a value where
+      // it does not add) over sums that reach this exchange's lane values. Only a prefix is
+      // tried for it (below).
+      if (fold == Fold::Sum && scanRound(va)) {
+        std::function<bool(Term)> reaches = [&](Term y) {
+          if (isLane(y))
+            return true;
+          if (y->kind == smt::Kind::Add)
+            return std::any_of(y->kids.begin(), y->kids.end(), reaches);
+          return scanRound(y) && (reaches(y->kids[1]) || reaches(y->kids[2]));
+        };
+        scanOnly = reaches(va);
+        direct &= !scanOnly;
+      }
       // A merge of running sums (prove_online.cpp): each operand this lane's value times one
       // function of its cell.
-      if (!direct && fold == Fold::Sum) {
+      if (!direct && !scanOnly && fold == Fold::Sum) {
         z = tc_.fresh("lane.cell", Sort::Int);
         G = laneCofactor(va, lanev, z, L);
         if (G) {
@@ -397,7 +426,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
           va = smt::linearExpArgs(tc_, sum);
         }
       }
-      if (!direct && !G)
+      if (!direct && !G && !scanOnly)
         continue;
     }
     if (fold == Fold::Sum && v->kind != smt::Kind::Add && v->kind != smt::Kind::Ite)
@@ -445,7 +474,9 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
                              std::to_string(st->loc.line),
                   lineOf(*S));
           int how = fold == Fold::Sum ? 0 : fold == Fold::Max ? 1 : -1;
-          if (sameLeaves(va, xs, how)) {
+          if (scanOnly) {
+            same = false; // (a choice at the top is no fold over the whole segment)
+          } else if (sameLeaves(va, xs, how)) {
             same = true; // the same terms, combined by an associative and commutative fold
           } else if (split && laneSplit(va, xs, W, how, ctx, tid[0], pass == 1, G != nullptr)) {
             same = true; // the same terms for each lane of the segment, the lane fixed
@@ -463,6 +494,16 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
             same = unsatFocused(ctx, tc_.mkOr(tc_.mkOr(below), tc_.mkNot(tc_.mkOr(isOne))));
           }
         }
+        // Otherwise, for each lane, the sum over the lanes of its segment up to its own: a
+        // scan's value (`if (lane >= d) v += __shfl_up_sync(m, v, d)` for d = 1, 2, ..., W / 2).
+        bool prefix = false;
+        if (!same && scanOnly && split) {
+          Step s3(*this, "the value is the sum over the lanes of the reader's segment of " + std::to_string(W) +
+                             " up to its own of what each stored in the exchange at line " +
+                             std::to_string(st->loc.line),
+                  lineOf(*S));
+          same = prefix = laneSplit(va, xs, W, 0, ctx, tid[0], pass == 1, false, true);
+        }
         if (!same)
           continue;
         // (the lane index is one variable per width, so that a fold of the same values met twice,
@@ -478,8 +519,9 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
             continue;
           body = rebaseSums(smt::combineExps(tc_, tc_.mul(body, g)));
         }
-        std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") + ".warp." +
-                           std::to_string(treeSums_.size());
+        // (a prefix has its own name: lsum.warp.N's first argument is its segment's width too)
+        std::string name = std::string(fold == Fold::Sum ? "lsum" : fold == Fold::Max ? "lmax" : "lmin") +
+                           (prefix ? ".wpre." : ".warp.") + std::to_string(treeSums_.size());
         // (body is in w1's coordinates, through seg: the parameters; the reader's are the arguments)
         std::vector<Term> params{w1_.tid[0], w1_.tid[1], w1_.tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
         check::SumDef def{kk, body, params};
@@ -489,7 +531,8 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
               od.isMax == def.isMax && !od.key)
             name = other;
         treeSums_[name] = def;
-        std::vector<Term> args{tc_.intConst(W), tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
+        Term count = prefix ? tc_.add(tc_.mod(L, tc_.intConst(W)), tc_.intConst(1)) : tc_.intConst(W);
+        std::vector<Term> args{count, tid[0], tid[1], tid[2], w1_.bid[0], w1_.bid[1], w1_.bid[2]};
         return tc_.app(name, Sort::Real, args);
       }
     }
@@ -523,12 +566,14 @@ Term Prover::laneVarOf(Term x, int W) {
 // (the lane index of an outer fold over lanes), so the cases cover every value it takes; or
 // W a + y (laneVarOf: lane y of warp a of an outer fold), where y alone takes the W values and
 // a stays symbolic. Blocks of one dimension whose width is a multiple of W only (threadIdx.y
-// and .z are 0).
+// and .z are 0). With `prefix`, lane l's fold is of xs[0 .. l] only (a scan).
 bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
-                       bool expForms) {
+                       bool expForms, bool prefix) {
   Term p, q;
   bool mx = false;
-  if (how == 0 ? v->kind != smt::Kind::Add : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
+  // (a scan's last round is a choice at the top, `if (lane >= d) v += u`: the lane decides it)
+  if (how == 0 ? v->kind != smt::Kind::Add && !(prefix && v->kind == smt::Kind::Ite)
+               : !check::extremumOf(v, p, q, mx) || mx != (how > 0))
     return false; // not a nest of the fold
   // (rx = W a + y: a block sum's warp k read inside the terms of lane y of warp k, 32 k + y)
   Term y = nullptr;
@@ -564,8 +609,8 @@ bool Prover::laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term
     // in xs)
     Term vl = form(lanesNamedAgain(tc_.substitute(v, th)));
     std::vector<Term> xl;
-    for (Term x : xs)
-      xl.push_back(form(tc_.substitute(x, th)));
+    for (size_t k = 0; k < xs.size() && (!prefix || k <= static_cast<size_t>(l)); ++k)
+      xl.push_back(form(tc_.substitute(xs[k], th)));
     if (sameLeaves(vl, xl, how))
       continue;
     if (!solve)
@@ -626,12 +671,16 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
     // its leaves: a butterfly's rounds.
     int lanes = 0;
     bool isMax = false, top = check::extremumOf(x, p, q, isMax);
+    bool scan = !top && scanRound(x); // (its leaves through its rounds' choices; a sum's as before)
     std::function<void(Term)> leaves = [&](Term y) {
       Term a, b;
       bool m = false;
       if (!top && y->kind == smt::Kind::Add) {
         for (Term k : y->kids)
           leaves(k);
+      } else if (scan && scanRound(y)) {
+        leaves(y->kids[1]); // (a scan's rounds, `if (lane >= d) v += u`)
+        leaves(y->kids[2]);
       } else if (top && check::extremumOf(y, a, b, m) && m == isMax) {
         leaves(a);
         leaves(b);
@@ -639,7 +688,7 @@ Term Prover::laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Te
         ++lanes; // a lane's value, or one where the lane exists (ite(c, v, 0))
       }
     };
-    if (x->sort == Sort::Real && (top || x->kind == smt::Kind::Add) && (offerTop || x != r))
+    if (x->sort == Sort::Real && (top || scan || x->kind == smt::Kind::Add) && (offerTop || x != r))
       leaves(x);
     if (lanes >= 2) {
       --budget;

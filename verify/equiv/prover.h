@@ -178,6 +178,7 @@ private:
   std::vector<Term> iterationGuesses(const check::AccessSite &S, Term b);
   Term resolveSharedIn(Term t, Term dom);
   std::vector<int128> divisorsOf(Term t, Term x);
+  std::vector<int128> residuesOf(Term t, Term x, int128 D);
   // A writer by the digits of its address (prove_digits.cpp): values of the unknowns (those
   // with an extent: values 0 .. extent - 1, 0 for no bound) for which F is v, where F is a
   // mixed radix of them; false when F is not one. A guess, to be checked.
@@ -204,9 +205,10 @@ private:
   Term resolveWarpInside(Term t, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr);
   Term laneFoldsInside(Term r, Term ctx, const std::unordered_map<Term, Term> *reader = nullptr,
                        bool offerTop = true);
+  bool scanRound(Term t);
   Term laneVarOf(Term x, int W);
   bool laneSplit(Term v, const std::vector<Term> &xs, int W, int how, Term ctx, Term rx, bool solve,
-                 bool expForms = false);
+                 bool expForms = false, bool prefix = false);
   // ---- running sums kept relative to a running max (online softmax; prove_online.cpp) -----
   Term onlineForm(Term r, Term ctx, const std::unordered_map<Term, Term> *reader);
   Term nameLaneExtrema(Term t, Term ctx, const std::unordered_map<Term, Term> *reader);

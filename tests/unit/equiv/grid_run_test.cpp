@@ -465,11 +465,76 @@ __global__ void scale(const float *X, float *Y, int N) {
   };
   Bound good = bindBoth(kScaleSpec, kernel("blockDim.x * gridDim.x"), "64", "4");
   std::vector<equiv::Sizes> crossing = equiv::tileCrossingSizes(good.k, good.s, good.b, good.o);
-  REQUIRE(crossing.size() == 1);
+  REQUIRE(crossing.size() == 2);
   CHECK(crossing[0].at("N") == 257);
+  CHECK(crossing[1].at("N") == 1028); // past four sweeps, a multiple of 4
   good.o.sizes = crossing;
   CHECK(equiv::testAgainstSpec(good.k, good.s, good.b, good.o).outcome == equiv::Outcome::Agrees);
   Bound half = bindBoth(kScaleSpec, kernel("blockDim.x * 2"), "64", "4");
   half.o.sizes = equiv::tileCrossingSizes(half.k, half.s, half.b, half.o);
   CHECK(equiv::testAgainstSpec(half.k, half.s, half.b, half.o).outcome != equiv::Outcome::Agrees);
+  // The same short stride on a float4 path taken where N % 4 == 0: right at N = 257 (the scalar
+  // path), wrong past four sweeps.
+  Bound half4 = bindBoth(kScaleSpec, R"(
+__global__ void scale(const float *X, float *Y, int N) {
+  int g = blockIdx.x * blockDim.x + threadIdx.x;
+  if (N % 4 == 0) {
+    for (int i = g; i < N / 4; i += blockDim.x * 2)
+      for (int e = 0; e < 4; ++e)
+        Y[4 * i + e] = 2.0f * X[4 * i + e];
+  } else {
+    for (int i = g; i < N; i += blockDim.x * gridDim.x)
+      Y[i] = 2.0f * X[i];
+  }
+})", "64", "4");
+  std::vector<equiv::Sizes> sizes4 = equiv::tileCrossingSizes(half4.k, half4.s, half4.b, half4.o);
+  REQUIRE(sizes4.size() == 2);
+  half4.o.sizes = {sizes4[0]};
+  CHECK(equiv::testAgainstSpec(half4.k, half4.s, half4.b, half4.o).outcome == equiv::Outcome::Agrees);
+  half4.o.sizes = {sizes4[1]};
+  CHECK(equiv::testAgainstSpec(half4.k, half4.s, half4.b, half4.o).outcome != equiv::Outcome::Agrees);
+}
+
+// A 128 x 128 tile per block (8 x 8 outputs per thread) crosses its tile at M = N = 129, where
+// K must stay at 3 for the work; K's own slices of 16 are crossed by a second size, K = 17 with
+// M = N = 3. A slice loop that skips each slice's last k is wrong only from K = 16 on.
+TEST_CASE("tileCrossingSizes: the dims the grid does not grow by, past a tile with the grid small") {
+  const char *spec = R"((spec matmul (dims M N K) (assume (<= M 4096) (<= N 4096) (<= K 4096))
+  (tensor A f32 (M K) in) (tensor B f32 (K N) in) (tensor C f32 (M N) out)
+  (ensures (C i j) (sum k 0 K (* (A i k) (B k j))))))";
+  auto bind = [&](const std::string &slice) {
+    Bound t = bindBoth(spec, R"(
+__global__ void mm(const float *A, const float *B, float *C, int M, int N, int K) {
+  int r0 = blockIdx.y * 128 + threadIdx.y * 8, c0 = blockIdx.x * 128 + threadIdx.x * 8;
+  for (int i = 0; i < 8; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int r = r0 + i, c = c0 + j;
+      if (r < M && c < N) {
+        float acc = 0.0f;
+        for (int k0 = 0; k0 < K; k0 += 16)
+          for (int kk = 0; kk < )" + slice + R"( && k0 + kk < K; ++kk)
+            acc += A[r * K + k0 + kk] * B[(k0 + kk) * N + c];
+        C[r * N + c] = acc;
+      }
+    }
+})", "16", "(N + 127) / 128");
+    std::string err;
+    t.o.block[1] = ir::parseCExpr(t.k, "16", err);
+    t.o.grid[1] = ir::parseCExpr(t.k, "(M + 127) / 128", err);
+    REQUIRE(t.o.block[1]);
+    REQUIRE(t.o.grid[1]);
+    return t;
+  };
+  Bound good = bind("16");
+  std::vector<equiv::Sizes> crossing = equiv::tileCrossingSizes(good.k, good.s, good.b, good.o);
+  REQUIRE(crossing.size() == 2);
+  CHECK(crossing[0] == equiv::Sizes{{"K", 3}, {"M", 129}, {"N", 129}});
+  CHECK(crossing[1] == equiv::Sizes{{"K", 17}, {"M", 3}, {"N", 3}});
+  good.o.sizes = {crossing[1]};
+  CHECK(equiv::testAgainstSpec(good.k, good.s, good.b, good.o).outcome == equiv::Outcome::Agrees);
+  Bound skips = bind("15");
+  skips.o.sizes = {crossing[0]};
+  CHECK(equiv::testAgainstSpec(skips.k, skips.s, skips.b, skips.o).outcome == equiv::Outcome::Agrees);
+  skips.o.sizes = {crossing[1]};
+  CHECK(equiv::testAgainstSpec(skips.k, skips.s, skips.b, skips.o).outcome == equiv::Outcome::Equivalence);
 }

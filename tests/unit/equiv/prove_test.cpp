@@ -1131,3 +1131,70 @@ __global__ void k(const float *X, float *Y, int N) {
   // Thread t itself adds to its own cell in between: the read sees the sum, not the first store.
   CHECK(run("T[t + 448] += 1.0f;").equivalence != Status::Proven);
 }
+
+namespace {
+
+const char *kScan = R"((spec scan (dims N) (assume (<= N 256))
+  (tensor X f32 (N) in) (tensor Y f32 (N) out)
+  (ensures (Y i) (sum k 0 (+ i 1) (X k)))))";
+
+} // namespace
+
+// (A spec sum split in two where a kernel loop's sum covers its first or last terms.)
+TEST_CASE("prove: two loops, over a prefix's first half and the rest, are the spec's prefix sum; near misses are not") {
+  auto kernel = [](const std::string &first, const std::string &second) {
+    return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  int i = threadIdx.x;
+  if (i < N) {
+    int h = i / 2;
+    float a = 0.0f, b = 0.0f;
+    for (int k = )" + first + R"(; ++k) a += X[k];
+    for (int k = )" + second + R"(; ++k) b += X[k];
+    Y[i] = a + b;
+  }
+})";
+  };
+  auto run = [&](const std::string &first, const std::string &second) {
+    return prove(make(kScan, kernel(first, second), {"256"}, {"1"}), "Y").equivalence;
+  };
+  CHECK(run("0; k < h", "h; k <= i") == Status::Proven);
+  CHECK(run("h; k <= i", "0; k < h") == Status::Proven); // the last terms first
+  CHECK(run("0; k < h", "h; k < i") != Status::Proven);  // X[i] left out
+  CHECK(run("0; k < h", "h + 1; k <= i") != Status::Proven); // X[h] left out
+  CHECK(run("0; k <= h", "h; k <= i") != Status::Proven); // X[h] twice
+  CHECK(run("1; k < h", "h; k <= i") != Status::Proven);  // X[0] left out
+}
+
+namespace {
+
+// One warp's inclusive scan by __shfl_up_sync; `guard` decides which lanes add what they got.
+std::string warpScan(const std::string &guard, const std::string &rounds) {
+  return R"(
+__global__ void k(const float *X, float *Y, int N) {
+  int lane = threadIdx.x;
+  float v = lane < N ? X[lane] : 0.0f;
+  for (int d = 1; d < )" + rounds + R"(; d *= 2) {
+    float u = __shfl_up_sync(0xffffffffu, v, d);
+    if ()" + guard + R"()
+      v += u;
+  }
+  if (lane < N)
+    Y[lane] = v;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: a warp's __shfl_up_sync scan is the sum over the lanes up to each lane's own; near misses are not") {
+  const char *scan32 = R"((spec scan (dims N) (assume (<= N 32))
+  (tensor X f32 (N) in) (tensor Y f32 (N) out)
+  (ensures (Y i) (sum k 0 (+ i 1) (X k)))))";
+  auto run = [&](const std::string &guard, const std::string &rounds) {
+    return prove(make(scan32, warpScan(guard, rounds), {"32"}, {"1"}), "Y").equivalence;
+  };
+  CHECK(run("lane >= d", "32") == Status::Proven);
+  CHECK(run("lane > d", "32") != Status::Proven);  // lane d misses lane 0
+  CHECK(run("true", "32") != Status::Proven);      // lanes below d add their own value again
+  CHECK(run("lane >= d", "16") != Status::Proven); // a round short: lanes 16..31 miss lanes below l - 15
+}
