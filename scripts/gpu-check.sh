@@ -90,6 +90,7 @@ fast() {
   run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
   run row_max_warp_f4 $S/fast/row_max_warp_f4.cu $S/row_max.smt --size R=$N2 C=$N2
   run scan_block_warp $S/fast/scan_block_warp.cu $S/scan_block.smt --size N=256
+  run scan_block_cg $S/fast/scan_block_cg.cu $S/scan_block.smt --size N=256
   run row_max_block $S/fast/row_max_block.cu $S/row_max.smt --size R=$N2 C=$N2
   run argmax_warp $S/fast/argmax_warp.cu $S/argmax_rows.smt --size R=$N2 C=$N2
   run argmax_block $S/fast/argmax_block.cu $S/argmax_rows.smt --size R=$N2 C=$N2

@@ -237,16 +237,21 @@ std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   return out;
 }
 
-// The constants r, 0 < r < D, that t compares x mod D equal to (a path's `lane == 31`).
+// The constants r, 0 < r < D, that t compares x mod D equal to (a path's `lane == 31`; x or a
+// sum with x as a term: a linear thread id, a tile's thread_rank()).
 std::vector<int128> Prover::residuesOf(Term t, Term x, int128 D) {
   std::vector<int128> out;
+  auto over = [&](Term y) {
+    return y == x ||
+           (y->kind == smt::Kind::Add && std::find(y->kids.begin(), y->kids.end(), x) != y->kids.end());
+  };
   for (Term u : smt::subterms(t)) {
     if (u->kind != smt::Kind::Eq || u->kids.size() != 2)
       continue;
     for (int i : {0, 1}) {
       Term m = u->kids[i];
       int128 d = 0, r = 0;
-      if (m->kind == smt::Kind::Mod && m->kids[0] == x && tc_.isConst(m->kids[1], &d) && d == D &&
+      if (m->kind == smt::Kind::Mod && over(m->kids[0]) && tc_.isConst(m->kids[1], &d) && d == D &&
           tc_.isConst(u->kids[1 - i], &r) && r > 0 && r < D && std::find(out.begin(), out.end(), r) == out.end())
         out.push_back(r);
     }

@@ -96,14 +96,27 @@ std::optional<std::vector<int64_t>> Lowerer::unrollValues(const ForStmt *fs, con
   if (!cmp || !cmp->isComparisonOp())
     return std::nullopt;
   BinaryOperatorKind op = cmp->getOpcode();
+  // (or a tile's size, `d < tile.size()`: the Size of its thread_block_tile<Size>)
+  auto boundOf = [&](const Expr *e) -> std::optional<int64_t> {
+    if (auto c = constInt(e))
+      return c;
+    const auto *mc = dyn_cast<CXXMemberCallExpr>(e->IgnoreParenImpCasts());
+    const auto *md = mc ? mc->getMethodDecl() : nullptr;
+    if (!md || mc->getNumArgs() != 0 || (md->getNameAsString() != "size" && md->getNameAsString() != "num_threads"))
+      return std::nullopt;
+    int64_t size = tileSize(mc->getImplicitObjectArgument()->getType());
+    return size > 0 ? std::optional<int64_t>(size) : std::nullopt;
+  };
   std::optional<int64_t> bound;
   if (counterOf(cmp->getLHS()) == var) {
-    bound = constInt(cmp->getRHS());
+    bound = boundOf(cmp->getRHS());
   } else if (counterOf(cmp->getRHS()) == var) {
-    bound = constInt(cmp->getLHS());
+    bound = boundOf(cmp->getLHS());
     op = BinaryOperator::reverseComparisonOp(op);
   }
-  bool isUnsigned = !var->getType()->isSignedIntegerType();
+  // (an unsigned counter, or a signed one compared as unsigned, `d < tile.size()`: a negative
+  // value would compare as a large one, so none is unrolled)
+  bool isUnsigned = !var->getType()->isSignedIntegerType() || cmp->getLHS()->getType()->isUnsignedIntegerType();
   if (!bound || (isUnsigned && *bound < 0))
     return std::nullopt;
   // The step.

@@ -137,3 +137,27 @@ __global__ void k(const float *in, float *out) {
     stores += st->ptr->op == Op::ArrayRef && st->ptr->id == s;
   CHECK(stores == 4);
 }
+
+// A shuffle loop bounded by a tile's size (`d < tile.size()`: the Size of its
+// thread_block_tile<Size>) is unrolled like one bounded by 32. Its counter is compared as
+// unsigned there, so a loop whose counter starts negative is not unrolled (-1 compares as a
+// large number: the loop does not run, which unrolling from -1 would get wrong).
+TEST_CASE("a shuffle loop up to tile.size() is unrolled; one whose counter compares as unsigned from -1 is not") {
+  auto kernel = [](const std::string &start, const std::string &inc) {
+    return R"(
+#include <cooperative_groups.h>
+namespace cg = cooperative_groups;
+__global__ void k(float *out) {
+  cg::thread_block_tile<32> tile = cg::tiled_partition<32>(cg::this_thread_block());
+  float v = 1.0f;
+  for (int d = )" + start + R"(; d < tile.size(); )" + inc + R"()
+    v += tile.shfl_down(v, d < 0 ? 0 : d);
+  out[threadIdx.x] = v;
+}
+)";
+  };
+  Kernel k = one(kernel("1", "d *= 2"));
+  CHECK(stmts(k, StmtKind::Loop).empty());
+  Kernel neg = one(kernel("-1", "d += 2"));
+  CHECK(stmts(neg, StmtKind::Loop).size() == 1);
+}
