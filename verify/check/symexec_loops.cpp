@@ -541,12 +541,15 @@ void Exec::detectSummaries(const ir::Stmt &L, const State &s, LoopFacts &f) {
     retry |= sm.shape == Shape::Havoc;
   if (retry) {
     dry_ = true;
+    // (restored, not cleared: this may be an inner loop met in an outer loop's retry, whose
+    // step after it, `r += gridDim.x * blockDim.x`, must still be read without wrap-around)
+    bool savedNoWrap = noWrap_;
     noWrap_ = true;
     auto saved2 = pendingExits_;
     Term c2;
     State end2 = iteration(L, entry, c2, f.afterBody, false, tc_.tru());
     pendingExits_ = saved2;
-    noWrap_ = false;
+    noWrap_ = savedNoWrap;
     dry_ = savedDry;
     for (auto &[v, e] : f.entrySym)
       if (f.summary[v].shape == Shape::Havoc) {

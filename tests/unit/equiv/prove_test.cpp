@@ -1198,3 +1198,25 @@ TEST_CASE("prove: a warp's __shfl_up_sync scan is the sum over the lanes up to e
   CHECK(run("true", "32") != Status::Proven);      // lanes below d add their own value again
   CHECK(run("lane >= d", "16") != Status::Proven); // a round short: lanes 16..31 miss lanes below l - 15
 }
+
+// The outer loop's counter steps by an unsigned stride (`r += gridDim.x * blockDim.x`), read
+// without wrap-around on a second look; an inner loop met on that look must leave it so for
+// the step after it (it was reset there, and r was unknown).
+TEST_CASE("prove: a grid-stride loop over rows with an inner loop over the row is the spec's row sum; near misses are not") {
+  auto kernel = [](const std::string &from) {
+    return R"(
+__global__ void k(const float *X, float *Y, int R, int C) {
+  for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < R; r += gridDim.x * blockDim.x) {
+    float acc = 0.0f;
+    for (int c = )" + from + R"(; c < C; ++c)
+      acc += X[r * C + c];
+    Y[r] = acc;
+  }
+})";
+  };
+  auto run = [&](const std::string &from) { return prove(make(kRowSum, kernel(from), {"256"}, {"132"}), "Y"); };
+  equiv::TensorProof good = run("0");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  CHECK(run("1").equivalence != Status::Proven); // the first column left out
+}
