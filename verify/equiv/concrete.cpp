@@ -529,8 +529,17 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
     if (threads < 2 || threads >= (int64_t(1) << 20))
       return {};
     past[s.dims[0].name] = threads + 1;
-    // (and past four sweeps at a multiple of 4: a float4 path taken where N % 4 == 0 reads
-    // four elements per thread per sweep)
+    // And, for a kernel with vector accesses, past four sweeps at a multiple of 4: a float4
+    // path taken where N % 4 == 0 reads four elements per thread per sweep.
+    std::function<bool(const ir::Block &)> vectors = [&](const ir::Block &bl) {
+      for (const ir::StmtPtr &st : bl)
+        if ((st->kind == ir::StmtKind::Assert && st->assertKind == ir::AssertKind::Align) || vectors(st->pre) ||
+            vectors(st->body) || vectors(st->elseBody) || vectors(st->step))
+          return true;
+      return false;
+    };
+    if (!vectors(k.body))
+      return {past};
     Sizes past4 = past;
     past4[s.dims[0].name] = 4 * threads + 4;
     return {past, past4};

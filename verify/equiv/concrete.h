@@ -75,8 +75,8 @@ std::vector<Sizes> chooseSizes(const ir::Kernel &k, const spec::Spec &s, const s
 // that is too much work. Where a kernel's thread covers a tile of several elements (a
 // register tile) the default sizes stay within one tile; this is the size a failed proof is
 // retested at. For a grid that depends on no dim and a problem of one dim: the size one past
-// the grid's threads (a short grid stride shows there), then 4 past four times that (a float4
-// path where N % 4 == 0 reads four elements a thread each sweep). Where the other dims had to stay at 3,
+// the grid's threads (a short grid stride shows there), then, for a kernel with vector accesses,
+// 4 past four times that (a float4 path where N % 4 == 0 reads four elements a thread each sweep). Where the other dims had to stay at 3,
 // a second size: those dims one past the block extent (at most 17) with the grid's dims at 3 (a
 // matmul's K = 17 at M = N = 3: a slice loop that skips a slice's last column is wrong only
 // from K = 16 on). Empty when even the first is too much work.
