@@ -222,15 +222,16 @@ std::vector<std::pair<int128, int128>> progressionAxes(const std::vector<int128>
 }
 
 // The constants D of the quotients x div D in t (D > 1).
+// Whether y is x itself or a sum with x as a term (a linear thread id, tid.x + 256 * tid.y + ...).
+static bool isOrHasTerm(Term y, Term x) {
+  return y == x || (y->kind == smt::Kind::Add && std::find(y->kids.begin(), y->kids.end(), x) != y->kids.end());
+}
+
 std::vector<int128> Prover::divisorsOf(Term t, Term x) {
   std::vector<int128> out;
   for (Term u : smt::subterms(t)) {
     int128 D = 0;
-    // (x itself, or a sum with x as a term: a linear thread id, tid.x + 256 * tid.y + ...)
-    bool over = u->kind == smt::Kind::Div && u->kids.size() == 2 &&
-                (u->kids[0] == x || (u->kids[0]->kind == smt::Kind::Add &&
-                                     std::find(u->kids[0]->kids.begin(), u->kids[0]->kids.end(), x) !=
-                                         u->kids[0]->kids.end()));
+    bool over = u->kind == smt::Kind::Div && u->kids.size() == 2 && isOrHasTerm(u->kids[0], x);
     if (over && tc_.isConst(u->kids[1], &D) && D > 1 && std::find(out.begin(), out.end(), D) == out.end())
       out.push_back(D);
   }
@@ -241,17 +242,13 @@ std::vector<int128> Prover::divisorsOf(Term t, Term x) {
 // sum with x as a term: a linear thread id, a tile's thread_rank()).
 std::vector<int128> Prover::residuesOf(Term t, Term x, int128 D) {
   std::vector<int128> out;
-  auto over = [&](Term y) {
-    return y == x ||
-           (y->kind == smt::Kind::Add && std::find(y->kids.begin(), y->kids.end(), x) != y->kids.end());
-  };
   for (Term u : smt::subterms(t)) {
     if (u->kind != smt::Kind::Eq || u->kids.size() != 2)
       continue;
     for (int i : {0, 1}) {
       Term m = u->kids[i];
       int128 d = 0, r = 0;
-      if (m->kind == smt::Kind::Mod && over(m->kids[0]) && tc_.isConst(m->kids[1], &d) && d == D &&
+      if (m->kind == smt::Kind::Mod && isOrHasTerm(m->kids[0], x) && tc_.isConst(m->kids[1], &d) && d == D &&
           tc_.isConst(u->kids[1 - i], &r) && r > 0 && r < D && std::find(out.begin(), out.end(), r) == out.end())
         out.push_back(r);
     }
