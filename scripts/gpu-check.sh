@@ -107,6 +107,7 @@ fast() {
   run softmax_online_warp8 $S/fast/softmax_online_warp8.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_online_block $S/fast/softmax_online_block.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
   run softmax_block $S/fast/softmax_block.cu $S/softmax.smt --size R=$N2 C=$N2 --samples 512
+  run log_softmax_block $S/fast/log_softmax_block.cu $S/kernelbench/24_log_softmax.smt --size B=$N2 D=$N2 --samples 512
   run transpose_tiled $S/fast/transpose_tiled.cu $S/transpose.smt --size H=$N2 W=$N2
   run add2d_float4 $S/fast/add2d_float4.cu $S/add2d.smt --size M=$N2 N=$N2
   run stencil2d_tiled $S/fast/stencil2d_tiled.cu $S/stencil2d.smt --size H=$N2 W=$N2

@@ -65,6 +65,49 @@ Term Prover::reachable(const check::AccessSite &s, const check::ThreadModel *m) 
   return tc_.mkAnd(keep);
 }
 
+// t with the wrap-arounds of unsigned (and narrowing) integer arithmetic taken as not
+// happening, for the guesses of a store's writer: `x mod 2^k` (k = 8, 16, 32, 64) as x, and a
+// choice whose two numbers differ by 2^k (`r >= 2^32 ? r - 2^32 : r`) as its second number.
+// Each condition under which t equals the result (0 <= x < 2^k; the choice's test false) is
+// added to conds: a guess is checked with them (completeness' `covers`), so an address that
+// does wrap is simply not covered by it. (`blockIdx.x * D + d` is unsigned: its terms wrap,
+// and none of the guesses below reads a wrapped form.) 8 and 16 bits are left: `i % 256`
+// is more often an index's own arithmetic than a narrowing.
+Term Prover::withoutWraps(Term t, std::vector<Term> &conds, std::unordered_map<Term, Term> &memo) {
+  if (t->kids.empty() || t->sort == Sort::Real)
+    return t;
+  if (auto it = memo.find(t); it != memo.end())
+    return it->second;
+  auto power = [&](Term x) {
+    int128 v = 0;
+    if (!tc_.isConst(x, &v))
+      return false;
+    v = v < 0 ? -v : v;
+    for (int k : {32, 64})
+      if (v == static_cast<int128>(1) << k)
+        return true;
+    return false;
+  };
+  Term r = nullptr;
+  if (t->kind == smt::Kind::Mod && power(t->kids[1])) {
+    Term x = withoutWraps(t->kids[0], conds, memo);
+    conds.push_back(tc_.mkAnd(tc_.le(tc_.intConst(0), x), tc_.lt(x, t->kids[1])));
+    r = x;
+  } else if (t->kind == smt::Kind::Ite && t->sort == Sort::Int) {
+    Term a = withoutWraps(t->kids[1], conds, memo), b = withoutWraps(t->kids[2], conds, memo);
+    if (power(tc_.sub(a, b))) {
+      conds.push_back(tc_.mkNot(t->kids[0]));
+      r = b;
+    } else {
+      r = tc_.ite(t->kids[0], a, b);
+    }
+  } else {
+    r = tc_.withKids(t, [&](Term k) { return withoutWraps(k, conds, memo); });
+  }
+  memo[t] = r;
+  return r;
+}
+
 bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
                           Term elem, const std::vector<Term> &ext, TensorProof &tp) {
   if (m1_.uncountedLoops)
@@ -74,6 +117,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
   struct Site {
     const check::AccessSite *s;
     Term pc;
+    Term flat;   // s->flat without its wrap-arounds (withoutWraps)
+    Term noWrap; // where flat equals s->flat
     std::vector<std::unordered_map<Term, Term>> cands;
     std::vector<std::unordered_map<Term, Term>> tiles;  // the tile guesses alone (see above)
     std::vector<std::unordered_map<Term, Term>> digits; // the writer by the digits (see below)
@@ -86,8 +131,11 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         fprintf(stderr, "completeness: site line %u: loop trip counts used beyond the exits\n", s->stmt->loc.line);
       continue;
     }
+    std::vector<Term> wrapConds;
+    std::unordered_map<Term, Term> wrapMemo;
+    const Term flat = withoutWraps(s->flat, wrapConds, wrapMemo);
     // Which thread coordinates matter.
-    Term both = tc_.mkAnd(pc, tc_.eq(s->flat, e));
+    Term both = tc_.mkAnd(pc, tc_.eq(flat, e));
     std::vector<Term> unknowns;
     std::vector<Term> syms;
     tc_.collectSymbols(both, syms);
@@ -127,12 +175,12 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       z[w1_.tid[d]] = tc_.intConst(0);
       o[w1_.tid[d]] = tc_.intConst(1);
       int128 a = 0;
-      if (!tc_.mentions(s->flat, w1_.tid[d]) ||
-          !tc_.isConst(tc_.sub(tc_.substitute(s->flat, o), tc_.substitute(s->flat, z)), &a) || a < 2)
+      if (!tc_.mentions(flat, w1_.tid[d]) ||
+          !tc_.isConst(tc_.sub(tc_.substitute(flat, o), tc_.substitute(flat, z)), &a) || a < 2)
         continue;
       for (int dd = 0; dd < 3; ++dd)
         base[w1_.tid[dd]] = base[w1_.bid[dd]] = tc_.intConst(0);
-      runs.push_back({a, tc_.substitute(s->flat, base)});
+      runs.push_back({a, tc_.substitute(flat, base)});
     }
     // Strides of the iterations in the address.
     std::vector<Term> vs = vals;
@@ -146,7 +194,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
         first[w1_.tid[dd]] = first[w1_.bid[dd]] = tc_.intConst(0);
       for (Term it : s->iters)
         first[it] = tc_.intConst(0);
-      origin = tc_.substitute(s->flat, first);
+      origin = tc_.substitute(flat, first);
     }
     // A store in a loop past a point fixed for the launch (a grid-stride tail after a float4
     // part, at 4 (N / 4) + the thread's index): the element's distance from the origin. (Only
@@ -154,7 +202,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     if (runs.empty() && !s->iters.empty() && !tc_.isConst(origin))
       vs.push_back(tc_.sub(e, origin));
     // The same along one index of the tensor (a row's float4s: column 4 lane + 128 i + f).
-    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size())
+    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size())
       for (size_t k = 0; k < co.size(); ++k)
         for (int d = 0; d < 3; ++d) {
           std::unordered_map<Term, Term> z, o;
@@ -172,9 +220,9 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
       c.push_back(tc_.intConst(0));
-      Term f0 = tc_.substitute(s->flat, {{it, tc_.intConst(0)}});
-      Term f1 = tc_.substitute(s->flat, {{it, tc_.intConst(1)}});
-      Term f2 = tc_.substitute(s->flat, {{it, tc_.intConst(2)}});
+      Term f0 = tc_.substitute(flat, {{it, tc_.intConst(0)}});
+      Term f1 = tc_.substitute(flat, {{it, tc_.intConst(1)}});
+      Term f2 = tc_.substitute(flat, {{it, tc_.intConst(2)}});
       Term S = tc_.sub(f1, f0);
       if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
         continue;
@@ -198,7 +246,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<std::vector<Term>> tileCands(6); // [2 d]: tid, [2 d + 1]: bid
     std::vector<std::vector<Term>> groupCands(6); // the same for a group of threads per index
     std::vector<std::vector<Term>> fusedCands(6); // a coordinate split by / and % (below)
-    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size()) {
+    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size()) {
       auto slope = [&](Term t, Term x, int128 &out) {
         return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
                            &out);
@@ -344,7 +392,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
       perVar.push_back(ch);
       perVarTiles.push_back(ch);
     }
-    Site st{s, pc, {}, {}};
+    Site st{s, pc, flat, tc_.mkAnd(wrapConds), {}, {}};
     // (the same value guessed twice for one symbol is one guess)
     for (auto *lists : {&perVar, &perVarTiles})
       for (auto &ch : *lists) {
@@ -366,7 +414,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     // The writer whose address's digits are the element's indices (a row per block of 32 as
     // 32 by + ty + 4 i with ty < 4, i < 8): tried where the other guesses fail (below).
-    if (std::vector<Term> co = check::coordinates(tc_, s->flat, ext); co.size() == j.size() && !j.empty()) {
+    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size() && !j.empty()) {
       std::unordered_map<Term, int128> ext1 = writerExtents(w1_, m1_, *s);
       // A block index is a digit below others where the launch fixes the grid (a grid-stride
       // loop over a fixed grid: 4 (tid + 256 bid + 16384 i) + c).
@@ -405,9 +453,9 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     // The writer's address is the element's: index by index where the address's form says its
     // indices (flat = X * N + Y with X = j0 and Y = j1 gives flat = e without the product,
     // which the solver handles badly once many sites' cases are asked about at once).
-    Term flat = tc_.substitute(st.s->flat, w);
+    Term flat = tc_.substitute(st.flat, w);
     std::vector<Term> co = check::coordinates(tc_, flat, ext);
-    std::vector<Term> c{tc_.substitute(st.pc, w)};
+    std::vector<Term> c{tc_.substitute(st.pc, w), tc_.substitute(st.noWrap, w)};
     if (co.size() == j.size() && !j.empty())
       for (size_t k = 0; k < j.size(); ++k)
         c.push_back(tc_.eq(co[k], j[k]));

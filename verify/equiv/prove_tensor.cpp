@@ -176,9 +176,25 @@ void Prover::proveTensor(int t, TensorProof &tp) {
   for (const check::AccessSite *x : s1) {
     if (!x->value)
       throw GiveUp{"a stored value of '" + T.name + "' is not a number"};
+    // An address computed in unsigned arithmetic (`blockIdx.x * D + d`) wraps around only past
+    // 2^32: where the solver shows it does not here, the address without its wrap-arounds is
+    // the element too (a fact of the context), and its coordinates are read from that form.
+    Term flat = x->flat;
+    std::vector<Term> noWrap;
+    {
+      std::unordered_map<Term, Term> memo;
+      Term u = withoutWraps(x->flat, noWrap, memo);
+      Step sw(*this, "the address stored at line " + std::to_string(x->stmt->loc.line) + " does not wrap around",
+              lineOf(*x));
+      if (!noWrap.empty() &&
+          unsat(tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.mkNot(tc_.mkAnd(noWrap))})))
+        flat = u;
+      else
+        noWrap.clear();
+    }
     std::vector<Term> hint;
-    delinearise(x->flat, e, ext, hint);
-    Term ctx = tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.mkAnd(hint)});
+    delinearise(flat, e, ext, hint);
+    Term ctx = tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.eq(flat, e), tc_.mkAnd(noWrap), tc_.mkAnd(hint)});
     Term got = canonicalKernel(x->value);
     if (got->sort == Sort::Int && want->sort == Sort::Real)
       got = tc_.toReal(got);
@@ -210,7 +226,7 @@ void Prover::proveTensor(int t, TensorProof &tp) {
       std::unordered_map<Term, Term> &m;
       ~ForgetCoords() { m.clear(); }
     } forgetCoords{coordOf_};
-    if (std::vector<Term> kc = check::coordinates(tc_, x->flat, ext); kc.size() == j.size() && j.size() > 1) {
+    if (std::vector<Term> kc = check::coordinates(tc_, flat, ext); kc.size() == j.size() && j.size() > 1) {
       std::unordered_map<Term, Term> m;
       for (size_t d = 0; d < j.size(); ++d) {
         if (!kc[d] || tc_.mentions(kc[d], j[d]))

@@ -348,6 +348,7 @@ private:
   };
 
   Term reachable(const check::AccessSite &s, const check::ThreadModel *m = nullptr);
+  Term withoutWraps(Term t, std::vector<Term> &conds, std::unordered_map<Term, Term> &memo);
   bool completeness(const std::vector<const check::AccessSite *> &sites, const std::vector<Term> &j, Term e,
                     Term elem, const std::vector<Term> &ext, TensorProof &tp);
 };

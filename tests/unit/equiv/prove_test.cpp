@@ -1220,3 +1220,26 @@ __global__ void k(const float *X, float *Y, int R, int C) {
   CHECK(good.equivalence == Status::Proven);
   CHECK(run("1").equivalence != Status::Proven); // the first column left out
 }
+
+TEST_CASE("prove: a row per block addressed in unsigned arithmetic is covered where it cannot wrap; not where it can") {
+  // blockIdx.x * C + c is unsigned: its terms wrap around past 2^32. With R * C below 2^31 the
+  // address never does, and the writer of (r, c) is block r; with R and C up to 2^20 each,
+  // block r's address wraps for r * C + c >= 2^32, and rows past that are never stored.
+  // (A 2-D grid: a loop over c would stop the prover first, its counter read as may-wrap.)
+  auto spec = [](const std::string &assume) {
+    return "(spec add_one (dims R C) (assume " + assume +
+           ") (tensor X f32 (R C) in) (tensor Y f32 (R C) out) (ensures (Y r c) (+ (X r c) 1.0)))";
+  };
+  const std::string kernel = R"(
+__global__ void k(const float *X, float *Y, int R, int C) {
+  int c = blockIdx.y * 128 + threadIdx.x;
+  if (c < C)
+    Y[blockIdx.x * C + c] = X[blockIdx.x * C + c] + 1.0f;
+})";
+  const std::vector<std::string> grid{"R", "(C + 127) / 128"};
+  equiv::TensorProof good = prove(make(spec("(<= (* R C) 2147483647) (<= C 65536)"), kernel, {"128"}, grid), "Y");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  equiv::TensorProof wraps = prove(make(spec("(<= R 1048576) (<= C 65536)"), kernel, {"128"}, grid), "Y");
+  CHECK(wraps.coverage != Status::Proven);
+}
