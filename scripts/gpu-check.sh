@@ -82,6 +82,7 @@ fast() {
   run mse_loss_block $S/fast/mse_loss_block.cu $S/mse_loss.smt --size N=$N1
   run block_sum_warp $S/fast/block_sum_warp.cu $S/block_sum.smt --size N=$N1
   run row_sum_warp $S/fast/row_sum_warp.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_warp_gs $S/fast/row_sum_warp_gs.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_block $S/fast/row_sum_block.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_block_f4 $S/fast/row_sum_block_f4.cu $S/row_sum.smt --size R=$N2 C=$N2

@@ -296,12 +296,15 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
       sym = tc_.app(memName(k_, base), sortOf(ra.elem), {flatOf(st, s)});
     } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].warpExchange) {
       // A lane's value in a warp exchange: what the lane owning the cell stored in this
-      // exchange, wx.N(cell) for the N-th exchange store (the prover resolves it); inside a
-      // loop, where N does not say which round, or after stores on different paths, unknown.
+      // exchange, wx.N(cell) for the N-th exchange store (the prover resolves it); inside
+      // loops, wx.N(cell, i1, ..., ik) with the reader's iterations of them, which say the
+      // round; after stores on different paths, unknown.
       auto last = s.lastExchange.find(base);
-      if (iters_.empty() && last != s.lastExchange.end() && last->second)
-        sym = tc_.app(exchangeName(k_, last->second), sortOf(k_.arrays[base].elem), {flatOf(st, s)});
-      else
+      if (last != s.lastExchange.end() && last->second) {
+        std::vector<Term> args{flatOf(st, s)};
+        args.insert(args.end(), iters_.begin(), iters_.end());
+        sym = tc_.app(exchangeName(k_, last->second), sortOf(k_.arrays[base].elem), args);
+      } else
         sym = fresh("load." + v.name, sortOf(v.type));
     } else if (!v.type.isPtr() && sharedContent && base >= 0 && k_.arrays[base].space == ir::Space::Shared &&
                ((k_.arrays[base].elem.isFloat() && v.type.isFloat()) ||
@@ -350,7 +353,7 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
     for (size_t a = before; a < out_.accesses.size(); ++a)
       out_.accesses[a].value = val;
     if (arr >= 0 && k_.arrays[arr].warpExchange)
-      s.lastExchange[arr] = iters_.empty() ? &st : nullptr;
+      s.lastExchange[arr] = &st;
     if (arr >= 0 && k_.arrays[arr].space == ir::Space::Local) {
       if (val && !k_.arrays[arr].elem.isPtr())
         s.local[arr].writes.push_back(std::make_shared<LocalWrite>(LocalWrite{s.pc, flat, val}));

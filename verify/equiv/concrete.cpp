@@ -523,11 +523,31 @@ std::vector<Sizes> tileCrossingSizes(const ir::Kernel &k, const spec::Spec &s, c
     // the grid (blocks whose second sweep overlaps others' first) is wrong only past
     // gridDim * blockDim elements.
     interp::Env e;
-    if (s.dims.size() != 1 || !launchAt(k, s, b, o, ones, e))
+    if (s.dims.empty() || !launchAt(k, s, b, o, ones, e))
       return {};
     int64_t threads = e.block.x * e.block.y * e.block.z * e.grid.x * e.grid.y * e.grid.z;
     if (threads < 2 || threads >= (int64_t(1) << 20))
       return {};
+    // A problem of several dims: each dim in turn one past a sweep of the grid's warps (a warp
+    // per row in a grid-stride loop over rows) and of its threads, the others at 3: a loop
+    // over rows whose stride skips or repeats rows is wrong only there.
+    if (s.dims.size() > 1) {
+      std::vector<Sizes> out;
+      for (const spec::Dim &d : s.dims)
+        for (int64_t n : {threads / 32 + 1, threads + 1}) {
+          if (n <= 3)
+            continue;
+          Sizes sz;
+          double elems = 1;
+          for (const spec::Dim &d2 : s.dims) {
+            sz[d2.name] = d2.name == d.name ? n : std::max<int64_t>(3, start);
+            elems *= static_cast<double>(sz[d2.name]);
+          }
+          if (elems <= (1 << 18) && std::find(out.begin(), out.end(), sz) == out.end())
+            out.push_back(sz);
+        }
+      return out;
+    }
     past[s.dims[0].name] = threads + 1;
     // And, for a kernel with vector accesses, past four sweeps at a multiple of 4: a float4
     // path taken where N % 4 == 0 reads four elements per thread per sweep.

@@ -300,6 +300,13 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
                 groupCands[2 * d].push_back(tc_.mod(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
                                                     g_.blockDim[d]));
                 groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+                // In a grid-stride loop over the index (B * bid + tid div W + S i, S the grid's
+                // stride): the block is (index mod S) div B, the iteration index div S (above).
+                for (Term it : s->iters) {
+                  int128 S = 0;
+                  if (slope(co[k], it, S) && S >= 2 * B && S % B == 0)
+                    groupCands[2 * d + 1].push_back(tc_.div(tc_.mod(j[k], tc_.intConst(S)), tc_.intConst(B)));
+                }
                 // Every lane of the group storing, its lane (tid mod W) along another index
                 // (a row per warp, each lane a strided slice of the row's columns: column
                 // lane + 32 i): the thread W (index mod B) + (other index - its start) mod W.

@@ -31,12 +31,14 @@ const check::AccessSite *storeSite(const check::ThreadModel &m, const ir::Stmt *
 // w3 := the thread of w1's block whose block-linear id is `cell`.
 std::unordered_map<Term, Term> Prover::laneThread(Term cell) {
   Term bx = g_.blockDim[0], by = g_.blockDim[1];
-  return {{w3_.tid[0], tc_.mod(cell, bx)},
-          {w3_.tid[1], tc_.mod(tc_.div(cell, bx), by)},
-          {w3_.tid[2], tc_.div(cell, tc_.mul(bx, by))},
-          {w3_.bid[0], w1_.bid[0]},
-          {w3_.bid[1], w1_.bid[1]},
-          {w3_.bid[2], w1_.bid[2]}};
+  std::unordered_map<Term, Term> w{{w3_.tid[0], tc_.mod(cell, bx)},
+                                   {w3_.tid[1], tc_.mod(tc_.div(cell, bx), by)},
+                                   {w3_.tid[2], tc_.div(cell, tc_.mul(bx, by))},
+                                   {w3_.bid[0], w1_.bid[0]},
+                                   {w3_.bid[1], w1_.bid[1]},
+                                   {w3_.bid[2], w1_.bid[2]}};
+  w.insert(ownerIter_.begin(), ownerIter_.end());
+  return w;
 }
 
 // What base store n (site S: its value reads no lane) put in `cell`: lanev.n(cell), an unknown
@@ -126,10 +128,28 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
   std::unordered_map<Term, Term> sub;
   for (Term X : apps) {
     size_t n = std::strtoul(X->name.c_str() + 3, nullptr, 10);
-    if (n >= stores.size() || X->kids.size() != 1)
+    if (n >= stores.size())
       continue;
     const check::AccessSite *S = storeSite(m3_, stores[n]);
-    if (!S || !S->value || !S->iters.empty())
+    if (getenv("KSYNTH_DEBUG_EQ"))
+      fprintf(stderr, "warp exchange %s: %zu args, the store's loops %zu\n", smt::show(X, 200).c_str(), X->kids.size(),
+              S ? S->iters.size() : 0);
+    if (!S || !S->value || X->kids.size() != 1 + S->iters.size())
+      continue;
+    // In loops: the owner's round is the reader's. The lanes of a warp reach the same warp
+    // barriers (the convergence obligation), the exchange's two __syncwarp() come in each
+    // round, and no other store comes between (race freedom): the cell the reader reads in
+    // round i holds what its owner stored in round i. Each loop's owner iteration is mapped to
+    // one reader iteration (a symbol of the reader's loop), the same for every exchange.
+    bool rounds = true;
+    for (size_t k = 0; k < S->iters.size() && rounds; ++k) {
+      Term r = X->kids[1 + k];
+      auto it = ownerIter_.find(S->iters[k]);
+      rounds = r->kind == smt::Kind::Var && r->name.rfind("w1.", 0) == 0 && (it == ownerIter_.end() || it->second == r);
+    }
+    for (size_t k = 0; k < S->iters.size() && rounds; ++k)
+      ownerIter_.emplace(S->iters[k], X->kids[1 + k]);
+    if (!rounds)
       continue;
     std::unordered_map<Term, Term> w = laneThread(X->kids[0]);
     Term v = tc_.substitute(S->value, w);
@@ -165,7 +185,7 @@ Term Prover::resolveExchanges(Term t, Term ctx, int depth) {
     std::unordered_map<Term, Term> base;
     for (size_t b = 0; b < stores.size(); ++b) {
       const check::AccessSite *B = storeSite(m3_, stores[b]);
-      if (!B || !B->value || !B->iters.empty() || hasAppWithPrefix(B->value, "wx."))
+      if (!B || !B->value || !itersOwned(*B) || hasAppWithPrefix(B->value, "wx."))
         continue;
       Term mine = tc_.substitute(B->value, w), named = laneValue(b, *B, X->kids[0]);
       if (named != mine && tc_.mentions(v, mine))
@@ -327,7 +347,7 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   for (size_t n = 0; n < stores.size(); ++n) {
     const ir::Stmt *st = stores[n];
     const check::AccessSite *S = storeSite(m3_, st), *S1 = storeSite(m1_, st);
-    if (!S || !S1 || !S->value || !S1->value || !S->iters.empty() || S->value->sort != Sort::Real ||
+    if (!S || !S1 || !S->value || !S1->value || !itersOwned(*S) || S->value->sort != Sort::Real ||
         hasAppWithPrefix(S->value, "wx."))
       continue;
     std::string lanev = "lanev." + std::to_string(n);

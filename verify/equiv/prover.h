@@ -189,6 +189,16 @@ private:
 
   // ---- warp exchanges (prove_warp.cpp) ---------------------------------------------------------
   std::unordered_map<Term, Term> laneThread(Term cell);
+  // The owner copy's (w3's) iteration of each loop around an exchange, as the reader's (w1's)
+  // iteration of that loop: the lanes of a warp run an exchange in a loop in the same round
+  // (resolveExchanges). laneThread maps them too.
+  std::unordered_map<Term, Term> ownerIter_;
+  bool itersOwned(const check::AccessSite &S) const {
+    for (Term it : S.iters)
+      if (!ownerIter_.count(it))
+        return false;
+    return true;
+  }
   Term laneValue(size_t n, const check::AccessSite &S, Term cell);
   bool namesWriter(Term t);
   Term lanesNamedAgain(Term v);

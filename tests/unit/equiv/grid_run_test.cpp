@@ -564,3 +564,43 @@ __global__ void row_sum(const float *X, float *Y, int R, int C) {
   REQUIRE(r.agreed.size() == 1);
   CHECK(r.agreed[0].at("R") == 3);
 }
+
+// A warp per row over a fixed grid of 4 blocks of 64 threads (8 warps): rows warp, warp + 8,
+// ... A stride of twice the grid's warps skips rows 8 to 15, wrong only from R = 9 on; the
+// failed proof is retested with each dim one past the grid's warps and threads, the other at 3.
+TEST_CASE("tileCrossingSizes: on a fixed grid with several dims, each one past the grid's warps and threads") {
+  const char *spec = R"((spec row_sum (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R) out)
+  (ensures (Y r) (sum c 0 C (X r c)))))";
+  auto kernel = [](const std::string &stride) {
+    return R"(
+__global__ void rows(const float *X, float *Y, int R, int C) {
+  int lane = threadIdx.x & 31;
+  for (int r = blockIdx.x * 2 + (threadIdx.x >> 5); r < R; r += )" + stride + R"() {
+    float s = 0.0f;
+    for (int c = lane; c < C; c += 32)
+      s += X[r * C + c];
+    for (int o = 16; o > 0; o >>= 1)
+      s += __shfl_xor_sync(0xffffffffu, s, o);
+    if (lane == 0)
+      Y[r] = s;
+  }
+})";
+  };
+  Bound good = bindBoth(spec, kernel("gridDim.x * 2"), "64", "4");
+  std::vector<equiv::Sizes> crossing = equiv::tileCrossingSizes(good.k, good.s, good.b, good.o);
+  auto has = [&](int64_t r, int64_t c) {
+    return std::find(crossing.begin(), crossing.end(), equiv::Sizes{{"C", c}, {"R", r}}) != crossing.end();
+  };
+  CHECK(has(9, 3));   // R one past the grid's 8 warps
+  CHECK(has(257, 3)); // and its 256 threads
+  CHECK(has(3, 9));
+  CHECK(has(3, 257));
+  good.o.sizes = crossing;
+  CHECK(equiv::testAgainstSpec(good.k, good.s, good.b, good.o).outcome == equiv::Outcome::Agrees);
+  Bound twice = bindBoth(spec, kernel("gridDim.x * 4"), "64", "4");
+  twice.o.sizes = {equiv::Sizes{{"C", 3}, {"R", 8}}};
+  CHECK(equiv::testAgainstSpec(twice.k, twice.s, twice.b, twice.o).outcome == equiv::Outcome::Agrees);
+  twice.o.sizes = equiv::tileCrossingSizes(twice.k, twice.s, twice.b, twice.o);
+  CHECK(equiv::testAgainstSpec(twice.k, twice.s, twice.b, twice.o).outcome != equiv::Outcome::Agrees);
+}

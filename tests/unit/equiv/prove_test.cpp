@@ -1243,3 +1243,33 @@ __global__ void k(const float *X, float *Y, int R, int C) {
   equiv::TensorProof wraps = prove(make(spec("(<= R 1048576) (<= C 65536)"), kernel, {"128"}, grid), "Y");
   CHECK(wraps.coverage != Status::Proven);
 }
+
+TEST_CASE("prove: a warp per row in a grid-stride loop over rows, its butterfly inside the loop; near misses are not") {
+  // The exchanges run once per round of the loop: a lane reads what its owner stored in the
+  // same round (wx.N(cell, round)).
+  auto kernel = [](const std::string &first, const std::string &shfl, const std::string &writer) {
+    return R"(
+__global__ void k(const float *X, float *Y, int R, int C) {
+  int lane = threadIdx.x & 31;
+  for (int r = blockIdx.x * 8 + (threadIdx.x >> 5); r < R; r += gridDim.x * 8) {
+    float s = 0.0f;
+    for (int c = lane; c < C; c += 32)
+      s += X[r * C + c];
+    for (int o = )" + first + R"(; o > 0; o >>= 1)
+      s += )" + shfl + R"((0xffffffffu, s, o);
+    if (lane == )" + writer + R"()
+      Y[r] = s;
+  }
+})";
+  };
+  auto run = [&](const std::string &first, const std::string &shfl, const std::string &writer) {
+    return prove(make(kRowSum, kernel(first, shfl, writer), {"256"}, {"132"}), "Y");
+  };
+  equiv::TensorProof good = run("16", "__shfl_xor_sync", "0");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  CHECK(run("16", "__shfl_xor_sync", "5").equivalence == Status::Proven); // (every lane holds the sum)
+  CHECK(run("8", "__shfl_xor_sync", "0").equivalence != Status::Proven);   // a round short
+  CHECK(run("16", "__shfl_down_sync", "0").equivalence == Status::Proven);
+  CHECK(run("16", "__shfl_down_sync", "5").equivalence != Status::Proven); // only lane 0 holds it
+}
