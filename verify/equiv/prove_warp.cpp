@@ -347,8 +347,10 @@ Term Prover::laneSum(Term v, Term ctx, const std::unordered_map<Term, Term> *rea
   for (size_t n = 0; n < stores.size(); ++n) {
     const ir::Stmt *st = stores[n];
     const check::AccessSite *S = storeSite(m3_, st), *S1 = storeSite(m1_, st);
-    if (!S || !S1 || !S->value || !S1->value || !itersOwned(*S) || S->value->sort != Sort::Real ||
-        hasAppWithPrefix(S->value, "wx."))
+    // (In a loop only for w1 itself, whose rounds resolveExchanges mapped the owners' to: another
+    // thread's value names its own rounds.)
+    if (!S || !S1 || !S->value || !S1->value || (reader ? !S->iters.empty() : !itersOwned(*S)) ||
+        S->value->sort != Sort::Real || hasAppWithPrefix(S->value, "wx."))
       continue;
     std::string lanev = "lanev." + std::to_string(n);
     // The reader's own value from this store, as lanev.n(its own cell): for w1 checked equal
