@@ -98,6 +98,7 @@ fast() {
   run gemv_warp $S/fast/gemv_warp.cu $S/gemv.smt --size M=$N2 N=$N2
   run rmsnorm_warp $S/fast/rmsnorm_warp.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run rmsnorm_warp8 $S/fast/rmsnorm_warp8.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
+  run rmsnorm_warp_gs $S/fast/rmsnorm_warp_gs.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run rmsnorm_block $S/fast/rmsnorm_block.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run rmsnorm_block_allwarps $S/fast/rmsnorm_block_allwarps.cu $S/rmsnorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512
   run layernorm_warp $S/fast/layernorm_warp.cu $S/layernorm.smt --size R=$N2 C=$N2 eps=0.25 --samples 512

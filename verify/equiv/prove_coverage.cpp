@@ -217,17 +217,39 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
             vs.push_back(tc_.div(tc_.sub(j[k], start), tc_.intConst(a)));
         }
     std::map<Term, std::vector<Term>, smt::TermById> iterCands; // iterated: creation order
+    const std::vector<Term> coords = check::coordinates(tc_, flat, ext);
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
       c.push_back(tc_.intConst(0));
+      // Along one index of the tensor whose coordinate steps by a constant S per iteration (a
+      // grid-stride loop over rows, each row stored in an inner loop: the flat address steps
+      // by S C, C symbolic): the iteration is the index's distance from thread 0's first, div S.
+      // Only where the flat address's own step gives no guess (below): more guesses change which
+      // ones the greedy cover picks, and KernelBench 35's cover query then timed out.
+      std::vector<Term> alongIndex;
+      if (coords.size() == j.size())
+        for (size_t k = 0; k < coords.size(); ++k) {
+          std::unordered_map<Term, Term> z, o;
+          for (Term it2 : s->iters)
+            z[it2] = o[it2] = tc_.intConst(0);
+          for (int dd = 0; dd < 3; ++dd)
+            z[w1_.tid[dd]] = o[w1_.tid[dd]] = z[w1_.bid[dd]] = o[w1_.bid[dd]] = tc_.intConst(0);
+          o[it] = tc_.intConst(1);
+          int128 S = 0;
+          Term start = tc_.substitute(coords[k], z);
+          if (tc_.mentions(coords[k], it) && tc_.isConst(tc_.sub(tc_.substitute(coords[k], o), start), &S) && S >= 2)
+            alongIndex.push_back(tc_.div(tc_.sub(j[k], start), tc_.intConst(S)));
+        }
       Term f0 = tc_.substitute(flat, {{it, tc_.intConst(0)}});
       Term f1 = tc_.substitute(flat, {{it, tc_.intConst(1)}});
       Term f2 = tc_.substitute(flat, {{it, tc_.intConst(2)}});
       Term S = tc_.sub(f1, f0);
-      if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S)
+      if (tc_.mentions(S, it) || tc_.sub(f2, f1) != S || !m1_.trips.count(it)) {
+        // (no closed trip count, the loop's slope not a constant: iteration 0 only, or along
+        // an index)
+        c.insert(c.end(), alongIndex.begin(), alongIndex.end());
         continue;
-      if (!m1_.trips.count(it))
-        continue; // (no closed trip count, the loop's slope not a constant: iteration 0 only)
+      }
       for (Term v : vals) {
         c.push_back(tc_.div(v, S));
         vs.push_back(tc_.mod(v, S));
@@ -297,16 +319,18 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
             for (Term u : smt::subterms(co[k])) {
               int128 W = 0;
               if (u->kind == smt::Kind::Div && u->kids[0] == w1_.tid[d] && tc_.isConst(u->kids[1], &W) && W > 1) {
-                groupCands[2 * d].push_back(tc_.mod(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
-                                                    g_.blockDim[d]));
-                groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
-                // In a grid-stride loop over the index (B * bid + tid div W + S i, S the grid's
-                // stride): the block is (index mod S) div B, the iteration index div S (above).
+                // The group's block: index div B, or in a grid-stride loop over the index
+                // (B * bid + tid div W + S i, S the grid's stride) (index mod S) div B, the
+                // iteration index div S (above).
+                std::vector<Term> blocks{tc_.div(j[k], tc_.intConst(B))};
                 for (Term it : s->iters) {
                   int128 S = 0;
                   if (slope(co[k], it, S) && S >= 2 * B && S % B == 0)
-                    groupCands[2 * d + 1].push_back(tc_.div(tc_.mod(j[k], tc_.intConst(S)), tc_.intConst(B)));
+                    blocks.push_back(tc_.div(tc_.mod(j[k], tc_.intConst(S)), tc_.intConst(B)));
                 }
+                groupCands[2 * d].push_back(tc_.mod(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
+                                                    g_.blockDim[d]));
+                groupCands[2 * d + 1].insert(groupCands[2 * d + 1].end(), blocks.begin(), blocks.end());
                 // Every lane of the group storing, its lane (tid mod W) along another index
                 // (a row per warp, each lane a strided slice of the row's columns: column
                 // lane + 32 i): the thread W (index mod B) + (other index - its start) mod W.
@@ -322,7 +346,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
                   Term start = tc_.substitute(co[k2], z);
                   groupCands[2 * d].push_back(tc_.add(tc_.mul(tc_.intConst(W), tc_.mod(j[k], tc_.intConst(B))),
                                                       tc_.mod(tc_.sub(j[k2], start), tc_.intConst(W))));
-                  groupCands[2 * d + 1].push_back(tc_.div(j[k], tc_.intConst(B)));
+                  groupCands[2 * d + 1].insert(groupCands[2 * d + 1].end(), blocks.begin(), blocks.end());
                 }
                 break;
               }

@@ -1273,3 +1273,24 @@ __global__ void k(const float *X, float *Y, int R, int C) {
   CHECK(run("16", "__shfl_down_sync", "0").equivalence == Status::Proven);
   CHECK(run("16", "__shfl_down_sync", "5").equivalence != Status::Proven); // only lane 0 holds it
 }
+
+TEST_CASE("prove: a warp per row in a grid-stride loop, each lane storing a strided slice of the row, is covered") {
+  // The writer of (r, c): block (r mod 1056) div 8, lane c mod 32 of warp r mod 8, in the outer
+  // loop's iteration r div 1056 (the row's step per round is 1056, the flat address's 1056 C),
+  // the inner loop's c div 32. A slice loop from lane + 32 leaves columns 0..31 unstored.
+  auto kernel = [](const std::string &from) {
+    return R"(
+__global__ void k(const float *X, float *Y, int R, int C) {
+  int lane = threadIdx.x & 31;
+  for (int r = blockIdx.x * 8 + (threadIdx.x >> 5); r < R; r += gridDim.x * 8)
+    for (int c = )" + from + R"(; c < C; c += 32)
+      Y[r * C + c] = 2.0f * X[r * C + c];
+})";
+  };
+  const char *spec = R"((spec twice (dims R C) (assume (<= R 4096) (<= C 4096))
+  (tensor X f32 (R C) in) (tensor Y f32 (R C) out) (ensures (Y r c) (* 2.0 (X r c)))))";
+  equiv::TensorProof good = prove(make(spec, kernel("lane"), {"256"}, {"132"}), "Y");
+  CHECK(good.coverage == Status::Proven);
+  CHECK(good.equivalence == Status::Proven);
+  CHECK(prove(make(spec, kernel("lane + 32"), {"256"}, {"132"}), "Y").coverage != Status::Proven);
+}

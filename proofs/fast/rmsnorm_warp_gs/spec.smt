@@ -1,0 +1,10 @@
+(spec rmsnorm
+  (doc "RMS normalisation of each row, with a learned gain: Y = X / sqrt(mean(X^2) + eps) * G.")
+  (dims R C)
+  (scalar eps f32)
+  (assume (<= R 65535) (<= C 16384) (> eps 0.0))
+  (tensor X f32 (R C) in)
+  (tensor G f32 (C) in)
+  (tensor Y f32 (R C) out)
+  (define (inv r) (rsqrt (+ (/ (sum c 0 C (* (X r c) (X r c))) C) eps)))
+  (ensures (Y r c) (* (X r c) (inv r) (G c))))
