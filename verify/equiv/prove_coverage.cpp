@@ -134,6 +134,8 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<Term> wrapConds;
     std::unordered_map<Term, Term> wrapMemo;
     const Term flat = withoutWraps(s->flat, wrapConds, wrapMemo);
+    // The address's index along each dim of the tensor (empty where it does not split so).
+    const std::vector<Term> coords = check::coordinates(tc_, flat, ext);
     // Which thread coordinates matter.
     Term both = tc_.mkAnd(pc, tc_.eq(flat, e));
     std::vector<Term> unknowns;
@@ -202,7 +204,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     if (runs.empty() && !s->iters.empty() && !tc_.isConst(origin))
       vs.push_back(tc_.sub(e, origin));
     // The same along one index of the tensor (a row's float4s: column 4 lane + 128 i + f).
-    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size())
+    if (const std::vector<Term> &co = coords; co.size() == j.size())
       for (size_t k = 0; k < co.size(); ++k)
         for (int d = 0; d < 3; ++d) {
           std::unordered_map<Term, Term> z, o;
@@ -217,7 +219,6 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
             vs.push_back(tc_.div(tc_.sub(j[k], start), tc_.intConst(a)));
         }
     std::map<Term, std::vector<Term>, smt::TermById> iterCands; // iterated: creation order
-    const std::vector<Term> coords = check::coordinates(tc_, flat, ext);
     for (Term it : s->iters) {
       std::vector<Term> &c = iterCands[it];
       c.push_back(tc_.intConst(0));
@@ -268,7 +269,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     std::vector<std::vector<Term>> tileCands(6); // [2 d]: tid, [2 d + 1]: bid
     std::vector<std::vector<Term>> groupCands(6); // the same for a group of threads per index
     std::vector<std::vector<Term>> fusedCands(6); // a coordinate split by / and % (below)
-    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size()) {
+    if (const std::vector<Term> &co = coords; co.size() == j.size()) {
       auto slope = [&](Term t, Term x, int128 &out) {
         return tc_.isConst(tc_.sub(tc_.substitute(t, {{x, tc_.intConst(1)}}), tc_.substitute(t, {{x, tc_.intConst(0)}})),
                            &out);
@@ -445,7 +446,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     // The writer whose address's digits are the element's indices (a row per block of 32 as
     // 32 by + ty + 4 i with ty < 4, i < 8): tried where the other guesses fail (below).
-    if (std::vector<Term> co = check::coordinates(tc_, flat, ext); co.size() == j.size() && !j.empty()) {
+    if (const std::vector<Term> &co = coords; co.size() == j.size() && !j.empty()) {
       std::unordered_map<Term, int128> ext1 = writerExtents(w1_, m1_, *s);
       // A block index is a digit below others where the launch fixes the grid (a grid-stride
       // loop over a fixed grid: 4 (tid + 256 bid + 16384 i) + c).
