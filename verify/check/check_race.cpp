@@ -30,12 +30,16 @@ bool Checker::replayRace(RaceAccess a, RaceAccess b, bool shared, const smt::Ass
   const std::set<const ir::Stmt *> pair{sa, sb};
   interp::Env only = env;
   only.recordOnly = &pair;
-  interp::Trace tr1 = interp::runThread(k_, only, i1);
-  interp::Trace tr2 = interp::runThread(k_, only, i2);
-  bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y && i1.block.z == i2.block.z;
   auto lin = [&](const interp::ThreadId &t) {
     return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
   };
+  // Each run counts the warp barriers that order it with the other thread (a partial mask
+  // must name the other's lane).
+  only.peerLane = static_cast<int>(lin(i2) % 32);
+  interp::Trace tr1 = interp::runThread(k_, only, i1);
+  only.peerLane = static_cast<int>(lin(i1) % 32);
+  interp::Trace tr2 = interp::runThread(k_, only, i2);
+  bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y && i1.block.z == i2.block.z;
   bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
   auto report = [&](const interp::Event &e1, const interp::Event &e2, const std::string &how) {
     std::string arrName = k_.arrays[e1.array].name;

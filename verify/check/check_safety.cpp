@@ -40,12 +40,12 @@ void Checker::checkBarriers() {
                        };
                        bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
                        // Threads of one block must meet the same block and grid barriers (and,
-                       // in one warp, the same __syncwarp()s); threads of different blocks the
-                       // same grid barriers.
-                       auto seq = [sameBlk, sameWrp](const interp::Trace &t, std::string &taint) {
+                       // in one warp, the same __syncwarp()s, those with a partial mask where it
+                       // names the other); threads of different blocks the same grid barriers.
+                       auto seq = [sameBlk, sameWrp](const interp::Trace &t, int64_t other, std::string &taint) {
                          std::vector<const ir::Stmt *> s;
                          for (const interp::Event &e : t.events)
-                           if (e.kind == interp::EventKind::Barrier &&
+                           if (e.kind == interp::EventKind::Barrier && ir::laneInMask(e.mask, other) &&
                                (e.barrier == ir::BarrierKind::Grid ||
                                 (sameBlk && e.barrier == ir::BarrierKind::Block) ||
                                 (sameWrp && e.barrier == ir::BarrierKind::Warp))) {
@@ -56,7 +56,7 @@ void Checker::checkBarriers() {
                          return s;
                        };
                        std::string taint;
-                       auto s1 = seq(tr1, taint), s2 = seq(tr2, taint);
+                       auto s1 = seq(tr1, lin(i2) % 32, taint), s2 = seq(tr2, lin(i1) % 32, taint);
                        if (!tr1.completed || !tr2.completed) {
                          why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
                          return false;
@@ -80,7 +80,75 @@ void Checker::checkBarriers() {
                        return true;
                      }});
   }
+  maskedBarrierCandidates(cands);
   settle(o, cands);
+}
+
+// A warp barrier with a partial mask (a shuffle's, a vote's, `__syncwarp(m)`): a lane reaching
+// it whose mask names another lane of its warp that does not reach it in the same iterations.
+// (Only the lanes named meet there, so the uniformity of conditions (controls) is not asked of
+// it.) Replayed: both lanes run, and the masked barriers each meets that name the other differ.
+void Checker::maskedBarrierCandidates(std::vector<Candidate> &cands) {
+  for (size_t i = 0; i < m1_.masked.size() && i < m2_.masked.size(); ++i) {
+    const MaskedBarrierSite &x = m1_.masked[i], &y = m2_.masked[i];
+    KSYNTH_INVARIANT(x.stmt == y.stmt, "both copies of the thread list masked barriers in one order");
+    std::optional<uint32_t> mask = ir::warpMask(*x.stmt);
+    KSYNTH_INVARIANT(mask.has_value(), "a masked barrier site holds a constant mask");
+    std::vector<Term> c{x.pc, sameWarp(), distinctThreads(), laneInMaskTerm(tc_, *mask, laneOf(tc_, g_, t2_))};
+    for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
+      c.push_back(tc_.eq(x.iters[j], y.iters[j]));
+    c.push_back(tc_.mkNot(y.pc));
+    const ir::Stmt *st = x.stmt;
+    cands.push_back({tc_.mkAnd(c), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
+                       interp::Env env = envFrom(m);
+                       interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
+                       interp::Env run = env; // barriers are compared, not loads and stores
+                       run.recordAccesses = false;
+                       auto lane = [&](const interp::ThreadId &t) {
+                         return (t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z)) % 32;
+                       };
+                       // The masked barriers a lane meets that name the other lane.
+                       auto seq = [&](const interp::Trace &t, int64_t other, std::string &taint) {
+                         std::vector<const ir::Stmt *> s;
+                         for (const interp::Event &e : t.events)
+                           if (e.kind == interp::EventKind::Barrier && e.mask != 0xffffffffu &&
+                               ir::laneInMask(e.mask, other)) {
+                             s.push_back(e.stmt);
+                             if (taint.empty())
+                               taint = e.taint;
+                           }
+                         return s;
+                       };
+                       interp::Trace tr1 = interp::runThread(k_, run, i1);
+                       interp::Trace tr2 = interp::runThread(k_, run, i2);
+                       if (!tr1.completed || !tr2.completed) {
+                         why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+                         return false;
+                       }
+                       std::string taint;
+                       auto s1 = seq(tr1, lane(i2), taint), s2 = seq(tr2, lane(i1), taint);
+                       if (s1 == s2) {
+                         why = "both lanes met the same masked barriers when run concretely";
+                         return false;
+                       }
+                       if (!taint.empty()) {
+                         why = "depends on " + taint;
+                         return false;
+                       }
+                       ob.reason = "barrier divergence: a lane that a warp primitive's mask names does not reach it";
+                       ob.loc = st->loc;
+                       char hex[16];
+                       snprintf(hex, sizeof hex, "0x%08x", *mask);
+                       ob.notes.push_back({st->loc, threadText(i1, env) + " reaches the warp barrier here, whose mask " +
+                                                        hex + " names " + threadText(i2, env) +
+                                                        ", which does not reach it in the same round"});
+                       ob.notes.push_back({{}, "they meet " + std::to_string(s1.size()) + " and " +
+                                                   std::to_string(s2.size()) + " barriers whose masks name the other; " +
+                                                   sizesText(env)});
+                       ob.witness = witnessJson(env, {i1, i2});
+                       return true;
+                     }});
+  }
 }
 
 // Values a warp-wide operation needs alike in every lane (a WMMA call's pointer and leading

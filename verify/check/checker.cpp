@@ -62,8 +62,8 @@ KernelReport Checker::run() {
   }
   t1_ = makeThread(tc_, g_, "t1");
   t2_ = makeThread(tc_, g_, "t2");
-  m1_ = execute(tc_, k_, g_, t1_, "t1", opts_.wrapFreeSummaries);
-  m2_ = execute(tc_, k_, g_, t2_, "t2", opts_.wrapFreeSummaries);
+  m1_ = execute(tc_, k_, g_, t1_, "t1", opts_.wrapFreeSummaries, false, &t2_);
+  m2_ = execute(tc_, k_, g_, t2_, "t2", opts_.wrapFreeSummaries, false, &t1_);
   rep_.abstractions = m1_.abstractions;
   describeLaunch();
 

@@ -96,6 +96,7 @@ private:
   Term linearTid(const ThreadSyms &t);
   Term sameWarp();
   void uniformCandidates(std::vector<Candidate> &cands);
+  void maskedBarrierCandidates(std::vector<Candidate> &cands);
 
   // check_race.cpp
   static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp);

@@ -308,6 +308,18 @@ bool mentionsLen(const ir::Kernel &k, int array) {
   return inBlock(k.body);
 }
 
+Term laneInMaskTerm(TermContext &tc, uint32_t mask, Term lane) {
+  std::vector<Term> runs;
+  for (auto [lo, hi] : ir::maskRuns(mask))
+    runs.push_back(tc.mkAnd(tc.le(tc.intConst(lo), lane), tc.lt(lane, tc.intConst(hi))));
+  return tc.mkOr(runs);
+}
+
+Term laneOf(TermContext &tc, const GlobalSyms &g, const ThreadSyms &t) {
+  Term lin = tc.add(t.tid[0], tc.mul(g.blockDim[0], tc.add(t.tid[1], tc.mul(g.blockDim[1], t.tid[2]))));
+  return tc.mod(lin, tc.intConst(32));
+}
+
 namespace detail {
 
 void Exec::run() {
@@ -384,11 +396,12 @@ Term evalUniform(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, cons
 }
 
 ThreadModel execute(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
-                    const std::string &tag, bool wrapFreeSummaries, bool sharedContent) {
+                    const std::string &tag, bool wrapFreeSummaries, bool sharedContent, const ThreadSyms *peer) {
   ThreadModel m;
   detail::Exec ex(tc, k, g, t, tag, m);
   ex.wrapFreeSummaries = wrapFreeSummaries;
   ex.sharedContent = sharedContent;
+  ex.peer = peer;
   ex.run();
   return m;
 }

@@ -14,8 +14,9 @@
 // the concrete interpreter must replay.
 //
 // Barrier intervals: bc counts the __syncthreads a thread has executed, wc additionally the
-// __syncwarps. Once barriers are shown uniform, two accesses of one block are in the same
-// barrier interval iff their bc are equal (and, for one warp, their wc).
+// __syncwarps (those with a partial mask only where it names the peer thread's lane). Once
+// barriers are shown uniform, two accesses of one block are in the same barrier interval iff
+// their bc are equal (and, for one warp, their wc).
 #pragma once
 
 #include "verify/ir/kir.h"
@@ -134,6 +135,19 @@ struct AssertSite {
   Term cond = nullptr;
 };
 
+// A warp barrier with a partial mask (ir::warpMask) the thread reaches: every lane the mask
+// names must reach it in the same iterations (checkBarriers).
+struct MaskedBarrierSite {
+  const ir::Stmt *stmt = nullptr;
+  Term pc = nullptr;
+  std::vector<Term> iters;
+};
+
+// Whether `lane` is one the constant mask names: a disjunction of ranges (maskRuns).
+Term laneInMaskTerm(smt::TermContext &tc, uint32_t mask, Term lane);
+// A thread's lane: its block-linear id mod 32.
+Term laneOf(smt::TermContext &tc, const GlobalSyms &g, const ThreadSyms &t);
+
 // An assert.uniform: the value the lane holds there, with its loops' iterations.
 struct UniformSite {
   const ir::Stmt *stmt = nullptr;
@@ -164,6 +178,7 @@ struct ThreadModel {
   std::vector<ControlSite> controls;
   std::vector<AssertSite> asserts;
   std::vector<UniformSite> uniforms;
+  std::vector<MaskedBarrierSite> masked;
   std::vector<Term> assumptions; // pc => cond of every __assume/__requires
   std::vector<Term> facts;       // true facts about abstractions (ranges of UF results, ...)
   std::vector<LoadSym> loads;
@@ -243,9 +258,13 @@ std::string exchangeName(const ir::Kernel &k, const ir::Stmt *store);
 // shm.NAME(bc, flat), the cell's content at the start of the barrier interval; sound only
 // where the thread did not store to that cell earlier in the same interval (the equivalence
 // prover checks it; the safety checker does not use this).
+//
+// peer: the other thread of the pair whose accesses are compared (the safety checker): wc then
+// counts a warp barrier with a partial mask only where the mask names the peer's lane (it
+// orders the two threads only then). Without a peer, such a barrier adds an unknown count.
 ThreadModel execute(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g,
                     const ThreadSyms &t, const std::string &tag, bool wrapFreeSummaries = true,
-                    bool sharedContent = false);
+                    bool sharedContent = false, const ThreadSyms *peer = nullptr);
 
 // Evaluates a thread-independent expression (launch line) over the global symbols.
 Term evalUniform(smt::TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ir::Expr &e);

@@ -58,6 +58,7 @@ class Exec {
 public:
   bool wrapFreeSummaries = true;
   bool sharedContent = false; // float and integer loads of shared arrays as shm.NAME(bc, flat)
+  const ThreadSyms *peer = nullptr; // see execute()
   Exec(TermContext &tc, const ir::Kernel &k, const GlobalSyms &g, const ThreadSyms &t,
        const std::string &tag, ThreadModel &out)
       : tc_(tc), k_(k), g_(g), t_(t), tag_(tag), out_(out) {}

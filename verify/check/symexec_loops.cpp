@@ -461,7 +461,9 @@ Term Exec::accumulated(int v, const Summary &sm, const State &s, Term n, std::ma
 
 void Exec::loop(const ir::Stmt &L, State &s, ir::SyncLevel after) {
   LoopFacts f;
-  f.afterBody = std::max({after, ir::strongestBarrier(L.body), ir::strongestBarrier(L.step)});
+  // (A break or continue decides which iterations reach the loop's masked barriers too: see
+  // ir::strongestBarrier.)
+  f.afterBody = std::max({after, ir::strongestBarrier(L.body, true), ir::strongestBarrier(L.step, true)});
   for (const ir::Block *b : {&L.pre, &L.body, &L.step})
     assignedVars(*b, f.modified);
   std::vector<int> leaving;

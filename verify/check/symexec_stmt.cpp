@@ -144,7 +144,7 @@ void Exec::recordControl(const ir::Stmt &st, const State &s, Term cond, const st
   ir::SyncLevel in = ir::SyncLevel::None;
   bool exits = false, grid = false;
   for (const ir::Block *b : inside) {
-    in = std::max(in, ir::strongestBarrier(*b));
+    in = std::max(in, ir::strongestBarrier(*b, st.kind == ir::StmtKind::Loop));
     exits |= !ir::exitsLeaving(*b).empty();
     grid |= ir::containsGridBarrier(*b);
   }
@@ -430,13 +430,25 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
     return;
   }
   case StmtKind::Loop: loop(st, s, after); return;
-  case StmtKind::Barrier:
+  case StmtKind::Barrier: {
     if (st.barrier != ir::BarrierKind::Warp)
       s.bc = tc_.add(s.bc, tc_.intConst(1));
     if (st.barrier == ir::BarrierKind::Grid)
       s.gc = tc_.add(s.gc, tc_.intConst(1));
-    s.wc = tc_.add(s.wc, tc_.intConst(1));
+    if (!st.value) {
+      s.wc = tc_.add(s.wc, tc_.intConst(1));
+      return;
+    }
+    std::optional<uint32_t> mask = ir::warpMask(st);
+    if (mask && !dry_)
+      out_.masked.push_back({&st, s.pc, iters_});
+    // It orders this thread with the peer only where it names the peer's lane.
+    Term one = mask && peer ? tc_.ite(laneInMaskTerm(tc_, *mask, laneOf(tc_, g_, *peer)), tc_.intConst(1),
+                                      tc_.intConst(0))
+                            : fresh("wc.masked", Sort::Int);
+    s.wc = tc_.add(s.wc, one);
     return;
+  }
   case StmtKind::Assume:
     if (!dry_)
       out_.assumptions.push_back(tc_.implies(s.pc, eval(*st.cond, s, s.pc)));

@@ -79,13 +79,21 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
     if (name == "__syncthreads" || name == "__syncwarp") {
       for (unsigned i = 0; i < call->getNumArgs(); ++i)
         discard(call->getArg(i));
+      std::optional<uint32_t> partial;
       if (name == "__syncwarp" && call->getNumArgs() == 1 && !call->getArg(0)->isDefaultArgument()) {
         auto m = constIntThroughLocals(call->getArg(0));
-        if (!m || (static_cast<uint64_t>(*m) & 0xffffffffu) != 0xffffffffu)
-          unsupported(sl, "__syncwarp with a partial mask");
+        if (!m)
+          unsupported(sl, "__syncwarp with a mask that is not a constant");
+        else if ((static_cast<uint64_t>(*m) & 0xffffffffu) != 0xffffffffu)
+          partial = static_cast<uint32_t>(static_cast<uint64_t>(*m) & 0xffffffffu);
+      }
+      if (name == "__syncwarp") {
+        callerInMask(sl, partial, text(call->getSourceRange()));
+        warpBarrier(sl, partial);
+        return ir::mkConstInt(0, Type::i32());
       }
       auto s = emit(StmtKind::Barrier, sl);
-      s->barrier = name == "__syncthreads" ? ir::BarrierKind::Block : ir::BarrierKind::Warp;
+      s->barrier = ir::BarrierKind::Block;
       return ir::mkConstInt(0, Type::i32());
     }
     if (fromPrelude && isWarpPrimitive(name))

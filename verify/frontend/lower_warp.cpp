@@ -9,8 +9,16 @@
 // so their meaning needs nothing new downstream: the interpreter runs it, the symbolic
 // executor reads `xchg` like any shared array, the race check orders the exchange by the warp
 // barriers, and the barrier-divergence check is the convergence obligation (every lane of the
-// warp reaches the same primitive). Only the full mask is modelled; a lane reading from a lane
-// that does not exist (a partial last warp) fails a warp assertion.
+// warp reaches the same primitive). A lane reading from a lane that does not exist (a partial
+// last warp) fails a warp assertion.
+//
+// A constant mask other than the full mask (`__shfl_down_sync(0xff, v, 4)` in the first eight
+// lanes) makes the exchange's barriers masked (ir::warpMask): only the lanes the mask names
+// meet there and order each other, and every lane it names must reach the call (the barrier
+// obligation, checked per masked barrier). The calling lane must be named (CUDA's rule), a
+// shuffle may read only a lane the mask names (else its value is undefined), and a vote folds
+// the named lanes only. A mask that is not a constant is modelled as the full mask under a
+// premise (below).
 #include "verify/frontend/lowerer.h"
 
 namespace ksynth::frontend::detail {
@@ -70,15 +78,18 @@ int Lowerer::exchangeArray(Type t) {
   return id;
 }
 
-// The mask argument: the full mask, else the call is not modelled (reported as unsupported).
-// A mask that is not a constant here (`0xffffffff >> (32 - (B & 31))` with a template's B,
-// passed through a device function's parameter) is modelled as the full mask under a premise
-// (assert.modelled) that it is one: where the premise can fail, every obligation is unknown.
-bool Lowerer::fullMask(const CallExpr *call, const std::string &name) {
+// The mask argument: the full mask, a constant partial mask, else the call is not modelled
+// (reported as unsupported). A mask that is not a constant here (`0xffffffff >> (32 - (B & 31))`
+// with a template's B, passed through a device function's parameter) is modelled as the full
+// mask under a premise (assert.modelled) that it is one: where the premise can fail, every
+// obligation is unknown.
+Lowerer::WarpMask Lowerer::maskOf(const CallExpr *call, const std::string &name) {
   std::optional<int64_t> m = constIntThroughLocals(call->getArg(0)); // `unsigned mask = 0xffffffff;` too
   if (m && (static_cast<uint64_t>(*m) & 0xffffffffu) == 0xffffffffu)
-    return true;
-  if (!m && call->getArg(0)->getType()->isIntegerType()) {
+    return {};
+  if (m)
+    return {true, static_cast<uint32_t>(static_cast<uint64_t>(*m) & 0xffffffffu)};
+  if (call->getArg(0)->getType()->isIntegerType()) {
     SourceLocation sl = call->getExprLoc();
     ExprPtr mask = ir::mkCast(Type::i64(), rvalue(call->getArg(0)));
     ExprPtr full = i64c(0xffffffff);
@@ -86,21 +97,41 @@ bool Lowerer::fullMask(const CallExpr *call, const std::string &name) {
     s->cond = cmp(Op::Eq, bin(Op::BitAnd, std::move(mask), full), full);
     s->assertKind = ir::AssertKind::Modelled;
     s->text = name + " with the mask '" + text(call->getArg(0)->getSourceRange()) +
-              "', which may not be the full mask 0xffffffff: only the full mask is modelled";
-    return true;
+              "', which may not be the full mask 0xffffffff: only the full mask and constant masks are modelled";
+    return {};
   }
   discard(call->getArg(0));
-  unsupported(call->getExprLoc(), name + " with " +
-                                      (m ? "the partial mask '" + text(call->getArg(0)->getSourceRange()) + "'"
-                                         : "the mask '" + text(call->getArg(0)->getSourceRange()) +
-                                               "', which is not a constant") +
-                                      ": only the full mask 0xffffffff is modelled");
-  return false;
+  unsupported(call->getExprLoc(), name + " with the mask '" + text(call->getArg(0)->getSourceRange()) +
+                                      "', which is not an integer");
+  return {false, std::nullopt};
 }
 
-void Lowerer::warpBarrier(SourceLocation sl) {
+// Whether lane (an i64 in [0, 32) where it matters) is named in the constant mask: a
+// disjunction of ranges, one per run of set bits (linear, for the solver).
+ExprPtr Lowerer::inMask(uint32_t mask, ExprPtr lane) {
+  ExprPtr any;
+  for (auto [lo, hi] : ir::maskRuns(mask)) {
+    ExprPtr run = ir::mkBinary(Op::LAnd, Type::boolean(), cmp(Op::Ge, lane, i64c(lo)), cmp(Op::Lt, lane, i64c(hi)));
+    any = any ? ir::mkBinary(Op::LOr, Type::boolean(), any, run) : run;
+  }
+  return any ? any : ir::mkConstBool(false);
+}
+
+// CUDA: each calling lane must be named in the mask.
+void Lowerer::callerInMask(SourceLocation sl, std::optional<uint32_t> mask, const std::string &callText) {
+  if (!mask)
+    return;
+  char hex[16];
+  snprintf(hex, sizeof hex, "0x%08x", *mask);
+  warpAssert(sl, inMask(*mask, bin(Op::Rem, linearTid(), i64c(kWarp))),
+             "'" + callText + "' is called by a lane that its mask " + hex + " does not name");
+}
+
+void Lowerer::warpBarrier(SourceLocation sl, std::optional<uint32_t> mask) {
   auto s = emit(StmtKind::Barrier, sl);
   s->barrier = ir::BarrierKind::Warp;
+  if (mask)
+    s->value = i64c(*mask);
 }
 
 // `violation`: what it means when cond fails (the obligation's headline).
@@ -113,14 +144,15 @@ void Lowerer::warpAssert(SourceLocation sl, ExprPtr cond, const std::string &vio
 
 // The first half of an exchange: this lane's value into its own cell, then __syncwarp().
 // Returns the exchange array.
-int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name) {
+int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name,
+                          std::optional<uint32_t> mask) {
   int xchg = exchangeArray(t);
   auto st = emit(StmtKind::Store, sl);
   st->ptr = ir::mkArrayRef(xchg);
   st->index = {std::move(tid)};
   st->value = std::move(v);
   st->text = name;
-  warpBarrier(sl);
+  warpBarrier(sl, mask);
   return xchg;
 }
 
@@ -128,13 +160,16 @@ int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, con
 // v over the lanes of the calling lane's segment of `size` lanes (a warp, or a tile of
 // thread_block_tile<size>); a predicate's v is its u32 0 or 1. Every lane's operand goes
 // through the exchange; the result folds the segment's lanes that exist, in lane order: a
-// ballot's bit j is the segment's lane j (a tile's thread_rank() j).
-ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size) {
+// ballot's bit j is the segment's lane j (a tile's thread_rank() j). With a partial mask
+// (a warp's vote), only the lanes it names are folded.
+ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
+                      std::optional<uint32_t> mask, const std::string &callText) {
   bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
   Type et = isPred ? Type::u32() : rt;
   ExprPtr tid = linearTid();
   ExprPtr segBase = bin(Op::Sub, tid, bin(Op::Rem, linearTid(), i64c(size)));
-  int xchg = offerToLanes(sl, et, std::move(tid), std::move(v), name);
+  callerInMask(sl, mask, callText);
+  int xchg = offerToLanes(sl, et, std::move(tid), std::move(v), name, mask);
   int acc = newTemp(rt, "vote");
   Op fold = name == "__reduce_min_sync"   ? Op::Min
             : name == "__reduce_max_sync" ? Op::Max
@@ -154,6 +189,8 @@ ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprP
   init->value = cast(start, rt);
   ir::Block *saved = cur_;
   for (int64_t j = 0; j < size; ++j) {
+    if (mask && !ir::laneInMask(*mask, j))
+      continue;
     ExprPtr cell = bin(Op::Add, segBase, i64c(j));
     auto br = emit(StmtKind::If, sl);
     br->cond = cmp(Op::Lt, cell, blockThreads());
@@ -179,7 +216,7 @@ ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprP
     as->value = nv;
     cur_ = saved;
   }
-  warpBarrier(sl);
+  warpBarrier(sl, mask);
   return ir::mkVar(acc, rt);
 }
 
@@ -194,7 +231,8 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
     unsupported(sl, "call '" + callText + "'");
     return ir::mkConstInt(0, Type::i32());
   }
-  if (!fullMask(call, name)) {
+  WarpMask mask = maskOf(call, name);
+  if (!mask.ok) {
     for (unsigned i = 1; i < call->getNumArgs(); ++i)
       discard(call->getArg(i));
     return ir::mkConstInt(0, rt);
@@ -203,7 +241,7 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
     bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
     ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
                        : cast(rvalue(call->getArg(1)), rt);
-    return vote(sl, name, rt, std::move(v), kWarp);
+    return vote(sl, name, rt, std::move(v), kWarp, mask.partial, callText);
   }
 
   // Shuffles: (mask, var, srcLane | delta | laneMask, width = warpSize).
@@ -225,13 +263,13 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   // delta and laneMask as the hardware reads them: 32-bit unsigned.
   ExprPtr x = name == "__shfl_sync" ? ir::mkCast(Type::i64(), rvalue(call->getArg(2)))
                                     : ir::mkCast(Type::i64(), cast(rvalue(call->getArg(2)), Type::u32()));
-  return shuffle(sl, name, rt, v, x, width, callText);
+  return shuffle(sl, name, rt, v, x, width, callText, mask.partial);
 }
 
 // The exchange of one shuffle (name: __shfl_sync, __shfl_up/down/xor_sync) of v, with the source
 // lane, delta or lane mask x (an i64), over segments of `width` lanes.
 ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
-                         const std::string &callText) {
+                         const std::string &callText, std::optional<uint32_t> mask) {
   ExprPtr tid = linearTid();
   ExprPtr lane = bin(Op::Rem, tid, i64c(kWarp));
   ExprPtr warpBase = bin(Op::Sub, tid, lane);
@@ -270,12 +308,19 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
   si->value = inRange;
   ExprPtr srcE = ir::mkVar(srcVar, Type::i64()), inE = ir::mkVar(inVar, Type::boolean());
 
-  int xchg = offerToLanes(sl, rt, tid, v, name);
+  callerInMask(sl, mask, callText);
+  int xchg = offerToLanes(sl, rt, tid, v, name, mask);
   ExprPtr cell = bin(Op::Add, warpBase, srcE);
   warpAssert(sl,
              ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE),
                           cmp(Op::Lt, cell, blockThreads())),
              "'" + callText + "' reads a lane that does not exist (its block has no thread there)");
+  if (mask) {
+    char hex[16];
+    snprintf(hex, sizeof hex, "0x%08x", *mask);
+    warpAssert(sl, ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE), inMask(*mask, srcE)),
+               "'" + callText + "' reads a lane that its mask " + hex + " does not name (its value is undefined)");
+  }
   int r = newTemp(rt, "shfl");
   auto def = emit(StmtKind::Assign, sl);
   def->var = r;
@@ -294,7 +339,7 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
   as->var = r;
   as->value = ir::mkVar(t, rt);
   cur_ = saved;
-  warpBarrier(sl);
+  warpBarrier(sl, mask);
   return ir::mkVar(r, rt);
 }
 

@@ -300,14 +300,24 @@ private:
   ExprPtr linearTid();
   ExprPtr blockThreads();
   int exchangeArray(Type t);
-  bool fullMask(const CallExpr *call, const std::string &name);
-  void warpBarrier(SourceLocation sl);
-  int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name);
+  // A warp primitive's mask: `ok` false where it is not modelled; `partial` the constant
+  // mask where it is one other than the full mask (nullopt: the full mask).
+  struct WarpMask {
+    bool ok = true;
+    std::optional<uint32_t> partial;
+  };
+  WarpMask maskOf(const CallExpr *call, const std::string &name);
+  ExprPtr inMask(uint32_t mask, ExprPtr lane);
+  void callerInMask(SourceLocation sl, std::optional<uint32_t> mask, const std::string &callText);
+  void warpBarrier(SourceLocation sl, std::optional<uint32_t> mask = std::nullopt);
+  int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name,
+                   std::optional<uint32_t> mask = std::nullopt);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
-  ExprPtr vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size);
+  ExprPtr vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
+               std::optional<uint32_t> mask = std::nullopt, const std::string &callText = "");
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
   ExprPtr shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
-                  const std::string &callText);
+                  const std::string &callText, std::optional<uint32_t> mask = std::nullopt);
   static int64_t tileSize(QualType t);
   ExprPtr tileCall(const CallExpr *call, const std::string &name, Type rt, int64_t size);
   ExprPtr tileReduce(const CallExpr *call, Type rt, int64_t size);

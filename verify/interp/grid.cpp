@@ -168,6 +168,7 @@ struct GridCtx {
     char *stack = nullptr; // GridCtx::stacks[thread in block], reused by every block
     std::unique_ptr<Machine> m;
     State st = State::Run;
+    uint32_t waitMask = 0xffffffffu; // WarpWait: the lanes the barrier waits for
     Flow flow;
     std::string stop; // non-empty: the thread stopped early
   };
@@ -207,9 +208,10 @@ struct GridCtx {
 
 thread_local GridCtx *tGrid = nullptr;
 
-void gridYield(GridCtx &g, ir::BarrierKind kind) {
+void gridYield(GridCtx &g, ir::BarrierKind kind, uint32_t mask) {
   GridCtx::Thread &t = g.threads[g.current];
   t.st = kind == ir::BarrierKind::Warp ? GridCtx::State::WarpWait : GridCtx::State::BlockWait;
+  t.waitMask = mask;
   switchContext(t.ctx, g.sched);
 }
 
@@ -390,9 +392,9 @@ GridRun runGrid(const Kernel &k, const Env &env) {
             }
         // SEMANTICS (grid run): threads of a block run one at a time, in thread order, each
         // until it finishes or waits at a barrier. A __syncwarp releases once every unfinished
-        // thread of the warp waits at a barrier; a __syncthreads once every unfinished thread
-        // of the block waits at one. Nothing left to release with threads still waiting is
-        // barrier divergence.
+        // thread of the warp waits at a barrier (with a partial mask: every unfinished thread
+        // the mask names); a __syncthreads once every unfinished thread of the block waits at
+        // one. Nothing left to release with threads still waiting is barrier divergence.
         while (true) {
           for (size_t i = 0; i < g.threads.size(); ++i) {
             if (g.threads[i].st != State::Run)
@@ -407,17 +409,21 @@ GridRun runGrid(const Kernel &k, const Env &env) {
             break;
           bool released = false;
           for (size_t w = 0; w * 32 < g.threads.size(); ++w) {
-            bool all = true, any = false;
-            for (size_t i = w * 32; i < std::min(g.threads.size(), w * 32 + 32); ++i) {
-              all &= g.threads[i].st != State::Run;
-              any |= g.threads[i].st == State::WarpWait;
+            size_t end = std::min(g.threads.size(), w * 32 + 32);
+            std::vector<size_t> go;
+            for (size_t i = w * 32; i < end; ++i) {
+              if (g.threads[i].st != State::WarpWait)
+                continue;
+              bool all = true;
+              for (size_t j = w * 32; j < end; ++j)
+                if (ir::laneInMask(g.threads[i].waitMask, static_cast<int64_t>(j - w * 32)))
+                  all &= g.threads[j].st != State::Run;
+              if (all)
+                go.push_back(i);
             }
-            if (all && any) {
-              for (size_t i = w * 32; i < std::min(g.threads.size(), w * 32 + 32); ++i)
-                if (g.threads[i].st == State::WarpWait)
-                  g.threads[i].st = State::Run;
-              released = true;
-            }
+            for (size_t i : go)
+              g.threads[i].st = State::Run;
+            released |= !go.empty();
           }
           if (!released) {
             bool all = true;

@@ -123,6 +123,10 @@ struct Env {
   double garbage = 0;
   int64_t maxGridSteps = 200'000'000; // runGrid: statements over all threads
   Symbolic *symbolic = nullptr;        // runGrid: symbolic values too (see Symbolic)
+  // runThread: the lane (0..31) of the other thread of a pair whose accesses are compared: a
+  // warp barrier with a partial mask that does not name it does not order the two threads, so
+  // it is not counted in Event::warpBarriers. -1: every barrier is counted.
+  int peerLane = -1;
 };
 
 enum class EventKind : uint8_t {
@@ -148,7 +152,8 @@ struct Event {
   bool isWrite = false, isAtomic = false;
   ir::BarrierKind barrier = ir::BarrierKind::Block;
   uint64_t blockBarriers = 0;     // __syncthreads executed before this event
-  uint64_t warpBarriers = 0;      // __syncwarp + __syncthreads executed before this event
+  uint64_t warpBarriers = 0;      // __syncwarp + __syncthreads executed before this event (see Env::peerLane)
+  uint32_t mask = 0xffffffffu;    // Barrier: a warp barrier's mask (ir::warpMask; full else)
   uint64_t gridBarriers = 0;      // grid-wide barriers executed before this event
   std::vector<std::pair<int, int64_t>> iterations; // (loop label, iteration from 0), outermost first
   std::map<int, Value> vars;      // scalar variables' values at this event (Access/Overflow)

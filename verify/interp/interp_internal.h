@@ -139,7 +139,7 @@ std::unordered_map<const Expr *, int> launchOnlyExprs(const Kernel &k, unsigned 
 constexpr unsigned kLaunchOnlyMin = 3;
 
 struct GridCtx; // whole-grid execution (runGrid): shared memory and the scheduler
-void gridYield(GridCtx &g, ir::BarrierKind kind);
+void gridYield(GridCtx &g, ir::BarrierKind kind, uint32_t mask);
 bool gridRead(GridCtx &g, const ir::Array &arr, const std::pair<int, int64_t> &key, const Env &env,
               Value &out);
 void gridWrite(GridCtx &g, const std::pair<int, int64_t> &key, Value v, bool atomic);

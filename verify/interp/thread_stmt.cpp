@@ -376,10 +376,13 @@ Flow Machine::exec(const Stmt &s) {
     Event ev = mkEvent(EventKind::Barrier);
     ev.barrier = s.barrier;
     ev.taint = join(ct, countTaint);
+    if (std::optional<uint32_t> m = ir::warpMask(s))
+      ev.mask = *m;
+    uint32_t mask = ev.mask;
     if (grid) {
       if (s.barrier == ir::BarrierKind::Grid)
         throw Stop{"unsupported: a grid-wide barrier (blocks run one after another here)"};
-      gridYield(*grid, s.barrier);
+      gridYield(*grid, s.barrier, mask);
     } else {
       record(std::move(ev));
     }
@@ -387,7 +390,8 @@ Flow Machine::exec(const Stmt &s) {
       ++blockBarriers;
     if (s.barrier == ir::BarrierKind::Grid)
       ++gridBarriers;
-    ++warpBarriers;
+    if (env.peerLane < 0 || ir::laneInMask(mask, env.peerLane))
+      ++warpBarriers;
     // The counts from here on depend on memory if this barrier ran because of it.
     addTaint(countTaint, ct);
     return {};

@@ -250,13 +250,35 @@ bool containsBarrier(const Block &b) {
   return false;
 }
 
-SyncLevel strongestBarrier(const Block &b) {
+std::optional<uint32_t> warpMask(const Stmt &s) {
+  if (s.kind != StmtKind::Barrier || s.barrier != BarrierKind::Warp || !s.value || s.value->op != Op::Const)
+    return std::nullopt;
+  return static_cast<uint32_t>(s.value->ival);
+}
+
+std::vector<std::pair<int64_t, int64_t>> maskRuns(uint32_t m) {
+  std::vector<std::pair<int64_t, int64_t>> runs;
+  for (int64_t l = 0; l < 32;) {
+    if (!laneInMask(m, l)) {
+      ++l;
+      continue;
+    }
+    int64_t e = l;
+    while (e < 32 && laneInMask(m, e))
+      ++e;
+    runs.push_back({l, e});
+    l = e;
+  }
+  return runs;
+}
+
+SyncLevel strongestBarrier(const Block &b, bool masked) {
   SyncLevel best = SyncLevel::None;
   for (const StmtPtr &s : b) {
-    if (s->kind == StmtKind::Barrier)
+    if (s->kind == StmtKind::Barrier && (masked || !s->value))
       best = std::max(best, s->barrier == BarrierKind::Warp ? SyncLevel::Warp : SyncLevel::Block);
     for (const Block *c : {&s->pre, &s->body, &s->elseBody, &s->step})
-      best = std::max(best, strongestBarrier(*c));
+      best = std::max(best, strongestBarrier(*c, masked));
     if (best == SyncLevel::Block)
       break;
   }
@@ -407,6 +429,10 @@ struct Printer {
       os << (s.barrier == BarrierKind::Block  ? "barrier"
              : s.barrier == BarrierKind::Grid ? "gridbarrier"
                                               : "syncwarp");
+      if (s.value) {
+        os << " mask ";
+        expr(*s.value);
+      }
       break;
     case StmtKind::Assume:
       os << (s.precondition ? "requires " : "assume ");

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -174,7 +175,7 @@ enum class StmtKind : uint8_t {
   Loop,        // label: { while (true) { pre; if (!cond) break; body(label2); step } }
   Block,       // label: body  (target of Exit)
   Exit,        // jump to the end of Block `label`
-  Barrier,     // __syncthreads() / __syncwarp()
+  Barrier,     // __syncthreads() / __syncwarp(); a warp barrier's `value`: its mask (below)
   Assume,      // __requires / __assume: executions violating it are not considered
   Assert,      // __assert: an obligation
   Havoc,       // var = some value of its type (uninitialised variable, result of a call
@@ -226,6 +227,16 @@ struct Stmt {
   bool warpCollective = false;
 };
 
+// A warp barrier with a partial mask (`__syncwarp(0xffff)`, the barriers of a shuffle or vote
+// whose mask is a constant other than the full mask) holds the mask as an i64 constant in
+// `value`: only the lanes it names meet there, and they order only each other. Without
+// `value`, every lane of the warp meets there (the full mask).
+std::optional<uint32_t> warpMask(const Stmt &s);
+// Whether lane (0..31) is named in mask m.
+inline bool laneInMask(uint32_t m, int64_t lane) { return lane >= 0 && lane < 32 && ((m >> lane) & 1u) != 0; }
+// The runs of set bits of m, as half-open lane ranges [first, second).
+std::vector<std::pair<int64_t, int64_t>> maskRuns(uint32_t m);
+
 struct Param {
   bool isArray = false;
   int id = -1;
@@ -266,7 +277,12 @@ bool containsGridBarrier(const Block &b);
 // The strongest barrier `b` may execute: none, only __syncwarp()s, or a block or grid barrier.
 // Ordered, so that std::max joins two.
 enum class SyncLevel : uint8_t { None, Warp, Block };
-SyncLevel strongestBarrier(const Block &b);
+// masked: count warp barriers with a partial mask (ir::warpMask) too. A condition that
+// decides whether lanes reach them need not be uniform in the warp (only the lanes named meet
+// there, each checked on its own), except a loop's: the symbolic executor's path condition
+// of a loop's iteration may over-approximate whether it is reached, so lanes a mask names must
+// agree on the loop's tests and exits.
+SyncLevel strongestBarrier(const Block &b, bool masked = false);
 // Labels targeted by an Exit inside `b` that are not labels of Blocks/Loops inside `b`.
 std::vector<int> exitsLeaving(const Block &b);
 

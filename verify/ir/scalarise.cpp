@@ -184,7 +184,7 @@ private:
     case StmtKind::Assert:
       otherUse(s.cond.get());
       return;
-    case StmtKind::Barrier:
+    case StmtKind::Barrier: otherUse(s.value.get()); return;
     case StmtKind::Unsupported: return;
     case StmtKind::Exit: exits_[s.label].push_back(env); return;
     case StmtKind::If: {

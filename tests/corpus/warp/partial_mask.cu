@@ -1,6 +1,7 @@
-// expect: unknown
+// expect: refuted warp
 // args: --block 64
-// note: only the full mask is modelled: a shuffle with mask 0x0000ffff is not (unknown, with the reason)
+// note: lanes 8..15 read lanes 16..23, which the mask 0x0000ffff does not name (their value is
+// note: undefined); partial_mask_ok.cu gives the shuffle the width 16
 __global__ void k(const float *x, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(x) >= n);

@@ -344,3 +344,52 @@ TEST_CASE("a grid-stride loop is proven") {
         CHECK_FALSE(ob.reason.empty());
   }
 }
+
+TEST_CASE("a warp barrier with a partial mask orders only the lanes it names, and each must reach it") {
+  // s[t] = t;  if (t % 32 < 16) __syncwarp(LO) else __syncwarp(HI);  [if (t % 32 < reach)] y = s[t ^ X];
+  // (block of 64). The halves meet on their own masks: reading the partner t ^ 1 is ordered,
+  // t ^ 16 (the other half) is not.
+  auto kernel = [](int64_t x, uint32_t lo, int64_t reach) {
+    KB kb;
+    int s = kb.shared("s", Type::i32(), {64});
+    int y = kb.var("y", Type::i32());
+    auto masked = [&](uint32_t m) {
+      StmtPtr b = kb.barrier(BarrierKind::Warp);
+      std::const_pointer_cast<Stmt>(b)->value = mkConstInt(m, Type::i64());
+      return b;
+    };
+    ExprPtr lane = bin(Op::Rem, Type::u32(), tid(), u32(32));
+    return kb.body({kb.store(s, tid(), toI32(tid()), "s[t]"),
+                    kb.ifs(cmp(Op::Lt, lane, u32(reach)), {masked(lo)}, {masked(0xffff0000u)}),
+                    kb.load(y, s, bin(Op::BitXor, Type::u32(), tid(), u32(x)), "s[t ^ x]")});
+  };
+  KernelReport ok = verifyKernel(kernel(1, 0x0000ffffu, 16), launch(64, 1));
+  INFO(summary(ok));
+  CHECK(ok.verdict == Status::Proven);
+  CHECK(ob(ok, "barrier").status == Status::Proven);
+
+  KernelReport other = verifyKernel(kernel(16, 0x0000ffffu, 16), launch(64, 1));
+  INFO(summary(other));
+  CHECK(other.verdict == Status::Refuted);
+  const Obligation &r = ob(other, "race.s");
+  CHECK(r.status == Status::Refuted);
+  checkWitness(r, 2);
+  int64_t a = r.witness["threads"][0]["thread"][0], b = r.witness["threads"][1]["thread"][0];
+  CHECK((a ^ b) == 16);
+  CHECK(ob(other, "barrier").status == Status::Proven);
+
+  // Lanes 8..15 take the other branch: the low mask names them, but they never reach it.
+  KernelReport diverge = verifyKernel(kernel(1, 0x0000ffffu, 8), launch(64, 1));
+  INFO(summary(diverge));
+  const Obligation &d = ob(diverge, "barrier");
+  CHECK(d.status == Status::Refuted);
+  checkWitness(d, 2);
+  CHECK(contains(d.reason, "mask names"));
+  int64_t l1 = int64_t(d.witness["threads"][0]["thread"][0]) % 32, l2 = int64_t(d.witness["threads"][1]["thread"][0]) % 32;
+  CHECK(l1 < 8);
+  CHECK((l2 >= 8 && l2 < 16));
+  // The same split with a mask naming only the lanes that reach it is proven.
+  KernelReport narrow = verifyKernel(kernel(1, 0x000000ffu, 8), launch(64, 1));
+  INFO(summary(narrow));
+  CHECK(ob(narrow, "barrier").status == Status::Proven);
+}

@@ -56,9 +56,8 @@ __global__ void k(float *out) {
   CHECK(stmts(k, StmtKind::Unsupported).empty());
 }
 
-TEST_CASE("a partial mask, __activemask and a computed width are unsupported, with the reason") {
-  for (const char *call : {"__shfl_down_sync(0xffffu, v, 1)", "__shfl_down_sync(0xffffffff, v, 1, w)",
-                           "__shfl_xor_sync(__activemask(), v, 1)"}) {
+TEST_CASE("__activemask and a computed width are unsupported, with the reason") {
+  for (const char *call : {"__shfl_down_sync(0xffffffff, v, 1, w)", "__shfl_xor_sync(__activemask(), v, 1)"}) {
     CAPTURE(call);
     Kernel k = one(std::string("__global__ void k(float *out, unsigned m, int w) {\n  float v = out[0];\n  out[1] = ") +
                    call + ";\n}\n");
@@ -82,13 +81,74 @@ TEST_CASE("a computed mask is the full mask under a premise (assert.modelled) na
       premises.push_back(s);
   REQUIRE(premises.size() == 1);
   CHECK(premises[0]->text.find("the mask 'm'") != std::string::npos);
-  CHECK(premises[0]->text.find("only the full mask is modelled") != std::string::npos);
+  CHECK(premises[0]->text.find("only the full mask and constant masks are modelled") != std::string::npos);
   // (m & 0xffffffff) == 0xffffffff, with m as a 64-bit value
   REQUIRE(premises[0]->cond->op == Op::Eq);
   CHECK(premises[0]->cond->args[0]->op == Op::BitAnd);
   CHECK(premises[0]->cond->args[1]->op == Op::Const);
   CHECK(premises[0]->cond->args[1]->ival == 0xffffffff);
   CHECK(stmts(k, StmtKind::Barrier).size() == 2); // the exchange is modelled
+}
+
+TEST_CASE("a constant partial mask: the caller and the lane read must be named, the barriers hold the mask") {
+  Kernel k = one("__global__ void k(float *out) {\n  float v = out[0];\n  out[1] = "
+                 "__shfl_down_sync(0x0000ff00u, v, 1);\n}\n");
+  CHECK(stmts(k, StmtKind::Unsupported).empty());
+  auto barriers = stmts(k, StmtKind::Barrier);
+  REQUIRE(barriers.size() == 2);
+  for (const Stmt *b : barriers) {
+    REQUIRE(warpMask(*b).has_value());
+    CHECK(*warpMask(*b) == 0x0000ff00u);
+  }
+  std::vector<std::string> texts;
+  for (const Stmt *s : stmts(k, StmtKind::Assert)) {
+    CHECK(s->assertKind == AssertKind::Warp);
+    texts.push_back(s->text);
+  }
+  REQUIRE(texts.size() == 3);
+  CHECK(texts[0].find("is called by a lane that its mask 0x0000ff00 does not name") != std::string::npos);
+  CHECK(texts[1].find("reads a lane that does not exist") != std::string::npos);
+  CHECK(texts[2].find("reads a lane that its mask 0x0000ff00 does not name") != std::string::npos);
+  // __syncwarp with a partial constant mask: one masked barrier after the caller's assertion.
+  Kernel w = one("__global__ void k(float *out) {\n  __syncwarp(0x3u);\n}\n");
+  CHECK(stmts(w, StmtKind::Unsupported).empty());
+  REQUIRE(stmts(w, StmtKind::Barrier).size() == 1);
+  CHECK(warpMask(*stmts(w, StmtKind::Barrier)[0]) == std::optional<uint32_t>(3u));
+  CHECK(stmts(w, StmtKind::Assert).size() == 1);
+}
+
+TEST_CASE("with partial masks each half-warp exchanges on its own; a vote folds only the named lanes") {
+  Kernel k = one(R"(
+__global__ void k(int *out) {
+  int t = threadIdx.x;
+  if (t % 32 < 16) {
+    out[t] = __shfl_xor_sync(0x0000ffffu, t * 10, 1);
+    out[64 + t] = (int)__ballot_sync(0x0000ffffu, t % 3 == 0);
+    out[128 + t] = (int)__reduce_add_sync(0x0000ffffu, 1u);
+  } else {
+    out[t] = __shfl_down_sync(0xffff0000u, t * 10, 4, 16);
+  }
+}
+)");
+  std::vector<ksynth::interp::Fault> faults;
+  std::vector<int64_t> got = runBlock(k, 64, 192, &faults);
+  CHECK(faults.empty()); // every lane's masked barriers release: no divergence
+  for (int64_t t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    int64_t lane = t % 32, base = t - lane;
+    if (lane < 16) {
+      CHECK(got[static_cast<size_t>(t)] == (t ^ 1) * 10);
+      int64_t ballot = 0;
+      for (int64_t j = 0; j < 16; ++j)
+        if ((base + j) % 3 == 0)
+          ballot |= int64_t{1} << j;
+      CHECK(got[static_cast<size_t>(64 + t)] == ballot);
+      CHECK(got[static_cast<size_t>(128 + t)] == 16);
+    } else {
+      CHECK(got[static_cast<size_t>(t)] == (lane % 16 + 4 < 16 ? (t + 4) * 10 : t * 10));
+      CHECK(got[static_cast<size_t>(64 + t)] == -1);
+    }
+  }
 }
 
 TEST_CASE("a function of the file without a body is some value, not a shuffle, whatever its name") {
