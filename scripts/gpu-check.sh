@@ -86,6 +86,7 @@ fast() {
   run row_sum_cg $S/fast/row_sum_cg.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_block $S/fast/row_sum_block.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_block_f4 $S/fast/row_sum_block_f4.cu $S/row_sum.smt --size R=$N2 C=$N2
+  run row_sum_block_m8 $S/fast/row_sum_block_m8.cu $S/row_sum.smt --size R=$N2 C=$N2
   run row_sum_bf16_warp $S/fast/row_sum_bf16_warp.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
   run row_sum_bf16x2_warp $S/fast/row_sum_bf16x2_warp.cu $S/row_sum_bf16.smt --size R=$N2 C=$N2
   run row_max_warp $S/fast/row_max_warp.cu $S/row_max.smt --size R=$N2 C=$N2
