@@ -1,6 +1,8 @@
 // Frontend: lowering of calls (inlined device functions, atomics, function pointers, builtins).
 #include "verify/frontend/lowerer.h"
 
+#include <clang/Basic/Builtins.h>
+
 #include <functional>
 
 namespace ksynth::frontend::detail {
@@ -30,6 +32,22 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
   std::string name = fd->getNameAsString();
   if (const Expr *l = nullptr, *r = nullptr; isTrivialRecordAssign(call, l, r))
     return rvalue(call);
+  // The compiler's float constants (`INFINITY` is `__builtin_inff()`, `HUGE_VALF`, `NAN`): their
+  // IEEE value, as a literal's.
+  switch (fd->getBuiltinID()) {
+  case Builtin::BI__builtin_inf:
+  case Builtin::BI__builtin_inff:
+  case Builtin::BI__builtin_huge_val:
+  case Builtin::BI__builtin_huge_valf:
+  case Builtin::BI__builtin_nan:
+  case Builtin::BI__builtin_nanf: {
+    Expr::EvalResult r;
+    if (call->EvaluateAsRValue(r, ctx_) && r.Val.isFloat())
+      return ir::mkConstFloat(r.Val.getFloat().convertToDouble(), typeOr(call->getType(), sl), loc(sl));
+    break;
+  }
+  default: break;
+  }
   // CUB's collectives are declared (so that files using them parse), not modelled.
   if (const auto *ns = dyn_cast<NamespaceDecl>(fd->getDeclContext()->getEnclosingNamespaceContext());
       ns && ns->getName() == "cub" && !sm_.isInMainFile(sm_.getExpansionLoc(fd->getLocation()))) {
