@@ -226,13 +226,36 @@ void Prover::proveTensor(int t, TensorProof &tp) {
       std::unordered_map<Term, Term> &m;
       ~ForgetCoords() { m.clear(); }
     } forgetCoords{coordOf_};
-    if (std::vector<Term> kc = check::coordinates(tc_, flat, ext); kc.size() == j.size() && j.size() > 1) {
+    std::vector<Term> kc = check::coordinates(tc_, flat, ext);
+    Term kcFacts = tc_.tru();
+    if (kc.size() != j.size() && j.size() > 1) {
+      // A flat index the kernel splits itself (`b = idx / D2, k = idx % D2`): its coordinates
+      // are its quotients and remainders by the extents, innermost first. That they recompose
+      // the index (Euclidean division by extents >= 1, as every element's are) is a fact, and
+      // so are the row-major relations between that form and the element's (delinearise).
+      kc.assign(j.size(), nullptr);
+      Term rest = flat, recomposed = nullptr;
+      std::vector<Term> positive;
+      for (size_t d = j.size(); d-- > 1;) {
+        kc[d] = tc_.mod(rest, ext[d]);
+        rest = tc_.div(rest, ext[d]);
+        positive.push_back(tc_.le(tc_.intConst(1), ext[d]));
+      }
+      kc[0] = rest;
+      recomposed = kc[0];
+      for (size_t d = 1; d < j.size(); ++d)
+        recomposed = tc_.add(tc_.mul(recomposed, ext[d]), kc[d]);
+      std::vector<Term> facts{tc_.implies(tc_.mkAnd(positive), tc_.eq(flat, recomposed))};
+      delinearise(e, recomposed, ext, facts);
+      kcFacts = tc_.mkAnd(facts);
+    }
+    if (kc.size() == j.size() && j.size() > 1) {
       std::unordered_map<Term, Term> m;
       for (size_t d = 0; d < j.size(); ++d) {
         if (!kc[d] || tc_.mentions(kc[d], j[d]))
           break;
         Step sc(*this, "coordinate " + std::to_string(d) + " of the element is the storing thread's", lineOf(*x));
-        if (!unsat(tc_.mkAnd(ctx, tc_.ne(j[d], kc[d]))))
+        if (!unsat(tc_.mkAnd({ctx, kcFacts, tc_.ne(j[d], kc[d])})))
           break;
         m[j[d]] = kc[d];
       }

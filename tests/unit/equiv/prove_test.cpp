@@ -1333,3 +1333,38 @@ __global__ void row_min(const float *X, float *Y, int R, int C) {
   equiv::ProofReport r = equiv::proveAgainstSpec(c.k, c.s, c.b, c.o);
   CHECK(r.unavailable.find("infinite or NaN float literal") != std::string::npos);
 }
+
+namespace {
+
+const char *kSumDim1 = R"((spec sum_dim1 (dims B D1 D2) (assume (<= B 4096) (<= D1 4096) (<= D2 4096))
+  (tensor X f32 (B D1 D2) in) (tensor Y f32 (B 1 D2) out)
+  (ensures (Y b z j) (sum k 0 D1 (X b k j)))))";
+
+// One thread per output element at flat index idx, split by the kernel itself.
+std::string sumDim1Kernel(const std::string &split) {
+  return R"(
+__global__ void sum_dim1(const float *X, float *Y, int B, int D1, int D2) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= B * D2) return;
+  )" + split + R"(;
+  float acc = 0.0f;
+  for (int r = 0; r < D1; ++r) acc += X[(b * D1 + r) * D2 + n];
+  Y[idx] = acc;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: an output stored at a flat index the kernel splits by division is the spec's element there; "
+          "near misses are not") {
+  Case ok = make(kSumDim1, sumDim1Kernel("int b = idx / D2, n = idx % D2"), {"256"}, {"(B * D2 + 255) / 256"});
+  equiv::TensorProof t = prove(ok, "Y");
+  CHECK(t.coverage == Status::Proven);
+  CHECK(t.equivalence == Status::Proven);
+  for (const char *wrong : {"int b = idx / D2, n = idx % D1", "int b = idx / D1, n = idx % D2",
+                            "int b = idx / D2, n = (idx + 1) % D2"}) {
+    CAPTURE(wrong);
+    Case c = make(kSumDim1, sumDim1Kernel(wrong), {"256"}, {"(B * D2 + 255) / 256"});
+    CHECK(prove(c, "Y").equivalence != Status::Proven);
+  }
+}
