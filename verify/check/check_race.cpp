@@ -267,6 +267,8 @@ void Checker::checkRaces() {
         sync = tc_.mkOr(tc_.mkAnd(tc_.mkNot(sameBlock()), tc_.eq(x.gc, y.gc)), sync);
       std::vector<Term> hints;
       delineariseNested(tc_, x.flat, y.flat, hints);
+      recomposition(tc_, x.flat, hints);
+      recomposition(tc_, y.flat, hints);
       // A WMMA access is the warp's (which lane makes it is not specified): against another
       // access, even the same lane's, it races unless a barrier comes between.
       bool collective = (x.stmt->warpCollective || y.stmt->warpCollective) && x.stmt != y.stmt;

@@ -51,6 +51,54 @@ Checker::Checker(const ir::Kernel &k, const Options &o)
   solver_.setLog(o.log ? o.log : &ownLog_);
 }
 
+// The kernel's own leading preconditions that bound a scalar parameter by a constant
+// (`__requires(W >= 1)`, also in conjunctions): facts for tightenBounds, as --assume's are.
+// Only the `__requires` before any other statement (they hold wherever the kernel runs), and
+// only comparisons of a parameter (through widening integer casts) with an integer constant.
+void Checker::kernelBounds(std::vector<Term> &pre) {
+  std::function<Term(const ir::Expr &)> side = [&](const ir::Expr &x) -> Term {
+    if (x.op == ir::Op::Const && x.type.isInt())
+      return tc_.intConst(x.ival);
+    if (x.op == ir::Op::VarRef) {
+      auto it = g_.params.find(x.id);
+      return it != g_.params.end() && k_.vars[x.id].type.isInt() ? it->second : nullptr;
+    }
+    if (x.op == ir::Op::Cast && x.args.size() == 1 && x.type.isInt() && x.args[0]->type.isInt() &&
+        x.type.bits >= x.args[0]->type.bits && (x.type.isSigned || !x.args[0]->type.isSigned) &&
+        (x.type.bits > x.args[0]->type.bits || x.type.isSigned == x.args[0]->type.isSigned))
+      return side(*x.args[0]);
+    return nullptr;
+  };
+  std::function<Term(const ir::Expr &)> fact = [&](const ir::Expr &x) -> Term {
+    if (x.op == ir::Op::LAnd && x.args.size() == 2) {
+      Term a = fact(*x.args[0]), b = fact(*x.args[1]);
+      return a && b ? tc_.mkAnd(a, b) : a ? a : b; // a conjunct that is not one is left out
+    }
+    if (x.args.size() != 2)
+      return nullptr;
+    Term a = side(*x.args[0]), b = side(*x.args[1]);
+    if (!a || !b)
+      return nullptr;
+    switch (x.op) {
+    case ir::Op::Lt: return tc_.lt(a, b);
+    case ir::Op::Le: return tc_.le(a, b);
+    case ir::Op::Gt: return tc_.lt(b, a);
+    case ir::Op::Ge: return tc_.le(b, a);
+    case ir::Op::Eq: return tc_.eq(a, b);
+    default: return nullptr;
+    }
+  };
+  const ir::Block *b = &k_.body; // (the kernel's body is a block, the target of its returns)
+  while (!b->empty() && b->front()->kind == ir::StmtKind::Block)
+    b = &b->front()->body;
+  for (const ir::StmtPtr &s : *b) {
+    if (s->kind != ir::StmtKind::Assume || !s->precondition)
+      break;
+    if (Term f = fact(*s->cond))
+      pre.push_back(f);
+  }
+}
+
 KernelReport Checker::run() {
   rep_.name = k_.name;
   g_ = makeGlobals(tc_, k_, opts_.block, opts_.grid, rep_.assumptions);
@@ -58,6 +106,7 @@ KernelReport Checker::run() {
     std::vector<Term> pre = g_.facts;
     for (const ir::ExprPtr &e : opts_.assumes)
       pre.push_back(evalUniform(tc_, k_, g_, *e));
+    kernelBounds(pre);
     tightenBounds(tc_, pre);
   }
   t1_ = makeThread(tc_, g_, "t1");

@@ -97,6 +97,7 @@ private:
   Term sameWarp();
   void uniformCandidates(std::vector<Candidate> &cands);
   void maskedBarrierCandidates(std::vector<Candidate> &cands);
+  void kernelBounds(std::vector<Term> &pre);
 
   // check_race.cpp
   static bool sameInterval(const interp::Event &a, const interp::Event &b, bool sameBlk, bool sameWrp);

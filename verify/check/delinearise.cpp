@@ -63,6 +63,101 @@ void delinearise(TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext
   }
 }
 
+namespace {
+
+// The factors of a product (nested products flattened), or d itself.
+void factorsOf(Term d, std::vector<Term> &out) {
+  if (d->kind == smt::Kind::Mul) {
+    for (Term k : d->kids)
+      factorsOf(k, out);
+    return;
+  }
+  out.push_back(d);
+}
+
+// q as X div D1 div D2 ... (nested quotients, each divisor's product factors listed): X and
+// the factors, sorted by creation number so that two spellings of one product compare equal.
+void asQuotient(Term q, Term &X, std::vector<Term> &factors) {
+  factors.clear();
+  std::vector<Term> stack;
+  while (q->kind == smt::Kind::Div && q->kids.size() == 2) {
+    stack.push_back(q->kids[1]);
+    q = q->kids[0];
+  }
+  X = q;
+  while (!stack.empty()) {
+    Term d = stack.back();
+    stack.pop_back();
+    factorsOf(d, factors);
+  }
+  std::sort(factors.begin(), factors.end(), smt::TermById{});
+}
+
+// Whether y is X div (the product of `factors`) written as the kernel splits an index: that
+// quotient itself, or `(Z mod d) + d * Y'` with Z that quotient and Y' the quotient by d more.
+// `all`: the factors of the last quotient, every divisor met (the identity needs each >= 1).
+bool isQuotient(Term y, Term X, const std::vector<Term> &factors, std::vector<Term> &all, int depth) {
+  if (depth > 8)
+    return false;
+  Term yx;
+  std::vector<Term> yf;
+  asQuotient(y, yx, yf);
+  if (yx == X && yf == factors) { // (X itself when factors is empty)
+    all = factors;
+    return true;
+  }
+  if (y->kind != smt::Kind::Add || y->kids.size() != 2)
+    return false;
+  for (int i = 0; i < 2; ++i) {
+    Term m = y->kids[i], p = y->kids[1 - i];
+    if (m->kind != smt::Kind::Mod || m->kids.size() != 2 || p->kind != smt::Kind::Mul || p->kids.size() != 2)
+      continue;
+    Term d = m->kids[1], zx;
+    std::vector<Term> zf;
+    asQuotient(m->kids[0], zx, zf);
+    if (zx != X || zf != factors)
+      continue;
+    for (int k = 0; k < 2; ++k) {
+      if (p->kids[k] != d)
+        continue;
+      std::vector<Term> more = factors;
+      factorsOf(d, more);
+      std::sort(more.begin(), more.end(), smt::TermById{});
+      if (isQuotient(p->kids[1 - k], X, more, all, depth + 1))
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+Term recomposedIndex(TermContext &tc, Term flat, Term &positive) {
+  if (flat->kind != smt::Kind::Add || flat->kids.size() != 2)
+    return nullptr;
+  for (Term m : flat->kids) {
+    if (m->kind != smt::Kind::Mod || m->kids.size() != 2)
+      continue;
+    Term X;
+    std::vector<Term> f, all;
+    asQuotient(m->kids[0], X, f);
+    if (!f.empty() || !isQuotient(flat, X, {}, all, 0) || all.empty())
+      continue;
+    std::vector<Term> pos;
+    for (Term d : all)
+      pos.push_back(tc.le(tc.intConst(1), d));
+    positive = tc.mkAnd(pos);
+    return X;
+  }
+  return nullptr;
+}
+
+void recomposition(TermContext &tc, Term flat, std::vector<Term> &facts) {
+  Term positive;
+  if (Term X = recomposedIndex(tc, flat, positive))
+    facts.push_back(tc.implies(positive, tc.eq(flat, X)));
+}
+
 std::vector<Term> coordinates(TermContext &tc, Term flat, const std::vector<Term> &ext) {
   std::vector<Term> out(ext.size());
   for (size_t d = ext.size(); d-- > 1;) {

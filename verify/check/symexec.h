@@ -218,6 +218,13 @@ GlobalSyms makeGlobals(smt::TermContext &tc, const ir::Kernel &k,
 // ext[0] unused): X1*N + Y1 = X2*N + Y2 with 0 <= Y1, Y2 < N implies X1 = X2 and Y1 = Y2,
 // for N = ext[d] from the innermost dimension outwards. Nonlinear solvers need them.
 void delinearise(smt::TermContext &tc, Term f1, Term f2, const std::vector<Term> &ext, std::vector<Term> &facts);
+// A flat address the kernel recomposes from an index X it split itself, `(X mod W) + W * (((X
+// div W) mod H) + H * (X div (W * H)))` (any depth, nested or product divisors): the fact
+// that, with every divisor >= 1, it is X (Euclidean division). Nothing is added otherwise.
+void recomposition(smt::TermContext &tc, Term flat, std::vector<Term> &facts);
+// The index X of such an address, and in `positive` the condition (every divisor >= 1) under
+// which the address is X; nullptr where the address is not one.
+Term recomposedIndex(smt::TermContext &tc, Term flat, Term &positive);
 // The per-dimension indices of a flat address into an array of extents ext (outermost first)
 // when its form says them (`(r * N + c)` with N the last extent gives r, c); empty if not.
 // They are the indices only where each lies within its extent, which the caller must know.

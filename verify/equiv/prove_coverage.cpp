@@ -133,7 +133,13 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     }
     std::vector<Term> wrapConds;
     std::unordered_map<Term, Term> wrapMemo;
-    const Term flat = withoutWraps(s->flat, wrapConds, wrapMemo);
+    Term flat = withoutWraps(s->flat, wrapConds, wrapMemo);
+    // An address recomposed from an index the kernel split itself is that index (with every
+    // divisor >= 1, a condition like the wrap-arounds'): the guesses read the index.
+    if (Term positive = nullptr, X = check::recomposedIndex(tc_, flat, positive); X) {
+      wrapConds.push_back(positive);
+      flat = X;
+    }
     // The address's index along each dim of the tensor (empty where it does not split so).
     const std::vector<Term> coords = check::coordinates(tc_, flat, ext);
     // Which thread coordinates matter.
@@ -513,6 +519,7 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     if (co.size() != j.size() || j.empty()) {
       std::vector<Term> hint;
       delinearise(flat, e, ext, hint);
+      check::recomposition(tc_, flat, hint);
       c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
     }
     return tc_.mkAnd(c);

@@ -124,11 +124,14 @@ void Prover::proveTensor(int t, TensorProof &tp) {
       }
       onceCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat), tc_.mkNot(same)}));
       delinearise(x->flat, y->flat, ext, facts);
+      check::recomposition(tc_, y->flat, facts);
     }
     for (const check::AccessSite *y : s2) {
       uniqueCases.push_back(tc_.mkAnd({x->pc, y->pc, tc_.eq(x->flat, y->flat)}));
       delinearise(x->flat, y->flat, ext, facts);
+      check::recomposition(tc_, y->flat, facts);
     }
+    check::recomposition(tc_, x->flat, facts);
   }
   Term factsT = tc_.mkAnd(facts);
   std::vector<Term> diff;
@@ -194,6 +197,7 @@ void Prover::proveTensor(int t, TensorProof &tp) {
     }
     std::vector<Term> hint;
     delinearise(flat, e, ext, hint);
+    check::recomposition(tc_, flat, hint);
     Term ctx = tc_.mkAnd({elem, x->pc, tc_.eq(x->flat, e), tc_.eq(flat, e), tc_.mkAnd(noWrap), tc_.mkAnd(hint)});
     Term got = canonicalKernel(x->value);
     if (got->sort == Sort::Int && want->sort == Sort::Real)

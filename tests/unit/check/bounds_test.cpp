@@ -55,3 +55,35 @@ TEST_CASE("tightenBounds: facts over two symbols, or none, leave the ranges alon
   CHECK(tc.range(n) == std::pair<int128, int128>{0, 100});
   CHECK(tc.range(m) == std::pair<int128, int128>{0, 100});
 }
+
+TEST_CASE("recomposedIndex: an address rebuilt from an index's quotients and remainders is the index; "
+          "near misses are not") {
+  smt::TermContext tc;
+  Term X = tc.add(tc.var("tid", smt::Sort::Int), tc.mul(tc.intConst(256), tc.var("bid", smt::Sort::Int)));
+  Term W = tc.var("W", smt::Sort::Int), H = tc.var("H", smt::Sort::Int), C = tc.var("C", smt::Sort::Int);
+  // (X mod W) + W ((X div W mod H) + H ((X div (H W) mod C) + C (X div (C H W))))
+  auto build = [&](Term cDiv, Term nDiv) {
+    Term inner = tc.add(tc.mod(cDiv, C), tc.mul(C, nDiv));
+    Term mid = tc.add(tc.mod(tc.div(X, W), H), tc.mul(H, inner));
+    return tc.add(tc.mod(X, W), tc.mul(W, mid));
+  };
+  Term positive;
+  Term good = build(tc.div(X, tc.mul(H, W)), tc.div(X, tc.mul(C, tc.mul(H, W))));
+  CHECK(check::recomposedIndex(tc, good, positive) == X);
+  REQUIRE(positive);
+  for (Term v : {W, H, C})
+    CHECK(tc.mentions(positive, v));
+  // Nested quotients are the same quotient: (X div W) div H is X div (H W).
+  Term nested = build(tc.div(tc.div(X, W), H), tc.div(tc.div(tc.div(X, W), H), C));
+  CHECK(check::recomposedIndex(tc, nested, positive) == X);
+  // The channel from X div W (not div H W), the batch from X div (H W) (not C H W), a divisor
+  // that is not the next remainder's: none is the index.
+  CHECK(check::recomposedIndex(tc, build(tc.div(X, W), tc.div(X, tc.mul(C, tc.mul(H, W)))), positive) == nullptr);
+  CHECK(check::recomposedIndex(tc, build(tc.div(X, tc.mul(H, W)), tc.div(X, tc.mul(H, W))), positive) == nullptr);
+  CHECK(check::recomposedIndex(tc, tc.add(tc.mod(X, W), tc.mul(H, tc.div(X, W))), positive) == nullptr);
+  std::vector<Term> facts;
+  check::recomposition(tc, good, facts);
+  CHECK(facts.size() == 1);
+  check::recomposition(tc, tc.add(X, tc.intConst(1)), facts);
+  CHECK(facts.size() == 1);
+}

@@ -1368,3 +1368,36 @@ TEST_CASE("prove: an output stored at a flat index the kernel splits by division
     CHECK(prove(c, "Y").equivalence != Status::Proven);
   }
 }
+
+namespace {
+
+const char *kRelu4d = R"((spec relu4d (dims N C H W) (assume (<= (* N C H W) 2147483647))
+  (tensor X f32 (N C H W) in) (tensor Y f32 (N C H W) out)
+  (ensures (Y n c h w) (max (X n c h w) 0.0))))";
+
+std::string relu4dKernel(const std::string &channel) {
+  return R"(
+__global__ void relu4d(const float *X, float *Y, int N, int C, int H, int W) {
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= N * C * H * W) return;
+  int w = idx % W;
+  int h = (idx / W) % H;
+  int c = )" + channel + R"(;
+  int n = idx / (W * H * C);
+  float v = X[((n * C + c) * H + h) * W + w];
+  Y[((n * C + c) * H + h) * W + w] = v > 0.f ? v : 0.f;
+})";
+}
+
+} // namespace
+
+TEST_CASE("prove: one thread per element of a 4-D tensor, its flat index split and recomposed, covers the tensor; "
+          "a wrong split does not") {
+  Case ok = make(kRelu4d, relu4dKernel("(idx / (W * H)) % C"), {"256"}, {"(N * C * H * W + 255) / 256"});
+  equiv::TensorProof t = prove(ok, "Y");
+  CHECK(t.coverage == Status::Proven);
+  CHECK(t.equivalence == Status::Proven);
+  Case wrong = make(kRelu4d, relu4dKernel("(idx / W) % C"), {"256"}, {"(N * C * H * W + 255) / 256"});
+  equiv::TensorProof w = prove(wrong, "Y");
+  CHECK(w.coverage != Status::Proven);
+}

@@ -1,0 +1,22 @@
+// expect: proven
+// args: --block 256
+// note: one thread per element of an N x C x H x W tensor: the flat index is split into
+// note: (n, c, h, w) by division and remainder and recomposed, which is the index again
+__global__ void relu4d(const float *X, float *Y, int N, int C, int H, int W) {
+  __requires(gridDim.y == 1 && gridDim.z == 1);
+  __requires(N >= 1);
+  __requires(C >= 1);
+  __requires(H >= 1);
+  __requires(W >= 1);
+  __requires(N * C <= 65535 && H * W <= 32768);
+  __requires(__len(X) >= N * C * H * W && __len(Y) >= N * C * H * W);
+  int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= N * C * H * W)
+    return;
+  int w = idx % W;
+  int h = (idx / W) % H;
+  int c = (idx / (W * H)) % C;
+  int n = idx / (W * H * C);
+  float v = X[((n * C + c) * H + h) * W + w];
+  Y[((n * C + c) * H + h) * W + w] = v > 0.0f ? v : 0.0f;
+}
