@@ -12,6 +12,47 @@ namespace ksynth::check::checker_detail {
 
 // ---- barrier ------------------------------------------------------------------------------
 
+int64_t Checker::linearOf(const interp::ThreadId &t, const interp::Env &env) {
+  return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
+}
+
+// Runs threads i1 and i2 (their barriers compared, not their loads and stores) and lists the
+// barrier events of each that `counts` accepts, given the other thread's lane: true where the
+// two lists differ, neither run was cut short and no barrier met depends on memory; else
+// `why` says which.
+bool Checker::barriersDiffer(const interp::Env &env, const interp::ThreadId &i1, const interp::ThreadId &i2,
+                             const std::function<bool(const interp::Event &, int64_t)> &counts,
+                             std::vector<const ir::Stmt *> &s1, std::vector<const ir::Stmt *> &s2, std::string &why) {
+  interp::Env run = env;
+  run.recordAccesses = false;
+  interp::Trace tr1 = interp::runThread(k_, run, i1);
+  interp::Trace tr2 = interp::runThread(k_, run, i2);
+  if (!tr1.completed || !tr2.completed) {
+    why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+    return false;
+  }
+  std::string taint;
+  auto seq = [&](const interp::Trace &t, int64_t other, std::vector<const ir::Stmt *> &out) {
+    for (const interp::Event &e : t.events)
+      if (e.kind == interp::EventKind::Barrier && counts(e, other)) {
+        out.push_back(e.stmt);
+        if (taint.empty())
+          taint = e.taint;
+      }
+  };
+  seq(tr1, linearOf(i2, env) % 32, s1);
+  seq(tr2, linearOf(i1, env) % 32, s2);
+  if (s1 == s2) {
+    why = "both threads met the same barriers when run concretely";
+    return false;
+  }
+  if (!taint.empty()) {
+    why = "depends on " + taint;
+    return false;
+  }
+  return true;
+}
+
 void Checker::checkBarriers() {
   Obligation o;
   o.kind = Kind::Barrier;
@@ -29,46 +70,21 @@ void Checker::checkBarriers() {
     cands.push_back({tc_.mkAnd(eqs), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
                        interp::Env env = envFrom(m);
                        interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
-                       interp::Env run = env; // barriers are compared, not loads and stores
-                       run.recordAccesses = false;
-                       interp::Trace tr1 = interp::runThread(k_, run, i1);
-                       interp::Trace tr2 = interp::runThread(k_, run, i2);
                        bool sameBlk = i1.block.x == i2.block.x && i1.block.y == i2.block.y &&
                                       i1.block.z == i2.block.z;
-                       auto lin = [&](const interp::ThreadId &t) {
-                         return t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z);
-                       };
-                       bool sameWrp = sameBlk && lin(i1) / 32 == lin(i2) / 32;
+                       bool sameWrp = sameBlk && linearOf(i1, env) / 32 == linearOf(i2, env) / 32;
                        // Threads of one block must meet the same block and grid barriers (and,
                        // in one warp, the same __syncwarp()s, those with a partial mask where it
                        // names the other); threads of different blocks the same grid barriers.
-                       auto seq = [sameBlk, sameWrp](const interp::Trace &t, int64_t other, std::string &taint) {
-                         std::vector<const ir::Stmt *> s;
-                         for (const interp::Event &e : t.events)
-                           if (e.kind == interp::EventKind::Barrier && ir::laneInMask(e.mask, other) &&
-                               (e.barrier == ir::BarrierKind::Grid ||
-                                (sameBlk && e.barrier == ir::BarrierKind::Block) ||
-                                (sameWrp && e.barrier == ir::BarrierKind::Warp))) {
-                             s.push_back(e.stmt);
-                             if (taint.empty())
-                               taint = e.taint;
-                           }
-                         return s;
+                       auto counts = [sameBlk, sameWrp](const interp::Event &e, int64_t other) {
+                         return ir::laneInMask(e.mask, other) &&
+                                (e.barrier == ir::BarrierKind::Grid ||
+                                 (sameBlk && e.barrier == ir::BarrierKind::Block) ||
+                                 (sameWrp && e.barrier == ir::BarrierKind::Warp));
                        };
-                       std::string taint;
-                       auto s1 = seq(tr1, lin(i2) % 32, taint), s2 = seq(tr2, lin(i1) % 32, taint);
-                       if (!tr1.completed || !tr2.completed) {
-                         why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+                       std::vector<const ir::Stmt *> s1, s2;
+                       if (!barriersDiffer(env, i1, i2, counts, s1, s2, why))
                          return false;
-                       }
-                       if (s1 == s2) {
-                         why = "both threads executed the same barriers when run concretely";
-                         return false;
-                       }
-                       if (!taint.empty()) {
-                         why = "depends on " + taint;
-                         return false;
-                       }
                        ob.reason = sameBlk ? "barrier divergence: threads of one block reach different barriers"
                                            : "barrier divergence: threads of the grid reach different grid barriers";
                        ob.loc = loc;
@@ -102,39 +118,13 @@ void Checker::maskedBarrierCandidates(std::vector<Candidate> &cands) {
     cands.push_back({tc_.mkAnd(c), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
                        interp::Env env = envFrom(m);
                        interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
-                       interp::Env run = env; // barriers are compared, not loads and stores
-                       run.recordAccesses = false;
-                       auto lane = [&](const interp::ThreadId &t) {
-                         return (t.thread.x + env.block.x * (t.thread.y + env.block.y * t.thread.z)) % 32;
-                       };
                        // The masked barriers a lane meets that name the other lane.
-                       auto seq = [&](const interp::Trace &t, int64_t other, std::string &taint) {
-                         std::vector<const ir::Stmt *> s;
-                         for (const interp::Event &e : t.events)
-                           if (e.kind == interp::EventKind::Barrier && e.mask != 0xffffffffu &&
-                               ir::laneInMask(e.mask, other)) {
-                             s.push_back(e.stmt);
-                             if (taint.empty())
-                               taint = e.taint;
-                           }
-                         return s;
+                       auto counts = [](const interp::Event &e, int64_t other) {
+                         return e.mask != 0xffffffffu && ir::laneInMask(e.mask, other);
                        };
-                       interp::Trace tr1 = interp::runThread(k_, run, i1);
-                       interp::Trace tr2 = interp::runThread(k_, run, i2);
-                       if (!tr1.completed || !tr2.completed) {
-                         why = "a thread did not complete when replayed (" + tr1.stopReason + tr2.stopReason + ")";
+                       std::vector<const ir::Stmt *> s1, s2;
+                       if (!barriersDiffer(env, i1, i2, counts, s1, s2, why))
                          return false;
-                       }
-                       std::string taint;
-                       auto s1 = seq(tr1, lane(i2), taint), s2 = seq(tr2, lane(i1), taint);
-                       if (s1 == s2) {
-                         why = "both lanes met the same masked barriers when run concretely";
-                         return false;
-                       }
-                       if (!taint.empty()) {
-                         why = "depends on " + taint;
-                         return false;
-                       }
                        ob.reason = "barrier divergence: a lane that a warp primitive's mask names does not reach it";
                        ob.loc = st->loc;
                        char hex[16];
