@@ -127,10 +127,8 @@ void Checker::maskedBarrierCandidates(std::vector<Candidate> &cands) {
                          return false;
                        ob.reason = "barrier divergence: a lane that a warp primitive's mask names does not reach it";
                        ob.loc = st->loc;
-                       char hex[16];
-                       snprintf(hex, sizeof hex, "0x%08x", *mask);
                        ob.notes.push_back({st->loc, threadText(i1, env) + " reaches the warp barrier here, whose mask " +
-                                                        hex + " names " + threadText(i2, env) +
+                                                        ir::maskHex(*mask) + " names " + threadText(i2, env) +
                                                         ", which does not reach it in the same round"});
                        ob.notes.push_back({{}, "they meet " + std::to_string(s1.size()) + " and " +
                                                    std::to_string(s2.size()) + " barriers whose masks name the other; " +

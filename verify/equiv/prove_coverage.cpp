@@ -519,7 +519,6 @@ bool Prover::completeness(const std::vector<const check::AccessSite *> &sites, c
     if (co.size() != j.size() || j.empty()) {
       std::vector<Term> hint;
       delinearise(flat, e, ext, hint);
-      check::recomposition(tc_, flat, hint);
       c.push_back(tc_.mkAnd(hint)); // true facts: harmless inside the disjunct
     }
     return tc_.mkAnd(c);

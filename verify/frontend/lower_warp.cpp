@@ -121,10 +121,8 @@ ExprPtr Lowerer::inMask(uint32_t mask, ExprPtr lane) {
 void Lowerer::callerInMask(SourceLocation sl, std::optional<uint32_t> mask, const std::string &callText) {
   if (!mask)
     return;
-  char hex[16];
-  snprintf(hex, sizeof hex, "0x%08x", *mask);
   warpAssert(sl, inMask(*mask, bin(Op::Rem, linearTid(), i64c(kWarp))),
-             "'" + callText + "' is called by a lane that its mask " + hex + " does not name");
+             "'" + callText + "' is called by a lane that its mask " + ir::maskHex(*mask) + " does not name");
 }
 
 void Lowerer::warpBarrier(SourceLocation sl, std::optional<uint32_t> mask) {
@@ -316,10 +314,8 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
                           cmp(Op::Lt, cell, blockThreads())),
              "'" + callText + "' reads a lane that does not exist (its block has no thread there)");
   if (mask) {
-    char hex[16];
-    snprintf(hex, sizeof hex, "0x%08x", *mask);
     warpAssert(sl, ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE), inMask(*mask, srcE)),
-               "'" + callText + "' reads a lane that its mask " + hex + " does not name (its value is undefined)");
+               "'" + callText + "' reads a lane that its mask " + ir::maskHex(*mask) + " does not name (its value is undefined)");
   }
   int r = newTemp(rt, "shfl");
   auto def = emit(StmtKind::Assign, sl);

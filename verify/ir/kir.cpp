@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cfloat>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -254,6 +255,12 @@ std::optional<uint32_t> warpMask(const Stmt &s) {
   if (s.kind != StmtKind::Barrier || s.barrier != BarrierKind::Warp || !s.value || s.value->op != Op::Const)
     return std::nullopt;
   return static_cast<uint32_t>(s.value->ival);
+}
+
+std::string maskHex(uint32_t m) {
+  char hex[16];
+  snprintf(hex, sizeof hex, "0x%08x", m);
+  return hex;
 }
 
 std::vector<std::pair<int64_t, int64_t>> maskRuns(uint32_t m) {

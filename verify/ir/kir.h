@@ -234,6 +234,8 @@ struct Stmt {
 std::optional<uint32_t> warpMask(const Stmt &s);
 // Whether lane (0..31) is named in mask m.
 inline bool laneInMask(uint32_t m, int64_t lane) { return lane >= 0 && lane < 32 && ((m >> lane) & 1u) != 0; }
+// m as reports write it: 0x0000ffff.
+std::string maskHex(uint32_t m);
 // The runs of set bits of m, as half-open lane ranges [first, second).
 std::vector<std::pair<int64_t, int64_t>> maskRuns(uint32_t m);
 
