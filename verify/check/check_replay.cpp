@@ -264,17 +264,43 @@ Candidate Checker::oneThreadCandidate(
             run.recordAccesses = false;
             run.stopAt = [&](const interp::Event &e) { return e.taint.empty() && matches(e); };
             interp::Trace tr = interp::runThread(k_, run, i1);
+            bool tainted = false;
             for (const interp::Event &e : tr.events) {
               if (!matches(e))
                 continue;
               if (!e.taint.empty()) {
                 why = "depends on " + e.taint;
+                tainted = true;
                 continue;
               }
               ob.witness = witnessJson(env, {i1});
               report(e, env, i1, ob);
               ob.notes.push_back({{}, sizesText(env)});
               return true;
+            }
+            // The fault depends on what other threads hold (a value another lane shuffled to
+            // it, a mask from a ballot): the thread's block is run whole, alone (the start of
+            // a legal schedule: blocks may run in any order, the first on the launch's
+            // memory), and the fault sought among its threads'. What the launch's inputs hold
+            // stays a taint there (a read of a global cell the launch has not written): a
+            // fault that needs particular input contents is not refuted this way either.
+            if (tainted) {
+              interp::Env blk = env;
+              blk.onlyBlock = i1.block;
+              blk.maxGridSteps = 20'000'000;
+              for (size_t a = 0; a < k_.arrays.size(); ++a)
+                if (k_.arrays[a].space == ir::Space::Global || k_.arrays[a].space == ir::Space::Constant)
+                  blk.poisoned.insert(static_cast<int>(a));
+              interp::GridRun gr = interp::runGrid(k_, blk);
+              for (const interp::Fault &f : gr.faults) {
+                if (!matches(f.event) || !f.event.taint.empty())
+                  continue;
+                ob.witness = witnessJson(env, {f.thread});
+                report(f.event, env, f.thread, ob);
+                ob.notes.push_back({{}, "found when the block of " + threadText(f.thread, env) +
+                                            " ran whole (its threads' values exchanged); " + sizesText(env)});
+                return true;
+              }
             }
             if (why.empty())
               why = heldWhy + (tr.stopReason.empty() ? std::string() : " (" + tr.stopReason + ")");

@@ -32,17 +32,22 @@ bool Checker::barriersDiffer(const interp::Env &env, const interp::ThreadId &i1,
     return false;
   }
   std::string taint;
-  auto seq = [&](const interp::Trace &t, int64_t other, std::vector<const ir::Stmt *> &out) {
+  // The barriers met, with their masks (lanes that a computed mask names must meet it with the
+  // same mask).
+  auto seq = [&](const interp::Trace &t, int64_t other, std::vector<const ir::Stmt *> &out,
+                 std::vector<uint32_t> &masks) {
     for (const interp::Event &e : t.events)
       if (e.kind == interp::EventKind::Barrier && counts(e, other)) {
         out.push_back(e.stmt);
+        masks.push_back(e.mask);
         if (taint.empty())
           taint = e.taint;
       }
   };
-  seq(tr1, linearOf(i2, env) % 32, s1);
-  seq(tr2, linearOf(i1, env) % 32, s2);
-  if (s1 == s2) {
+  std::vector<uint32_t> m1, m2;
+  seq(tr1, linearOf(i2, env) % 32, s1, m1);
+  seq(tr2, linearOf(i1, env) % 32, s2, m2);
+  if (s1 == s2 && m1 == m2) {
     why = "both threads met the same barriers when run concretely";
     return false;
   }
@@ -108,28 +113,47 @@ void Checker::maskedBarrierCandidates(std::vector<Candidate> &cands) {
   for (size_t i = 0; i < m1_.masked.size() && i < m2_.masked.size(); ++i) {
     const MaskedBarrierSite &x = m1_.masked[i], &y = m2_.masked[i];
     KSYNTH_INVARIANT(x.stmt == y.stmt, "both copies of the thread list masked barriers in one order");
-    std::optional<uint32_t> mask = ir::warpMask(*x.stmt);
-    KSYNTH_INVARIANT(mask.has_value(), "a masked barrier site holds a constant mask");
-    std::vector<Term> c{x.pc, sameWarp(), distinctThreads(), laneInMaskTerm(tc_, *mask, laneOf(tc_, g_, t2_))};
+    std::vector<Term> c{x.pc, sameWarp(), distinctThreads(), laneInMaskTerm(tc_, x.mask, laneOf(tc_, g_, t2_))};
     for (size_t j = 0; j < x.iters.size() && j < y.iters.size(); ++j)
       c.push_back(tc_.eq(x.iters[j], y.iters[j]));
-    c.push_back(tc_.mkNot(y.pc));
+    c.push_back(tc_.mkOr(tc_.mkNot(y.pc), tc_.ne(x.mask, y.mask)));
     const ir::Stmt *st = x.stmt;
+    std::optional<uint32_t> constant = ir::warpMask(*st);
     cands.push_back({tc_.mkAnd(c), [=, this](const smt::Assignment &m, Obligation &ob, std::string &why) {
                        interp::Env env = envFrom(m);
                        interp::ThreadId i1 = threadFrom(t1_, m), i2 = threadFrom(t2_, m);
                        // The masked barriers a lane meets that name the other lane.
                        auto counts = [](const interp::Event &e, int64_t other) {
-                         return e.mask != 0xffffffffu && ir::laneInMask(e.mask, other);
+                         return e.masked && ir::laneInMask(e.mask, other);
                        };
                        std::vector<const ir::Stmt *> s1, s2;
                        if (!barriersDiffer(env, i1, i2, counts, s1, s2, why))
                          return false;
-                       ob.reason = "barrier divergence: a lane that a warp primitive's mask names does not reach it";
+                       std::string note = threadText(i1, env) + " reaches the warp barrier here, whose mask " +
+                                          (constant ? ir::maskHex(*constant) + " " : std::string()) + "names " +
+                                          threadText(i2, env) + ", which does not reach it in the same round";
+                       if (!constant) {
+                         // The masks the two lanes hold there (their first time at it).
+                         auto maskAt = [&](const interp::ThreadId &t) -> std::optional<uint32_t> {
+                           interp::Env run = env;
+                           run.recordAccesses = false;
+                           for (const interp::Event &e : interp::runThread(k_, run, t).events)
+                             if (e.kind == interp::EventKind::Barrier && e.stmt == st)
+                               return e.mask;
+                           return std::nullopt;
+                         };
+                         std::optional<uint32_t> a = maskAt(i1), b = maskAt(i2);
+                         note = threadText(i1, env) + " reaches the warp barrier here" +
+                                (a ? " with the mask " + ir::maskHex(*a) : std::string()) + ", which names " +
+                                threadText(i2, env) +
+                                (b && a && *a != *b ? ", which reaches it with the mask " + ir::maskHex(*b)
+                                                    : ", which does not reach it in the same round with the same mask");
+                       }
+                       ob.reason = constant ? "barrier divergence: a lane that a warp primitive's mask names does not reach it"
+                                            : "barrier divergence: a lane that a warp primitive's mask names does not reach "
+                                              "it with the same mask";
                        ob.loc = st->loc;
-                       ob.notes.push_back({st->loc, threadText(i1, env) + " reaches the warp barrier here, whose mask " +
-                                                        ir::maskHex(*mask) + " names " + threadText(i2, env) +
-                                                        ", which does not reach it in the same round"});
+                       ob.notes.push_back({st->loc, note});
                        ob.notes.push_back({{}, "they meet " + std::to_string(s1.size()) + " and " +
                                                    std::to_string(s2.size()) + " barriers whose masks name the other; " +
                                                    sizesText(env)});

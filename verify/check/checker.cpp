@@ -99,6 +99,24 @@ void Checker::kernelBounds(std::vector<Term> &pre) {
   }
 }
 
+// SEMANTICS (`__activemask()`): the lanes a call's result names were converged with the caller
+// there: each executed that call and got the same mask. For a pair of threads at a call outside
+// loops: if one's mask names the other's lane, the other reached the call and holds the same
+// mask. (In a loop the other lane may have been in another iteration: nothing is assumed.)
+void Checker::activeMaskFacts() {
+  for (size_t i = 0; i < m1_.activeMasks.size() && i < m2_.activeMasks.size(); ++i) {
+    const MaskedBarrierSite &x = m1_.activeMasks[i], &y = m2_.activeMasks[i];
+    KSYNTH_INVARIANT(x.stmt == y.stmt, "both copies of the thread list __activemask() calls in one order");
+    if (!x.iters.empty())
+      continue;
+    Term same = tc_.mkAnd({sameWarp(), distinctThreads()});
+    addBackground(tc_.implies(tc_.mkAnd({x.pc, same, laneInMaskTerm(tc_, x.mask, laneOf(tc_, g_, t2_))}),
+                              tc_.mkAnd(y.pc, tc_.eq(x.mask, y.mask))));
+    addBackground(tc_.implies(tc_.mkAnd({y.pc, same, laneInMaskTerm(tc_, y.mask, laneOf(tc_, g_, t1_))}),
+                              tc_.mkAnd(x.pc, tc_.eq(x.mask, y.mask))));
+  }
+}
+
 KernelReport Checker::run() {
   rep_.name = k_.name;
   g_ = makeGlobals(tc_, k_, opts_.block, opts_.grid, rep_.assumptions);
@@ -131,6 +149,7 @@ KernelReport Checker::run() {
   }
   for (const ir::ExprPtr &e : opts_.assumes)
     addBackground(evalUniform(tc_, k_, g_, *e));
+  activeMaskFacts();
   // Every range the simplifier relied on is asserted too (after all terms exist).
   for (Term b : tc_.boundFacts())
     addBackground(b);

@@ -97,6 +97,7 @@ private:
   Term sameWarp();
   void uniformCandidates(std::vector<Candidate> &cands);
   void maskedBarrierCandidates(std::vector<Candidate> &cands);
+  void activeMaskFacts();
   static int64_t linearOf(const interp::ThreadId &t, const interp::Env &env);
   bool barriersDiffer(const interp::Env &env, const interp::ThreadId &i1, const interp::ThreadId &i2,
                       const std::function<bool(const interp::Event &, int64_t)> &counts,

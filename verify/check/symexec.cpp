@@ -308,11 +308,18 @@ bool mentionsLen(const ir::Kernel &k, int array) {
   return inBlock(k.body);
 }
 
-Term laneInMaskTerm(TermContext &tc, uint32_t mask, Term lane) {
-  std::vector<Term> runs;
-  for (auto [lo, hi] : ir::maskRuns(mask))
-    runs.push_back(tc.mkAnd(tc.le(tc.intConst(lo), lane), tc.lt(lane, tc.intConst(hi))));
-  return tc.mkOr(runs);
+Term laneInMaskTerm(TermContext &tc, Term mask, Term lane) {
+  std::vector<Term> any;
+  int128 m;
+  if (tc.isConst(mask, &m)) {
+    for (auto [lo, hi] : ir::maskRuns(static_cast<uint32_t>(static_cast<uint64_t>(m) & 0xffffffffu)))
+      any.push_back(tc.mkAnd(tc.le(tc.intConst(lo), lane), tc.lt(lane, tc.intConst(hi))));
+    return tc.mkOr(any);
+  }
+  for (int64_t j = 0; j < 32; ++j)
+    any.push_back(tc.mkAnd(tc.eq(lane, tc.intConst(j)),
+                           tc.eq(tc.mod(tc.div(mask, tc.intConst(int64_t{1} << j)), tc.intConst(2)), tc.intConst(1))));
+  return tc.mkOr(any);
 }
 
 Term laneOf(TermContext &tc, const GlobalSyms &g, const ThreadSyms &t) {

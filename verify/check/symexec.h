@@ -135,16 +135,18 @@ struct AssertSite {
   Term cond = nullptr;
 };
 
-// A warp barrier with a partial mask (ir::warpMask) the thread reaches: every lane the mask
-// names must reach it in the same iterations (checkBarriers).
+// A warp barrier with a partial or computed mask the thread reaches: every lane the mask names
+// must reach it in the same iterations, with the same mask (checkBarriers).
 struct MaskedBarrierSite {
   const ir::Stmt *stmt = nullptr;
   Term pc = nullptr;
   std::vector<Term> iters;
+  Term mask = nullptr; // its value (a constant for a constant mask)
 };
 
-// Whether `lane` is one the constant mask names: a disjunction of ranges (maskRuns).
-Term laneInMaskTerm(smt::TermContext &tc, uint32_t mask, Term lane);
+// Whether `lane` is one the mask names: for a constant, a disjunction of ranges (maskRuns);
+// else of `lane == j` and bit j of the mask set (Euclidean div/mod by powers of two).
+Term laneInMaskTerm(smt::TermContext &tc, Term mask, Term lane);
 // A thread's lane: its block-linear id mod 32.
 Term laneOf(smt::TermContext &tc, const GlobalSyms &g, const ThreadSyms &t);
 
@@ -179,6 +181,8 @@ struct ThreadModel {
   std::vector<AssertSite> asserts;
   std::vector<UniformSite> uniforms;
   std::vector<MaskedBarrierSite> masked;
+  // `__activemask()` calls (a Havoc marked warpCollective), with the value this thread got.
+  std::vector<MaskedBarrierSite> activeMasks;
   std::vector<Term> assumptions; // pc => cond of every __assume/__requires
   std::vector<Term> facts;       // true facts about abstractions (ranges of UF results, ...)
   std::vector<LoadSym> loads;

@@ -348,6 +348,30 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
   case Op::Shl:
   case Op::Shr: {
     arithCheck(e, ArithKind::ShiftAmount, pc, tc_.inRange(b, 0, ty.bits - 1));
+    if (!tc_.isConst(b)) {
+      // A shift by a variable amount, arm by arm (b == k: a * 2^k, a div 2^k): linear in
+      // each arm, where a product or quotient by an ite of powers is not (`(m >> lane) & 1`).
+      // Beyond [0, bits - 1] (undefined: the shift-amount check fails there) some value.
+      auto [lo, hi] = tc_.range(b);
+      int64_t from = static_cast<int64_t>(std::max<int128>(lo, 0));
+      int64_t to = static_cast<int64_t>(std::min<int128>(hi, ty.bits - 1));
+      if (from <= to && to - from < 64) {
+        auto arm = [&](int64_t k) {
+          Term p = tc_.intConst(static_cast<int128>(1) << k);
+          return e.op == Op::Shl ? tc_.mul(a, p) : tc_.div(a, p);
+        };
+        bool inside = lo >= 0 && hi <= ty.bits - 1;
+        Term r = inside ? arm(to--) : fresh("shift.undefined", Sort::Int);
+        for (int64_t k = to; k >= from; --k) {
+          r = tc_.ite(tc_.eq(b, tc_.intConst(k)), arm(k), r);
+        }
+        if (e.op == Op::Shr)
+          return r;
+        if (ty.isSigned)
+          arithCheck(e, ArithKind::SignedOverflow, pc, tc_.implies(tc_.inRange(b, 0, ty.bits - 1), rangeOk(r, ty)));
+        return wrapUnsigned(r, ty);
+      }
+    }
     Term p = pow2(b, ty.bits - 1);
     if (e.op == Op::Shl) {
       Term r = tc_.mul(a, p);

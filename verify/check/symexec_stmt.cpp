@@ -439,13 +439,13 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
       s.wc = tc_.add(s.wc, tc_.intConst(1));
       return;
     }
-    std::optional<uint32_t> mask = ir::warpMask(st);
-    if (mask && !dry_)
-      out_.masked.push_back({&st, s.pc, iters_});
-    // It orders this thread with the peer only where it names the peer's lane.
-    Term one = mask && peer ? tc_.ite(laneInMaskTerm(tc_, *mask, laneOf(tc_, g_, *peer)), tc_.intConst(1),
-                                      tc_.intConst(0))
-                            : fresh("wc.masked", Sort::Int);
+    Term mask = eval(*st.value, s, s.pc);
+    if (!dry_)
+      out_.masked.push_back({&st, s.pc, iters_, mask});
+    // It orders this thread with the peer only where it names the peer's lane (the peer then
+    // meets it with the same mask, which names this lane: the barrier obligation).
+    Term one = peer ? tc_.ite(laneInMaskTerm(tc_, mask, laneOf(tc_, g_, *peer)), tc_.intConst(1), tc_.intConst(0))
+                    : fresh("wc.masked", Sort::Int);
     s.wc = tc_.add(s.wc, one);
     return;
   }
@@ -472,6 +472,8 @@ void Exec::stmt(const ir::Stmt &st, State &s, ir::SyncLevel after) {
     Term sym = fresh("havoc." + v.name, sortOf(v.type));
     boundToType(sym, v.type);
     s.vars[st.var] = {sym};
+    if (st.warpCollective && !dry_)
+      out_.activeMasks.push_back({&st, s.pc, iters_, sym});
     return;
   }
   }

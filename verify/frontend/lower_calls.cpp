@@ -95,21 +95,18 @@ ExprPtr Lowerer::callExpr(const CallExpr *call) {
   // inlined like the file's own; those without one get their meaning here.
   if (!fd->hasBody()) {
     if (name == "__syncthreads" || name == "__syncwarp") {
-      for (unsigned i = 0; i < call->getNumArgs(); ++i)
-        discard(call->getArg(i));
-      std::optional<uint32_t> partial;
-      if (name == "__syncwarp" && call->getNumArgs() == 1 && !call->getArg(0)->isDefaultArgument()) {
-        auto m = constIntThroughLocals(call->getArg(0));
-        if (!m)
-          unsupported(sl, "__syncwarp with a mask that is not a constant");
-        else if ((static_cast<uint64_t>(*m) & 0xffffffffu) != 0xffffffffu)
-          partial = static_cast<uint32_t>(static_cast<uint64_t>(*m) & 0xffffffffu);
-      }
       if (name == "__syncwarp") {
-        callerInMask(sl, partial, text(call->getSourceRange()));
-        warpBarrier(sl, partial);
+        WarpMask mask;
+        if (call->getNumArgs() == 1 && !call->getArg(0)->isDefaultArgument())
+          mask = maskOf(call, name);
+        if (!mask.ok)
+          return ir::mkConstInt(0, Type::i32());
+        callerInMask(sl, mask, text(call->getSourceRange()));
+        warpBarrier(sl, mask.mask);
         return ir::mkConstInt(0, Type::i32());
       }
+      for (unsigned i = 0; i < call->getNumArgs(); ++i)
+        discard(call->getArg(i));
       auto s = emit(StmtKind::Barrier, sl);
       s->barrier = ir::BarrierKind::Block;
       return ir::mkConstInt(0, Type::i32());

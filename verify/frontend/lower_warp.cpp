@@ -12,13 +12,13 @@
 // warp reaches the same primitive). A lane reading from a lane that does not exist (a partial
 // last warp) fails a warp assertion.
 //
-// A constant mask other than the full mask (`__shfl_down_sync(0xff, v, 4)` in the first eight
-// lanes) makes the exchange's barriers masked (ir::warpMask): only the lanes the mask names
-// meet there and order each other, and every lane it names must reach the call (the barrier
-// obligation, checked per masked barrier). The calling lane must be named (CUDA's rule), a
-// shuffle may read only a lane the mask names (else its value is undefined), and a vote folds
-// the named lanes only. A mask that is not a constant is modelled as the full mask under a
-// premise (below).
+// A mask other than the full mask (a constant, `__shfl_down_sync(0xff, v, 4)` in the first
+// eight lanes, or one computed at run time, a `__ballot_sync` result) makes the exchange's
+// barriers masked (the mask in the Barrier statement's value): only the lanes the mask names
+// meet there and order each other, and every lane it names must reach the call with the same
+// mask (the barrier obligation, checked per masked barrier). The calling lane must be named
+// (CUDA's rule), a shuffle may read only a lane the mask names (else its value is undefined),
+// and a vote folds the named lanes only.
 #include "verify/frontend/lowerer.h"
 
 namespace ksynth::frontend::detail {
@@ -78,58 +78,80 @@ int Lowerer::exchangeArray(Type t) {
   return id;
 }
 
-// The mask argument: the full mask, a constant partial mask, else the call is not modelled
-// (reported as unsupported). A mask that is not a constant here (`0xffffffff >> (32 - (B & 31))`
-// with a template's B, passed through a device function's parameter) is modelled as the full
-// mask under a premise (assert.modelled) that it is one: where the premise can fail, every
-// obligation is unknown.
-Lowerer::WarpMask Lowerer::maskOf(const CallExpr *call, const std::string &name) {
-  std::optional<int64_t> m = constIntThroughLocals(call->getArg(0)); // `unsigned mask = 0xffffffff;` too
-  if (m && (static_cast<uint64_t>(*m) & 0xffffffffu) == 0xffffffffu)
+WarpMask Lowerer::constMask(uint32_t m) {
+  if (m == 0xffffffffu)
     return {};
+  return {true, i64c(m), ir::maskHex(m)};
+}
+
+// A mask's value (the first argument of a warp primitive, __syncwarp's): the full mask, a
+// constant partial mask, else (an integer computed at run time: a `__ballot_sync` result, a
+// parameter) a temporary holding its 32 bits, evaluated once where the call is. A lane is named
+// by a computed mask as by a constant one: the rules (the caller is named, a shuffle reads a
+// named lane, every lane named reaches the call with the same mask) are the same obligations.
+WarpMask Lowerer::maskValue(const Expr *arg) {
+  std::optional<int64_t> m = constIntThroughLocals(arg); // `unsigned mask = 0xffffffff;` too
   if (m)
-    return {true, static_cast<uint32_t>(static_cast<uint64_t>(*m) & 0xffffffffu)};
-  if (call->getArg(0)->getType()->isIntegerType()) {
-    SourceLocation sl = call->getExprLoc();
-    ExprPtr mask = ir::mkCast(Type::i64(), rvalue(call->getArg(0)));
-    ExprPtr full = i64c(0xffffffff);
-    auto s = emit(StmtKind::Assert, sl);
-    s->cond = cmp(Op::Eq, bin(Op::BitAnd, std::move(mask), full), full);
-    s->assertKind = ir::AssertKind::Modelled;
-    s->text = name + " with the mask '" + text(call->getArg(0)->getSourceRange()) +
-              "', which may not be the full mask 0xffffffff: only the full mask and constant masks are modelled";
-    return {};
-  }
+    return constMask(static_cast<uint32_t>(static_cast<uint64_t>(*m) & 0xffffffffu));
+  ExprPtr value = ir::mkCast(Type::i64(), cast(rvalue(arg), Type::u32())); // (its statements first)
+  int t = newTemp(Type::i64(), "mask");
+  auto as = emit(StmtKind::Assign, arg->getExprLoc());
+  as->var = t;
+  as->value = std::move(value);
+  return {true, ir::mkVar(t, Type::i64()), "'" + text(arg->getSourceRange()) + "'"};
+}
+
+// The mask argument of a warp primitive; `ok` false (reported as unsupported) where it is not
+// an integer.
+WarpMask Lowerer::maskOf(const CallExpr *call, const std::string &name) {
+  if (call->getArg(0)->getType()->isIntegerType())
+    return maskValue(call->getArg(0));
   discard(call->getArg(0));
   unsupported(call->getExprLoc(), name + " with the mask '" + text(call->getArg(0)->getSourceRange()) +
                                       "', which is not an integer");
-  return {false, std::nullopt};
+  return {false, nullptr, ""};
 }
 
-// Whether lane (an i64 in [0, 32) where it matters) is named in the constant mask: a
-// disjunction of ranges, one per run of set bits (linear, for the solver).
-ExprPtr Lowerer::inMask(uint32_t mask, ExprPtr lane) {
+// Whether lane (an i64 in [0, 32) where it matters) is named in the mask: for a constant, a
+// disjunction of ranges, one per run of set bits; for a computed one, of `lane == j` and bit j
+// set, each bit a constant power of two (linear, for the solver).
+ExprPtr Lowerer::inMask(SourceLocation sl, const ExprPtr &mask, ExprPtr lane) {
   ExprPtr any;
-  for (auto [lo, hi] : ir::maskRuns(mask)) {
-    ExprPtr run = ir::mkBinary(Op::LAnd, Type::boolean(), cmp(Op::Ge, lane, i64c(lo)), cmp(Op::Lt, lane, i64c(hi)));
-    any = any ? ir::mkBinary(Op::LOr, Type::boolean(), any, run) : run;
+  auto orr = [&](ExprPtr x) { any = any ? ir::mkBinary(Op::LOr, Type::boolean(), any, x) : x; };
+  if (mask->op == Op::Const) {
+    for (auto [lo, hi] : ir::maskRuns(static_cast<uint32_t>(mask->ival)))
+      orr(ir::mkBinary(Op::LAnd, Type::boolean(), cmp(Op::Ge, lane, i64c(lo)), cmp(Op::Lt, lane, i64c(hi))));
+    return any ? any : ir::mkConstBool(false);
   }
-  return any ? any : ir::mkConstBool(false);
+  if (lane->op != Op::VarRef && lane->op != Op::Const) { // computed once, not 32 times
+    int t = newTemp(Type::i64(), "lane");
+    auto as = emit(StmtKind::Assign, sl);
+    as->var = t;
+    as->value = std::move(lane);
+    lane = ir::mkVar(t, Type::i64());
+  }
+  for (int64_t j = 0; j < kWarp; ++j)
+    orr(ir::mkBinary(Op::LAnd, Type::boolean(), cmp(Op::Eq, lane, i64c(j)), laneBit(mask, j)));
+  return any;
+}
+
+// Bit j of a computed mask is set.
+ExprPtr Lowerer::laneBit(const ExprPtr &mask, int64_t j) {
+  return cmp(Op::Ne, bin(Op::BitAnd, mask, i64c(int64_t{1} << j)), i64c(0));
 }
 
 // CUDA: each calling lane must be named in the mask.
-void Lowerer::callerInMask(SourceLocation sl, std::optional<uint32_t> mask, const std::string &callText) {
-  if (!mask)
+void Lowerer::callerInMask(SourceLocation sl, const WarpMask &mask, const std::string &callText) {
+  if (!mask.mask)
     return;
-  warpAssert(sl, inMask(*mask, bin(Op::Rem, linearTid(), i64c(kWarp))),
-             "'" + callText + "' is called by a lane that its mask " + ir::maskHex(*mask) + " does not name");
+  warpAssert(sl, inMask(sl, mask.mask, bin(Op::Rem, linearTid(), i64c(kWarp))),
+             "'" + callText + "' is called by a lane that its mask " + mask.text + " does not name");
 }
 
-void Lowerer::warpBarrier(SourceLocation sl, std::optional<uint32_t> mask) {
+void Lowerer::warpBarrier(SourceLocation sl, ExprPtr mask) {
   auto s = emit(StmtKind::Barrier, sl);
   s->barrier = ir::BarrierKind::Warp;
-  if (mask)
-    s->value = i64c(*mask);
+  s->value = std::move(mask);
 }
 
 // `violation`: what it means when cond fails (the obligation's headline).
@@ -143,7 +165,7 @@ void Lowerer::warpAssert(SourceLocation sl, ExprPtr cond, const std::string &vio
 // The first half of an exchange: this lane's value into its own cell, then __syncwarp().
 // Returns the exchange array.
 int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name,
-                          std::optional<uint32_t> mask) {
+                          ExprPtr mask) {
   int xchg = exchangeArray(t);
   auto st = emit(StmtKind::Store, sl);
   st->ptr = ir::mkArrayRef(xchg);
@@ -161,13 +183,13 @@ int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, con
 // ballot's bit j is the segment's lane j (a tile's thread_rank() j). With a partial mask
 // (a warp's vote), only the lanes it names are folded.
 ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
-                      std::optional<uint32_t> mask, const std::string &callText) {
+                      const WarpMask &mask, const std::string &callText) {
   bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
   Type et = isPred ? Type::u32() : rt;
   ExprPtr tid = linearTid();
   ExprPtr segBase = bin(Op::Sub, tid, bin(Op::Rem, linearTid(), i64c(size)));
   callerInMask(sl, mask, callText);
-  int xchg = offerToLanes(sl, et, std::move(tid), std::move(v), name, mask);
+  int xchg = offerToLanes(sl, et, std::move(tid), std::move(v), name, mask.mask);
   int acc = newTemp(rt, "vote");
   Op fold = name == "__reduce_min_sync"   ? Op::Min
             : name == "__reduce_max_sync" ? Op::Max
@@ -187,11 +209,13 @@ ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprP
   init->value = cast(start, rt);
   ir::Block *saved = cur_;
   for (int64_t j = 0; j < size; ++j) {
-    if (mask && !ir::laneInMask(*mask, j))
+    if (mask.mask && mask.mask->op == Op::Const && !ir::laneInMask(static_cast<uint32_t>(mask.mask->ival), j))
       continue;
     ExprPtr cell = bin(Op::Add, segBase, i64c(j));
     auto br = emit(StmtKind::If, sl);
     br->cond = cmp(Op::Lt, cell, blockThreads());
+    if (mask.mask && mask.mask->op != Op::Const) // a computed mask: lane j if it names it
+      br->cond = ir::mkBinary(Op::LAnd, Type::boolean(), br->cond, laneBit(mask.mask, j));
     cur_ = &br->body;
     int t = newTemp(et, "lane");
     auto ld = emit(StmtKind::Load, sl);
@@ -214,7 +238,7 @@ ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprP
     as->value = nv;
     cur_ = saved;
   }
-  warpBarrier(sl, mask);
+  warpBarrier(sl, mask.mask);
   return ir::mkVar(acc, rt);
 }
 
@@ -222,8 +246,20 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   SourceLocation sl = call->getExprLoc();
   std::string callText = text(call->getSourceRange());
   if (name == "__activemask") {
-    unsupported(sl, "__activemask(): which lanes are active is not modelled");
-    return ir::mkConstInt(0, Type::u32());
+    // SEMANTICS: the lanes converged with the caller at the call, which CUDA does not promise
+    // to be more than the caller (independent thread scheduling): some mask naming the calling
+    // lane. Concrete runs take the legal choice that names the caller alone.
+    ExprPtr lane = bin(Op::Rem, linearTid(), i64c(kWarp));
+    int t = newTemp(Type::u32(), "activemask");
+    auto h = emit(StmtKind::Havoc, sl);
+    h->var = t;
+    h->value = ir::mkCast(Type::u32(), bin(Op::Shl, i64c(1), lane));
+    h->text = "the lanes '" + callText + "' names (any that include the calling lane)";
+    h->warpCollective = true;
+    ExprPtr named = inMask(sl, ir::mkCast(Type::i64(), ir::mkVar(t, Type::u32())), lane); // (its lane first)
+    auto a = emit(StmtKind::Assume, sl);
+    a->cond = std::move(named);
+    return cast(ir::mkVar(t, Type::u32()), rt);
   }
   if (call->getNumArgs() < 2 || rt.kind == ir::TypeKind::Void) {
     unsupported(sl, "call '" + callText + "'");
@@ -239,7 +275,7 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
     bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
     ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
                        : cast(rvalue(call->getArg(1)), rt);
-    return vote(sl, name, rt, std::move(v), kWarp, mask.partial, callText);
+    return vote(sl, name, rt, std::move(v), kWarp, mask, callText);
   }
 
   // Shuffles: (mask, var, srcLane | delta | laneMask, width = warpSize).
@@ -261,13 +297,13 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
   // delta and laneMask as the hardware reads them: 32-bit unsigned.
   ExprPtr x = name == "__shfl_sync" ? ir::mkCast(Type::i64(), rvalue(call->getArg(2)))
                                     : ir::mkCast(Type::i64(), cast(rvalue(call->getArg(2)), Type::u32()));
-  return shuffle(sl, name, rt, v, x, width, callText, mask.partial);
+  return shuffle(sl, name, rt, v, x, width, callText, mask);
 }
 
 // The exchange of one shuffle (name: __shfl_sync, __shfl_up/down/xor_sync) of v, with the source
 // lane, delta or lane mask x (an i64), over segments of `width` lanes.
 ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
-                         const std::string &callText, std::optional<uint32_t> mask) {
+                         const std::string &callText, const WarpMask &mask) {
   ExprPtr tid = linearTid();
   ExprPtr lane = bin(Op::Rem, tid, i64c(kWarp));
   ExprPtr warpBase = bin(Op::Sub, tid, lane);
@@ -307,15 +343,15 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
   ExprPtr srcE = ir::mkVar(srcVar, Type::i64()), inE = ir::mkVar(inVar, Type::boolean());
 
   callerInMask(sl, mask, callText);
-  int xchg = offerToLanes(sl, rt, tid, v, name, mask);
+  int xchg = offerToLanes(sl, rt, tid, v, name, mask.mask);
   ExprPtr cell = bin(Op::Add, warpBase, srcE);
   warpAssert(sl,
              ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE),
                           cmp(Op::Lt, cell, blockThreads())),
              "'" + callText + "' reads a lane that does not exist (its block has no thread there)");
-  if (mask) {
-    warpAssert(sl, ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE), inMask(*mask, srcE)),
-               "'" + callText + "' reads a lane that its mask " + ir::maskHex(*mask) + " does not name (its value is undefined)");
+  if (mask.mask) {
+    warpAssert(sl, ir::mkBinary(Op::LOr, Type::boolean(), ir::mkUnary(Op::Not, Type::boolean(), inE), inMask(sl, mask.mask, srcE)),
+               "'" + callText + "' reads a lane that its mask " + mask.text + " does not name (its value is undefined)");
   }
   int r = newTemp(rt, "shfl");
   auto def = emit(StmtKind::Assign, sl);
@@ -335,7 +371,7 @@ ExprPtr Lowerer::shuffle(SourceLocation sl, const std::string &name, Type rt, Ex
   as->var = r;
   as->value = ir::mkVar(t, rt);
   cur_ = saved;
-  warpBarrier(sl, mask);
+  warpBarrier(sl, mask.mask);
   return ir::mkVar(r, rt);
 }
 

@@ -102,6 +102,15 @@ struct AggPtr {
   int64_t stride = 1;
 };
 
+// A warp primitive's mask: `ok` false where it is not modelled; `mask` null for the full
+// mask, else an i64 expression: a constant (a partial mask) or a temporary holding the value
+// the call computed once (a computed mask); `text` names it in messages.
+struct WarpMask {
+  bool ok = true;
+  ir::ExprPtr mask;
+  std::string text;
+};
+
 struct FnFrame {
   const FunctionDecl *fd = nullptr;
   int returnLabel = -1;
@@ -300,24 +309,21 @@ private:
   ExprPtr linearTid();
   ExprPtr blockThreads();
   int exchangeArray(Type t);
-  // A warp primitive's mask: `ok` false where it is not modelled; `partial` the constant
-  // mask where it is one other than the full mask (nullopt: the full mask).
-  struct WarpMask {
-    bool ok = true;
-    std::optional<uint32_t> partial;
-  };
   WarpMask maskOf(const CallExpr *call, const std::string &name);
-  ExprPtr inMask(uint32_t mask, ExprPtr lane);
-  void callerInMask(SourceLocation sl, std::optional<uint32_t> mask, const std::string &callText);
-  void warpBarrier(SourceLocation sl, std::optional<uint32_t> mask = std::nullopt);
+  WarpMask maskValue(const Expr *arg);
+  static WarpMask constMask(uint32_t m);
+  ExprPtr inMask(SourceLocation sl, const ExprPtr &mask, ExprPtr lane);
+  static ExprPtr laneBit(const ExprPtr &mask, int64_t j);
+  void callerInMask(SourceLocation sl, const WarpMask &mask, const std::string &callText);
+  void warpBarrier(SourceLocation sl, ExprPtr mask = nullptr);
   int offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name,
-                   std::optional<uint32_t> mask = std::nullopt);
+                   ExprPtr mask = nullptr);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
   ExprPtr vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
-               std::optional<uint32_t> mask = std::nullopt, const std::string &callText = "");
+               const WarpMask &mask = WarpMask(), const std::string &callText = "");
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
   ExprPtr shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
-                  const std::string &callText, std::optional<uint32_t> mask = std::nullopt);
+                  const std::string &callText, const WarpMask &mask = WarpMask());
   static int64_t tileSize(QualType t);
   ExprPtr tileCall(const CallExpr *call, const std::string &name, Type rt, int64_t size);
   ExprPtr tileReduce(const CallExpr *call, Type rt, int64_t size);

@@ -368,6 +368,8 @@ GridRun runGrid(const Kernel &k, const Env &env) {
   for (int64_t bz = 0; bz < env.grid.z && run.error.empty(); ++bz)
     for (int64_t by = 0; by < env.grid.y && run.error.empty(); ++by)
       for (int64_t bx = 0; bx < env.grid.x && run.error.empty(); ++bx, ++blockNo) {
+        if (env.onlyBlock && (env.onlyBlock->x != bx || env.onlyBlock->y != by || env.onlyBlock->z != bz))
+          continue;
         g.shared.clear();
         g.blockNo = blockNo;
         g.threads.clear();

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <utility>
@@ -127,6 +128,9 @@ struct Env {
   // warp barrier with a partial mask that does not name it does not order the two threads, so
   // it is not counted in Event::warpBarriers. -1: every barrier is counted.
   int peerLane = -1;
+  // runGrid: only this block runs (a legal schedule's start: blocks may run in any order, and
+  // the first sees the launch's initial memory); unset: every block, in order.
+  std::optional<Dim3> onlyBlock;
 };
 
 enum class EventKind : uint8_t {
@@ -153,7 +157,8 @@ struct Event {
   ir::BarrierKind barrier = ir::BarrierKind::Block;
   uint64_t blockBarriers = 0;     // __syncthreads executed before this event
   uint64_t warpBarriers = 0;      // __syncwarp + __syncthreads executed before this event (see Env::peerLane)
-  uint32_t mask = 0xffffffffu;    // Barrier: a warp barrier's mask (ir::warpMask; full else)
+  uint32_t mask = 0xffffffffu;    // Barrier: a warp barrier's mask (full unless `masked`)
+  bool masked = false;            // Barrier: a warp barrier with a partial or computed mask
   uint64_t gridBarriers = 0;      // grid-wide barriers executed before this event
   std::vector<std::pair<int, int64_t>> iterations; // (loop label, iteration from 0), outermost first
   std::map<int, Value> vars;      // scalar variables' values at this event (Access/Overflow)

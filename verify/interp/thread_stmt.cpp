@@ -376,8 +376,14 @@ Flow Machine::exec(const Stmt &s) {
     Event ev = mkEvent(EventKind::Barrier);
     ev.barrier = s.barrier;
     ev.taint = join(ct, countTaint);
-    if (std::optional<uint32_t> m = ir::warpMask(s))
-      ev.mask = *m;
+    if (s.barrier == ir::BarrierKind::Warp && s.value) { // a partial or computed mask
+      Value m = eval(*s.value);
+      ev.masked = true;
+      ev.mask = static_cast<uint32_t>(static_cast<uint64_t>(m.i) & 0xffffffffu);
+      noteInvented(m.taint);
+      addTaint(ev.taint, m.taint);
+      addTaint(countTaint, m.taint); // whether it names the peer (below) depends on it
+    }
     uint32_t mask = ev.mask;
     if (grid) {
       if (s.barrier == ir::BarrierKind::Grid)
@@ -431,9 +437,13 @@ Flow Machine::exec(const Stmt &s) {
   }
   case StmtKind::Unsupported: throw Stop{"unsupported: " + s.text};
   case StmtKind::Havoc: {
-    // Some value: replay picks zero and marks it as not a fact about the kernel.
+    // Some value: replay picks zero and marks it as not a fact about the kernel; or the value
+    // the statement names, one the choice can really make (a fact).
     Value v = zeroOf(k.vars[s.var].type);
-    v.taint = inventedOrigin(s.text.empty() ? "the value of '" + k.vars[s.var].name + "'" : s.text);
+    if (s.value)
+      v = eval(*s.value);
+    else
+      v.taint = inventedOrigin(s.text.empty() ? "the value of '" + k.vars[s.var].name + "'" : s.text);
     if (symOn()) // SEMANTICS (symbolic): a new unknown
       v.sym = env.symbolic->unknown(s.text.empty() ? k.vars[s.var].name : s.text);
     assign(s.var, std::move(v));

@@ -179,7 +179,9 @@ enum class StmtKind : uint8_t {
   Assume,      // __requires / __assume: executions violating it are not considered
   Assert,      // __assert: an obligation
   Havoc,       // var = some value of its type (uninitialised variable, result of a call
-               // to a function without a body); `text` says where it comes from
+               // to a function without a body); `text` says where it comes from; `value`,
+               // if set: the value concrete runs take, one the choice may really make
+               // (`__activemask()`: the calling lane alone), a fact, not an invented value
   Unsupported, // a construct ksynth cannot model; reaching it makes the verdict unknown
 };
 
@@ -224,13 +226,16 @@ struct Stmt {
                              // __assert): it states a fact and is not an access of the program
   // Load/Store: an access of a warp-wide operation (WMMA), whose lane CUDA does not specify:
   // for races it counts as any lane's of the warp, the accessing lane's own included.
+  // Havoc: a mask the lanes it names chose together (`__activemask()`): each of them holds the
+  // same value from that call.
   bool warpCollective = false;
 };
 
 // A warp barrier with a partial mask (`__syncwarp(0xffff)`, the barriers of a shuffle or vote
 // whose mask is a constant other than the full mask) holds the mask as an i64 constant in
-// `value`: only the lanes it names meet there, and they order only each other. Without
-// `value`, every lane of the warp meets there (the full mask).
+// `value`; one with a mask computed at run time (a ballot's result, a parameter) holds an i64
+// expression there: only the lanes it names meet there, and they order only each other. Without
+// `value`, every lane of the warp meets there (the full mask). warpMask: the constant, if one.
 std::optional<uint32_t> warpMask(const Stmt &s);
 // Whether lane (0..31) is named in mask m.
 inline bool laneInMask(uint32_t m, int64_t lane) { return lane >= 0 && lane < 32 && ((m >> lane) & 1u) != 0; }

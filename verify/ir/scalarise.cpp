@@ -177,6 +177,7 @@ private:
         env.erase(s.var);
       return;
     case StmtKind::Havoc:
+      otherUse(s.value.get());
       if (s.var >= 0)
         env.erase(s.var);
       return;

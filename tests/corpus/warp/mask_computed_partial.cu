@@ -1,7 +1,8 @@
-// expect: unknown
+// expect: refuted warp
 // args: --checks race,barrier,bounds,assert,warp
-// note: twin of mask_computed_ok instantiated with B = 16: the mask is 0x0000ffff, the premise
-// note: fails (a partial mask is not modelled): unknown, naming the mask
+// note: twin of mask_computed_ok instantiated with B = 16: the mask is 0x0000ffff and the
+// note: block has 16 threads, so lane 0 shuffling down by 16 reads a lane that does not exist
+// note: (and lane 0 of each block stores out[i / 32]: blocks 0 and 1 race on out[0])
 // ksynth:launch kernel=warp_sums<16> block=(16)
 template <unsigned B>
 __device__ float warp_sum(unsigned mask, float v) {

@@ -1,6 +1,8 @@
-// expect: unknown
+// expect: refuted barrier
 // args: --block 256
-// note: the local mask is changed through a reference (half the lanes): not taken as the full mask
+// note: the local mask is changed through a reference in half the lanes (0x0000ffff there):
+// note: lane 16 meets the exchange with the full mask, naming lane 15, which meets it with
+// note: another (refuted, replayed)
 __global__ void warp_sums(const float *x, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(x) >= n);

@@ -1,6 +1,7 @@
-// expect: unknown
+// expect: refuted warp
 // args: --block 256 --checks race,barrier,bounds,assert,warp
-// note: the mask is the caller's: nothing shows it is the full mask, so nothing is decided
+// note: the mask is the caller's (a parameter), which need not name the calling lane (mask = 0,
+// note: say): a computed mask is modelled as it is, and this one is refuted, replayed
 __global__ void warp_sums(const float *x, float *out, int n, unsigned mask) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(x) >= n);

@@ -1,7 +1,7 @@
-// expect: unknown
+// expect: refuted warp
 // args: --block 256 --checks race,barrier,bounds,assert,warp
 // note: twin of mask_precondition_ok without the precondition: with full == 0 the mask is
-// note: 0x1, the premise fails: unknown, never proven
+// note: 0x1, which does not name lanes 1..31: refuted, never proven
 __global__ void warp_sums(const float *x, float *out, int n, int full) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(x) >= n);

@@ -1,7 +1,8 @@
-// expect: unknown
+// expect: refuted warp
 // args: --block 64 --checks race,barrier,bounds,assert,warp
-// note: the mask is the full one in the first warp only (0x0000ffff in the second): the premise
-// note: that it is the full mask fails for threads 32..63, so nothing is decided
+// note: the mask is the full one in the first warp only (0x0000ffff in the second): lanes
+// note: 16..31 of the second warp call with a mask that does not name them, and lanes 0..15 read
+// note: lanes 16..31 (refuted, replayed)
 __global__ void warp_sums(const float *x, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1);
   __requires(__len(x) >= n);

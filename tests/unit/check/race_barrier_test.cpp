@@ -393,3 +393,46 @@ TEST_CASE("a warp barrier with a partial mask orders only the lanes it names, an
   INFO(summary(narrow));
   CHECK(ob(narrow, "barrier").status == Status::Proven);
 }
+
+TEST_CASE("a warp barrier with a computed mask orders the lanes it names, which must meet it with the same mask") {
+  // m = t % 32 < 8 ? LO8 : t % 32 < 16 ? LO16 : 0xffff0000;  s[t] = t;  __syncwarp(m);
+  // y = s[t ^ X]   (block of 64). The mask is a variable, not a constant: its bits are tested
+  // as terms (laneInMaskTerm), and lanes it names must hold the same value there.
+  auto kernel = [](int64_t x, uint32_t lo8, uint32_t lo16) {
+    KB kb;
+    int s = kb.shared("s", Type::i32(), {64});
+    int y = kb.var("y", Type::i32()), m = kb.var("m", Type::i64());
+    ExprPtr lane = bin(Op::Rem, Type::u32(), tid(), u32(32));
+    auto i64 = [](int64_t v) { return mkConstInt(v, Type::i64()); };
+    ExprPtr mask = mkSelect(Type::i64(), cmp(Op::Lt, lane, u32(8)), i64(lo8),
+                            mkSelect(Type::i64(), cmp(Op::Lt, lane, u32(16)), i64(lo16), i64(0xffff0000u)));
+    StmtPtr b = kb.barrier(BarrierKind::Warp);
+    std::const_pointer_cast<Stmt>(b)->value = kb.v(m);
+    return kb.body({kb.assign(m, mask), kb.store(s, tid(), toI32(tid()), "s[t]"), b,
+                    kb.load(y, s, bin(Op::BitXor, Type::u32(), tid(), u32(x)), "s[t ^ x]")});
+  };
+  KernelReport ok = verifyKernel(kernel(1, 0x0000ffffu, 0x0000ffffu), launch(64, 1));
+  INFO(summary(ok));
+  CHECK(ok.verdict == Status::Proven);
+
+  KernelReport other = verifyKernel(kernel(16, 0x0000ffffu, 0x0000ffffu), launch(64, 1));
+  INFO(summary(other));
+  const Obligation &r = ob(other, "race.s");
+  CHECK(r.status == Status::Refuted);
+  checkWitness(r, 2);
+  int64_t a = r.witness["threads"][0]["thread"][0], c = r.witness["threads"][1]["thread"][0];
+  CHECK((a ^ c) == 16);
+
+  // Lanes 0..7 name lanes 8..15 (0x0000ffff), which meet the barrier with 0x0000ff00: the same
+  // barrier, another mask.
+  KernelReport differ = verifyKernel(kernel(1, 0x0000ffffu, 0x0000ff00u), launch(64, 1));
+  INFO(summary(differ));
+  const Obligation &d = ob(differ, "barrier");
+  CHECK(d.status == Status::Refuted);
+  checkWitness(d, 2);
+  CHECK(contains(d.reason, "with the same mask"));
+  bool named = false;
+  for (const auto &n : d.notes)
+    named |= contains(n.text, "0x0000ff00") && contains(n.text, "0x0000ffff");
+  CHECK(named);
+}

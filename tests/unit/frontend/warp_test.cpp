@@ -56,38 +56,86 @@ __global__ void k(float *out) {
   CHECK(stmts(k, StmtKind::Unsupported).empty());
 }
 
-TEST_CASE("__activemask and a computed width are unsupported, with the reason") {
-  for (const char *call : {"__shfl_down_sync(0xffffffff, v, 1, w)", "__shfl_xor_sync(__activemask(), v, 1)"}) {
-    CAPTURE(call);
-    Kernel k = one(std::string("__global__ void k(float *out, unsigned m, int w) {\n  float v = out[0];\n  out[1] = ") +
-                   call + ";\n}\n");
-    auto u = stmts(k, StmtKind::Unsupported);
-    REQUIRE(!u.empty());
-    bool named = false;
-    for (const Stmt *s : u)
-      named |= s->text.find("mask") != std::string::npos || s->text.find("width") != std::string::npos ||
-               s->text.find("__activemask") != std::string::npos;
-    CHECK(named);
-  }
+TEST_CASE("a computed width is unsupported, with the reason") {
+  Kernel k = one("__global__ void k(float *out, unsigned m, int w) {\n  float v = out[0];\n  out[1] = "
+                 "__shfl_down_sync(0xffffffff, v, 1, w);\n}\n");
+  auto u = stmts(k, StmtKind::Unsupported);
+  REQUIRE(u.size() == 1);
+  CHECK(u[0]->text.find("width") != std::string::npos);
 }
 
-TEST_CASE("a computed mask is the full mask under a premise (assert.modelled) naming it") {
+TEST_CASE("a computed mask is evaluated once into a temporary that the barriers hold and the warp assertions test") {
   Kernel k = one("__global__ void k(float *out, unsigned m) {\n  float v = out[0];\n  out[1] = "
                  "__shfl_down_sync(m, v, 1);\n}\n");
   CHECK(stmts(k, StmtKind::Unsupported).empty());
-  std::vector<const Stmt *> premises;
   for (const Stmt *s : stmts(k, StmtKind::Assert))
-    if (s->assertKind == AssertKind::Modelled)
-      premises.push_back(s);
-  REQUIRE(premises.size() == 1);
-  CHECK(premises[0]->text.find("the mask 'm'") != std::string::npos);
-  CHECK(premises[0]->text.find("only the full mask and constant masks are modelled") != std::string::npos);
-  // (m & 0xffffffff) == 0xffffffff, with m as a 64-bit value
-  REQUIRE(premises[0]->cond->op == Op::Eq);
-  CHECK(premises[0]->cond->args[0]->op == Op::BitAnd);
-  CHECK(premises[0]->cond->args[1]->op == Op::Const);
-  CHECK(premises[0]->cond->args[1]->ival == 0xffffffff);
-  CHECK(stmts(k, StmtKind::Barrier).size() == 2); // the exchange is modelled
+    CHECK(s->assertKind != AssertKind::Modelled); // no premise: the mask is modelled as it is
+  auto barriers = stmts(k, StmtKind::Barrier);
+  REQUIRE(barriers.size() == 2);
+  for (const Stmt *b : barriers) {
+    CHECK(b->barrier == BarrierKind::Warp);
+    REQUIRE(b->value);
+    CHECK(b->value->op == Op::VarRef); // the temporary, not the expression again
+    CHECK(b->value->id == barriers[0]->value->id);
+    CHECK(!warpMask(*b).has_value());
+  }
+  std::vector<std::string> texts;
+  for (const Stmt *s : stmts(k, StmtKind::Assert))
+    texts.push_back(s->text);
+  REQUIRE(texts.size() == 3);
+  CHECK(texts[0].find("is called by a lane that its mask 'm' does not name") != std::string::npos);
+  CHECK(texts[2].find("reads a lane that its mask 'm' does not name") != std::string::npos);
+  // Run: the mask names lanes 0..7 of each warp in one run; lane 7 reads lane 8, which it does
+  // not name (fails), lanes 0..6 their neighbour; lanes 8..31 are not named (fail the caller's
+  // assertion) and meet the barriers alone.
+  ksynth::interp::Env env;
+  env.block = {32, 1, 1};
+  env.grid = {1, 1, 1};
+  int out = k.findParamArray("out");
+  env.lens[out] = 2;
+  for (const Param &p : k.params)
+    if (!p.isArray && k.vars[p.id].name == "m")
+      env.params[p.id] = ksynth::interp::Value::ofInt(0xff);
+  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
+  CHECK(run.completed);
+  bool lane7Reads = false;
+  for (const ksynth::interp::Fault &f : run.faults) { // the first 16, in thread order
+    REQUIRE(f.event.kind == ksynth::interp::EventKind::AssertFail);
+    CHECK(f.thread.thread.x >= 7); // lanes 0..6 are named and read named lanes
+    if (f.event.stmt->text.find("is called by") != std::string::npos)
+      CHECK(f.thread.thread.x >= 8);
+    else
+      CHECK(f.event.stmt->text.find("reads a lane that its mask") != std::string::npos);
+    lane7Reads |= f.thread.thread.x == 7;
+  }
+  CHECK(lane7Reads);
+  CHECK(run.faults.size() == 16);
+}
+
+TEST_CASE("__activemask() is a choice naming the calling lane; concrete runs name the caller alone") {
+  Kernel k = one("__global__ void k(int *out) {\n  unsigned m = __activemask();\n  out[threadIdx.x] = (int)m;\n"
+                 "  out[32 + threadIdx.x] = __shfl_sync(m, (int)threadIdx.x, 0);\n}\n");
+  CHECK(stmts(k, StmtKind::Unsupported).empty());
+  auto h = stmts(k, StmtKind::Havoc);
+  REQUIRE(h.size() == 1);
+  CHECK(h[0]->warpCollective);
+  REQUIRE(h[0]->value);
+  CHECK(stmts(k, StmtKind::Assume).size() == 1); // the caller is named
+  std::vector<ksynth::interp::Fault> faults;
+  std::vector<int64_t> got = runBlock(k, 32, 64, &faults);
+  for (int64_t t = 0; t < 32; ++t) {
+    CAPTURE(t);
+    CHECK(got[static_cast<size_t>(t)] == static_cast<int32_t>(1u << t));
+  }
+  // Lane 0's read is its own; every other lane reads lane 0, which its mask does not name.
+  CHECK(got[32] == 0);
+  int reads = 0;
+  for (const ksynth::interp::Fault &f : faults) {
+    CHECK(f.event.stmt->text.find("reads a lane that its mask") != std::string::npos);
+    CHECK(f.thread.thread.x != 0);
+    ++reads;
+  }
+  CHECK(reads == 16);
 }
 
 TEST_CASE("a constant partial mask: the caller and the lane read must be named, the barriers hold the mask") {
