@@ -283,8 +283,12 @@ Candidate Checker::oneThreadCandidate(
             // a legal schedule: blocks may run in any order, the first on the launch's
             // memory), and the fault sought among its threads'. What the launch's inputs hold
             // stays a taint there (a read of a global cell the launch has not written): a
-            // fault that needs particular input contents is not refuted this way either.
-            if (tainted) {
+            // fault that needs particular input contents is not refuted this way either, and
+            // a kernel without shared memory (warp exchanges included) is not run so.
+            bool shares = false;
+            for (const ir::Array &a : k_.arrays)
+              shares |= a.space == ir::Space::Shared;
+            if (tainted && shares) {
               interp::Env blk = env;
               blk.onlyBlock = i1.block;
               blk.maxGridSteps = 20'000'000;
