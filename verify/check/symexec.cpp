@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cassert>
 #include <functional>
+#include <map>
 #include <set>
 
 namespace ksynth::check {
@@ -308,6 +309,59 @@ bool mentionsLen(const ir::Kernel &k, int array) {
   return inBlock(k.body);
 }
 
+// Bit k of t as a term that is 0 or 1: by the form of t where it shows (a constant; an ite,
+// arm by arm; a sum whose one power of two 2^j is above the rest's range: a ballot's fold,
+// `acc + 2^j` with acc < 2^j), else (t div 2^k) mod 2. Exact for t >= 0 (Euclidean div/mod).
+namespace {
+Term bitOfMemo(TermContext &tc, Term t, int k, std::map<std::pair<Term, int>, Term> &memo);
+}
+
+Term bitOf(TermContext &tc, Term t, int k) {
+  std::map<std::pair<Term, int>, Term> memo; // shared arms (a fold's chain) are visited once
+  return bitOfMemo(tc, t, k, memo);
+}
+
+namespace {
+Term bitOfMemo(TermContext &tc, Term t, int k, std::map<std::pair<Term, int>, Term> &memo) {
+  auto [at, fresh] = memo.emplace(std::make_pair(t, k), nullptr);
+  if (!fresh)
+    return at->second;
+  Term r = nullptr;
+  int128 c;
+  if (tc.isConst(t, &c)) {
+    r = tc.intConst(c >= 0 ? (c >> k) & 1 : ((c / (static_cast<int128>(1) << k)) % 2 + 2) % 2);
+  } else if (t->kind == smt::Kind::Ite) {
+    r = tc.ite(t->kids[0], bitOfMemo(tc, t->kids[1], k, memo), bitOfMemo(tc, t->kids[2], k, memo));
+  } else if (t->kind == smt::Kind::Add && tc.range(t).first >= 0) {
+    // One constant power of two 2^j; the other kids' sum in [0, 2^j).
+    for (size_t i = 0; i < t->kids.size() && !r; ++i) {
+      int128 p;
+      if (!tc.isConst(t->kids[i], &p) || p <= 0 || (p & (p - 1)) != 0)
+        continue;
+      int j = 0;
+      while ((static_cast<int128>(1) << j) < p)
+        ++j;
+      int128 lo = 0, hi = 0;
+      Term rest = tc.intConst(0);
+      for (size_t o = 0; o < t->kids.size(); ++o)
+        if (o != i) {
+          auto [l, h] = tc.range(t->kids[o]);
+          lo += l;
+          hi += h;
+          rest = tc.add(rest, t->kids[o]);
+        }
+      if (lo < 0 || hi >= p)
+        break;
+      r = k == j ? tc.intConst(1) : k > j ? tc.intConst(0) : bitOfMemo(tc, rest, k, memo);
+    }
+  }
+  if (!r)
+    r = tc.mod(tc.div(t, tc.intConst(static_cast<int128>(1) << k)), tc.intConst(2));
+  memo[{t, k}] = r;
+  return r;
+}
+} // namespace
+
 Term laneInMaskTerm(TermContext &tc, Term mask, Term lane) {
   std::vector<Term> any;
   int128 m;
@@ -316,9 +370,8 @@ Term laneInMaskTerm(TermContext &tc, Term mask, Term lane) {
       any.push_back(tc.mkAnd(tc.le(tc.intConst(lo), lane), tc.lt(lane, tc.intConst(hi))));
     return tc.mkOr(any);
   }
-  for (int64_t j = 0; j < 32; ++j)
-    any.push_back(tc.mkAnd(tc.eq(lane, tc.intConst(j)),
-                           tc.eq(tc.mod(tc.div(mask, tc.intConst(int64_t{1} << j)), tc.intConst(2)), tc.intConst(1))));
+  for (int j = 0; j < 32; ++j)
+    any.push_back(tc.mkAnd(tc.eq(lane, tc.intConst(j)), tc.eq(bitOf(tc, mask, j), tc.intConst(1))));
   return tc.mkOr(any);
 }
 

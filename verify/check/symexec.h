@@ -147,6 +147,8 @@ struct MaskedBarrierSite {
 // Whether `lane` is one the mask names: for a constant, a disjunction of ranges (maskRuns);
 // else of `lane == j` and bit j of the mask set (Euclidean div/mod by powers of two).
 Term laneInMaskTerm(smt::TermContext &tc, Term mask, Term lane);
+// Bit k of a non-negative integer term, 0 or 1 (by its form where that shows the bit).
+Term bitOf(smt::TermContext &tc, Term t, int k);
 // A thread's lane: its block-linear id mod 32.
 Term laneOf(smt::TermContext &tc, const GlobalSyms &g, const ThreadSyms &t);
 

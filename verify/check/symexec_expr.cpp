@@ -405,8 +405,13 @@ Term Exec::eval(const ir::Expr &e, const State &s, Term pc) {
     (void)alo;
     if (tc_.isConst(b, &m) && m < 0 && ((-m) & (-m - 1)) == 0) // a & ~(2^k - 1)
       return tc_.sub(a, tc_.mod(a, tc_.intConst(-m)));
-    if (tc_.isConst(b, &m) && m > 0 && (m & (m - 1)) == 0) // one bit
-      return tc_.mul(tc_.intConst(m), tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2)));
+    if (tc_.isConst(b, &m) && m > 0 && (m & (m - 1)) == 0) { // one bit
+      int k = 0;
+      while ((static_cast<int128>(1) << k) < m)
+        ++k;
+      return tc_.mul(tc_.intConst(m), tc_.range(a).first >= 0 ? bitOf(tc_, a, k)
+                                                               : tc_.mod(tc_.div(a, tc_.intConst(m)), tc_.intConst(2)));
+    }
     if (tc_.isConst(b, &m) && m >= 0 && ((m + 1) & m) == 0) // a & (2^k - 1), incl. a & 0
       return tc_.mod(a, tc_.intConst(m + 1));
     return bitwiseOrXor(e, a, b, ty);

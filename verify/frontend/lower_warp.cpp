@@ -162,6 +162,102 @@ void Lowerer::warpAssert(SourceLocation sl, ExprPtr cond, const std::string &vio
   s->text = violation;
 }
 
+// The value of e as the thread with the given threadIdx would compute it, where e is a pure
+// function of the thread's coordinates: literals, blockIdx/blockDim/gridDim, the kernel's own
+// parameters and locals that are never changed (through their initialisers), combined with
+// arithmetic, comparison, logical and conditional operators and integer casts; null for
+// anything else (a load, a call, a device function's parameter, a changed local). Every lane
+// computes such an e alike, so a vote may fold the other lanes' operands from it: the safety
+// proof then knows what a ballot returns (`__ballot_sync(0xffffffff, tid < 8)`).
+ExprPtr Lowerer::laneView(const Expr *e, const std::array<ExprPtr, 3> &tid) {
+  e = e->IgnoreParens();
+  SourceLocation sl = e->getExprLoc();
+  if (e->getType()->isIntegerType() || e->getType()->isBooleanType())
+    if (std::optional<int64_t> c = constInt(e))
+      return ir::mkConstInt(*c, typeOr(e->getType(), sl));
+  if (!e->getType()->isIntegerType() && !e->getType()->isBooleanType())
+    return nullptr;
+  if (const auto *ce = dyn_cast<CastExpr>(e)) {
+    if (!isa<ImplicitCastExpr>(ce) && !isa<CStyleCastExpr>(ce) && !isa<CXXStaticCastExpr>(ce) &&
+        !isa<CXXFunctionalCastExpr>(ce))
+      return nullptr;
+    CastKind ck = ce->getCastKind();
+    if (ck != CK_LValueToRValue && ck != CK_NoOp && ck != CK_IntegralCast && ck != CK_IntegralToBoolean)
+      return nullptr;
+    ExprPtr sub = laneView(ce->getSubExpr(), tid);
+    if (!sub || ck == CK_LValueToRValue || ck == CK_NoOp)
+      return sub;
+    return ck == CK_IntegralToBoolean ? toBool(sub) : cast(sub, typeOr(e->getType(), sl));
+  }
+  if (const auto *dr = dyn_cast<DeclRefExpr>(e)) {
+    const auto *vd = dyn_cast<VarDecl>(dr->getDecl());
+    // A variable of the function being lowered (not one a lambda captured from outside, which
+    // its own body may change before the call).
+    if (!vd || !vd->hasLocalStorage() || frames_.empty() ||
+        vd->getParentFunctionOrMethod() != frames_.back().fd)
+      return nullptr;
+    const Stmt *body = frames_.back().fd->getBody();
+    if (modifiedIn(body, vd))
+      return nullptr;
+    if (const auto *pv = dyn_cast<ParmVarDecl>(vd)) {
+      // The kernel's own parameter (the same in every thread), not a device function's.
+      if (frames_.size() != 1 || pv->getDeclContext() != frames_.back().fd)
+        return nullptr;
+      auto b = lookup(vd);
+      if (!b || b->kind != Binding::Var)
+        return nullptr;
+      return ir::mkVar(b->id, k_.vars[b->id].type);
+    }
+    if (!vd->getInit() || vd->getType()->isReferenceType())
+      return nullptr;
+    ExprPtr init = laneView(vd->getInit(), tid);
+    return init ? cast(init, typeOr(vd->getType(), sl)) : nullptr;
+  }
+  if (const auto *po = dyn_cast<PseudoObjectExpr>(e)) {
+    ExprPtr b = builtinVar(po);
+    if (b->op != Op::Builtin)
+      return nullptr;
+    if (static_cast<ir::Builtin>(b->id) != ir::Builtin::ThreadIdx)
+      return b;
+    return ir::mkCast(b->type, tid[static_cast<size_t>(b->dim)]);
+  }
+  if (const auto *bo = dyn_cast<BinaryOperator>(e)) {
+    BinaryOperatorKind k = bo->getOpcode();
+    if (bo->isAssignmentOp() || k == BO_Comma || k == BO_PtrMemD || k == BO_PtrMemI)
+      return nullptr;
+    ExprPtr a = laneView(bo->getLHS(), tid), b = laneView(bo->getRHS(), tid);
+    if (!a || !b)
+      return nullptr;
+    if (k == BO_LAnd || k == BO_LOr)
+      return ir::mkBinary(k == BO_LAnd ? Op::LAnd : Op::LOr, Type::boolean(), toBool(a), toBool(b));
+    std::optional<Op> op = binOp(k);
+    if (!op)
+      return nullptr;
+    return ir::mkBinary(*op, typeOr(bo->getType(), sl), a, b);
+  }
+  if (const auto *uo = dyn_cast<UnaryOperator>(e)) {
+    ExprPtr a = laneView(uo->getSubExpr(), tid);
+    if (!a)
+      return nullptr;
+    switch (uo->getOpcode()) {
+    case UO_Plus: return a;
+    case UO_Minus: return ir::mkUnary(Op::Neg, typeOr(uo->getType(), sl), a);
+    case UO_LNot: return ir::mkUnary(Op::Not, Type::boolean(), toBool(a));
+    case UO_Not: return ir::mkUnary(Op::BitNot, typeOr(uo->getType(), sl), a);
+    default: return nullptr;
+    }
+  }
+  if (const auto *co = dyn_cast<ConditionalOperator>(e)) {
+    ExprPtr c = laneView(co->getCond(), tid), a = laneView(co->getTrueExpr(), tid),
+            b = laneView(co->getFalseExpr(), tid);
+    if (!c || !a || !b)
+      return nullptr;
+    Type t = typeOr(co->getType(), sl);
+    return ir::mkSelect(t, toBool(c), cast(a, t), cast(b, t));
+  }
+  return nullptr;
+}
+
 // The first half of an exchange: this lane's value into its own cell, then __syncwarp().
 // Returns the exchange array.
 int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, const std::string &name,
@@ -183,7 +279,7 @@ int Lowerer::offerToLanes(SourceLocation sl, Type t, ExprPtr tid, ExprPtr v, con
 // ballot's bit j is the segment's lane j (a tile's thread_rank() j). With a partial mask
 // (a warp's vote), only the lanes it names are folded.
 ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
-                      const WarpMask &mask, const std::string &callText) {
+                      const WarpMask &mask, const std::string &callText, const Expr *operand) {
   bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
   Type et = isPred ? Type::u32() : rt;
   ExprPtr tid = linearTid();
@@ -217,13 +313,27 @@ ExprPtr Lowerer::vote(SourceLocation sl, const std::string &name, Type rt, ExprP
     if (mask.mask && mask.mask->op != Op::Const) // a computed mask: lane j if it names it
       br->cond = ir::mkBinary(Op::LAnd, Type::boolean(), br->cond, laneBit(mask.mask, j));
     cur_ = &br->body;
-    int t = newTemp(et, "lane");
-    auto ld = emit(StmtKind::Load, sl);
-    ld->var = t;
-    ld->ptr = ir::mkArrayRef(xchg);
-    ld->index = {cell};
-    ld->text = name + " (lane " + std::to_string(j) + ")";
-    ExprPtr x = ir::mkVar(t, et), a = ir::mkVar(acc, rt), nv;
+    // Lane j's operand: computed as lane j computes it where the operand is a function of the
+    // thread's coordinates (laneView), else read from its cell.
+    ExprPtr x;
+    if (operand) {
+      ExprPtr lin = cell, bx = ir::mkCast(Type::i64(), ir::mkBuiltin(ir::Builtin::BlockDim, 0)),
+              by = ir::mkCast(Type::i64(), ir::mkBuiltin(ir::Builtin::BlockDim, 1));
+      std::array<ExprPtr, 3> tid{bin(Op::Rem, lin, bx), bin(Op::Rem, bin(Op::Div, lin, bx), by),
+                                 bin(Op::Div, lin, bin(Op::Mul, bx, by))};
+      if (ExprPtr view = laneView(operand, tid))
+        x = isPred ? ir::mkCast(Type::u32(), toBool(view)) : cast(view, et);
+    }
+    if (!x) {
+      int t = newTemp(et, "lane");
+      auto ld = emit(StmtKind::Load, sl);
+      ld->var = t;
+      ld->ptr = ir::mkArrayRef(xchg);
+      ld->index = {cell};
+      ld->text = name + " (lane " + std::to_string(j) + ")";
+      x = ir::mkVar(t, et);
+    }
+    ExprPtr a = ir::mkVar(acc, rt), nv;
     ExprPtr bit = cmp(Op::Ne, x, ir::mkConstInt(0, et));
     if (name == "__ballot_sync")
       nv = ir::mkSelect(rt, bit, ir::mkBinary(Op::Add, rt, a, ir::mkConstInt(int64_t{1} << j, rt)), a);
@@ -275,7 +385,7 @@ ExprPtr Lowerer::warpCall(const CallExpr *call, const std::string &name, Type rt
     bool isPred = name == "__ballot_sync" || name == "__any_sync" || name == "__all_sync";
     ExprPtr v = isPred ? ir::mkCast(Type::u32(), toBool(rvalue(call->getArg(1))))
                        : cast(rvalue(call->getArg(1)), rt);
-    return vote(sl, name, rt, std::move(v), kWarp, mask, callText);
+    return vote(sl, name, rt, std::move(v), kWarp, mask, callText, call->getArg(1));
   }
 
   // Shuffles: (mask, var, srcLane | delta | laneMask, width = warpSize).

@@ -320,7 +320,9 @@ private:
                    ExprPtr mask = nullptr);
   void warpAssert(SourceLocation sl, ExprPtr cond, const std::string &violation);
   ExprPtr vote(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, int64_t size,
-               const WarpMask &mask = WarpMask(), const std::string &callText = "");
+               const WarpMask &mask = WarpMask(), const std::string &callText = "",
+               const Expr *operand = nullptr);
+  ExprPtr laneView(const Expr *e, const std::array<ExprPtr, 3> &tid);
   ExprPtr warpCall(const CallExpr *call, const std::string &name, Type rt);
   ExprPtr shuffle(SourceLocation sl, const std::string &name, Type rt, ExprPtr v, ExprPtr x, int64_t width,
                   const std::string &callText, const WarpMask &mask = WarpMask());

@@ -138,6 +138,51 @@ TEST_CASE("__activemask() is a choice naming the calling lane; concrete runs nam
   CHECK(reads == 16);
 }
 
+TEST_CASE("a vote of a function of the thread's coordinates folds the lanes' operands computed from them") {
+  // t, lim never change: each lane's predicate is computed from its coordinates (no load of the
+  // exchange); a loaded value, a changed local or a device function's parameter is read from
+  // the lane's cell.
+  auto loadsOfExchange = [](const Kernel &k) {
+    size_t n = 0;
+    for (const Stmt *s : stmts(k, StmtKind::Load))
+      n += k.arrays[s->ptr->id].warpExchange;
+    return n;
+  };
+  Kernel pure = one("__global__ void k(int *out, int lim) {\n  int t = threadIdx.x;\n  const int w = t / 32;\n"
+                    "  out[t] = (int)__ballot_sync(0xffffffffu, t % 3 == 0 && w < lim);\n}\n");
+  CHECK(loadsOfExchange(pure) == 0);
+  Kernel loaded = one("__global__ void k(int *out) {\n  int t = threadIdx.x;\n"
+                      "  out[t] = (int)__ballot_sync(0xffffffffu, out[t] > 0);\n}\n");
+  CHECK(loadsOfExchange(loaded) == 32);
+  Kernel changed = one("__global__ void k(int *out) {\n  int t = threadIdx.x;\n  if (out[0] > 0)\n    t = 5;\n"
+                       "  out[t] = (int)__ballot_sync(0xffffffffu, t % 3 == 0);\n}\n");
+  CHECK(loadsOfExchange(changed) == 32);
+  Kernel param = one("__device__ unsigned vote(int p) { return __ballot_sync(0xffffffffu, p > 2); }\n"
+                     "__global__ void k(int *out) {\n  out[threadIdx.x] = (int)vote(threadIdx.x);\n}\n");
+  CHECK(loadsOfExchange(param) == 32);
+  // Run: the same ballots as the lanes' own predicates give (two warps, lim = 1: warp 1 votes 0).
+  ksynth::interp::Env env;
+  env.block = {64, 1, 1};
+  env.grid = {1, 1, 1};
+  int out = pure.findParamArray("out");
+  env.lens[out] = 64;
+  for (const Param &p : pure.params)
+    if (!p.isArray && pure.vars[p.id].name == "lim")
+      env.params[p.id] = ksynth::interp::Value::ofInt(1);
+  ksynth::interp::GridRun run = ksynth::interp::runGrid(pure, env);
+  REQUIRE(run.completed);
+  for (int64_t t = 0; t < 64; ++t) {
+    CAPTURE(t);
+    int64_t want = 0;
+    for (int64_t j = 0; j < 32 && t < 32; ++j)
+      if ((t - t % 32 + j) % 3 == 0)
+        want |= int64_t{1} << j;
+    auto it = run.memory.find({out, t});
+    REQUIRE(it != run.memory.end());
+    CHECK(static_cast<int64_t>(it->second.i) == static_cast<int32_t>(static_cast<uint32_t>(want)));
+  }
+}
+
 TEST_CASE("a constant partial mask: the caller and the lane read must be named, the barriers hold the mask") {
   Kernel k = one("__global__ void k(float *out) {\n  float v = out[0];\n  out[1] = "
                  "__shfl_down_sync(0x0000ff00u, v, 1);\n}\n");

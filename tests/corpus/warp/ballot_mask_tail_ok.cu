@@ -1,9 +1,10 @@
-// expect: unknown
+// expect: proven
 // args: --block 256 --checks race,barrier,bounds,assert,warp
 // note: the second stage of a block sum in lanes 0..7 of warp 0 with the mask a ballot computed
-// note: (0x000000ff) and shuffles of width 8 from offset 4: every lane read is named. Not
-// note: proven: the safety proof does not know what a ballot returns (the other lanes'
-// note: predicates), so that the caller is named is not shown; never refuted
+// note: (0x000000ff) and shuffles of width 8 from offset 4: every lane read is named. The
+// note: ballot's operand (tid < 8, tid never changed) is a function of the thread's
+// note: coordinates, so each lane's bit is computed as that lane computes it, and the safety
+// note: proof knows the mask
 __global__ void block_sums(const float *x, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1 && blockDim.x == 256);
   __requires(__len(x) >= n);

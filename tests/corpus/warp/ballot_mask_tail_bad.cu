@@ -1,9 +1,9 @@
 // expect: refuted warp
 // args: --block 256 --checks race,barrier,bounds,assert,warp
-// note: twin of ballot_mask_tail.cu: the second stage of a block sum (the CUDA samples' reduce7
+// note: twin of ballot_mask_tail_ok: the second stage of a block sum (the CUDA samples' reduce7
 // note: shape) reduces the eight warp sums in lanes 0..7 of warp 0 with the mask a ballot
 // note: computed (0x000000ff), but shuffles down from offset 16: lane 0 reads lane 16, which
-// note: the mask does not name (its value is undefined). Replayed with the whole block run.
+// note: the mask does not name (its value is undefined), as the CUDA samples' reduce7 does
 __global__ void block_sums(const float *x, float *out, int n) {
   __requires(gridDim.y == 1 && gridDim.z == 1 && blockDim.x == 256);
   __requires(__len(x) >= n);
