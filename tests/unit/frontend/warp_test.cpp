@@ -30,6 +30,20 @@ std::vector<int64_t> runBlock(const Kernel &k, int64_t threads, int64_t cells, s
   return v;
 }
 
+// Runs one block of `threads` with `out` of `cells` elements and the scalar parameter `name`
+// set to `value`.
+ksynth::interp::GridRun runWithParam(const Kernel &k, int64_t threads, int64_t cells, const std::string &name,
+                                     int64_t value) {
+  ksynth::interp::Env env;
+  env.block = {threads, 1, 1};
+  env.grid = {1, 1, 1};
+  env.lens[k.findParamArray("out")] = cells;
+  for (const Param &p : k.params)
+    if (!p.isArray && k.vars[p.id].name == name)
+      env.params[p.id] = ksynth::interp::Value::ofInt(value);
+  return ksynth::interp::runGrid(k, env);
+}
+
 } // namespace
 
 TEST_CASE("a shuffle lowers to an exchange: store, __syncwarp, warp assertion, guarded load, __syncwarp") {
@@ -88,15 +102,7 @@ TEST_CASE("a computed mask is evaluated once into a temporary that the barriers 
   // Run: the mask names lanes 0..7 of each warp in one run; lane 7 reads lane 8, which it does
   // not name (fails), lanes 0..6 their neighbour; lanes 8..31 are not named (fail the caller's
   // assertion) and meet the barriers alone.
-  ksynth::interp::Env env;
-  env.block = {32, 1, 1};
-  env.grid = {1, 1, 1};
-  int out = k.findParamArray("out");
-  env.lens[out] = 2;
-  for (const Param &p : k.params)
-    if (!p.isArray && k.vars[p.id].name == "m")
-      env.params[p.id] = ksynth::interp::Value::ofInt(0xff);
-  ksynth::interp::GridRun run = ksynth::interp::runGrid(k, env);
+  ksynth::interp::GridRun run = runWithParam(k, 32, 2, "m", 0xff);
   CHECK(run.completed);
   bool lane7Reads = false;
   for (const ksynth::interp::Fault &f : run.faults) { // the first 16, in thread order
@@ -161,15 +167,8 @@ TEST_CASE("a vote of a function of the thread's coordinates folds the lanes' ope
                      "__global__ void k(int *out) {\n  out[threadIdx.x] = (int)vote(threadIdx.x);\n}\n");
   CHECK(loadsOfExchange(param) == 32);
   // Run: the same ballots as the lanes' own predicates give (two warps, lim = 1: warp 1 votes 0).
-  ksynth::interp::Env env;
-  env.block = {64, 1, 1};
-  env.grid = {1, 1, 1};
+  ksynth::interp::GridRun run = runWithParam(pure, 64, 64, "lim", 1);
   int out = pure.findParamArray("out");
-  env.lens[out] = 64;
-  for (const Param &p : pure.params)
-    if (!p.isArray && pure.vars[p.id].name == "lim")
-      env.params[p.id] = ksynth::interp::Value::ofInt(1);
-  ksynth::interp::GridRun run = ksynth::interp::runGrid(pure, env);
   REQUIRE(run.completed);
   for (int64_t t = 0; t < 64; ++t) {
     CAPTURE(t);
